@@ -1,0 +1,30 @@
+# The README's two commands: `make demo` and `make test`. Each sets itself up.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install test lint demo clean
+
+install: $(STAMP)
+
+# torch is installed first, pinned to the local CPU build, so that no later
+# requirement pulls a CUDA build of torch from the registry.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e ".[train,rllib,dev]"
+	touch $(STAMP)
+
+lint: install
+	$(BIN)/ruff check mtg_env agents scripts tests
+
+test: install lint
+	$(BIN)/python -m pytest -n 2
+
+demo: install
+	$(BIN)/mtg-env watch --seed 1 --agents random,random
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,746 @@
+"""Loading and validating card sets and decks (YAML, validated with pydantic).
+
+Card data is package data under `mtg_env/data/cards/<set>.yaml`; decks under
+`mtg_env/data/decks/<format>/*.yaml`. Every error names the file, the entry and the field.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .cards import (
+    STATIC_OPS,
+    ActivatedAbility,
+    CardDataError,
+    CardDef,
+    Component,
+    Filter,
+    ManaAbility,
+    Op,
+    SpellAbility,
+    StaticAbility,
+    TargetSpec,
+    TriggeredAbility,
+    colors_of_cost,
+    parse_cost,
+    parse_mana_cost,
+)
+from .constants import (
+    BASIC_LAND_TYPES,
+    COLOR_BITS,
+    COLOR_WORDS,
+    MANA_BITS,
+    SUPERTYPE_BITS,
+    TYPE_BITS,
+)
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+COLOR_NAMES = Literal["W", "U", "B", "R", "G"]
+TYPE_NAMES = Literal["artifact", "creature", "enchantment", "instant", "land", "sorcery"]
+SUPERTYPE_NAMES = Literal["basic", "legendary"]
+DURATIONS = Literal["end_of_turn", "forever", "while_you_control_source"]
+
+_LANDWALKS = {f"{t.lower()}walk" for t in BASIC_LAND_TYPES}
+_PROTECTIONS = {f"protection_from_{c}" for c in COLOR_WORDS}
+KEYWORDS = frozenset(
+    {
+        "flying",
+        "first_strike",
+        "double_strike",
+        "deathtouch",
+        "defender",
+        "flash",
+        "haste",
+        "vigilance",
+        "reach",
+        "trample",
+        "lifelink",
+        "menace",
+    }
+    | _LANDWALKS
+    | _PROTECTIONS
+)
+
+REFS = Literal[
+    "target",
+    "target1",
+    "target2",
+    "self",
+    "enchanted",
+    "you",
+    "that_player",
+    "all_creatures",
+    "each_opponent",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_keywords(v: list[str]) -> list[str]:
+    for k in v:
+        if k not in KEYWORDS:
+            raise ValueError(f"unknown keyword {k!r} (known: {', '.join(sorted(KEYWORDS))})")
+    return v
+
+
+# --------------------------------------------------------------------------- schema
+
+
+class FilterModel(_Strict):
+    types: list[TYPE_NAMES] = []
+    not_types: list[TYPE_NAMES] = []
+    subtypes: list[str] = []
+    not_subtypes: list[str] = []
+    supertypes: list[SUPERTYPE_NAMES] = []
+    not_supertypes: list[SUPERTYPE_NAMES] = []
+    colors: list[COLOR_NAMES] = []
+    not_colors: list[COLOR_NAMES] = []
+    controller: Literal["you", "opponent"] | None = None
+    owner: Literal["you"] | None = None
+    other: bool = False
+
+
+TARGET_KINDS = Literal[
+    "any", "creature", "player", "permanent", "land", "spell", "graveyard_card", "aura",
+    "enchantment",
+]
+
+
+class TargetModel(FilterModel):
+    kind: TARGET_KINDS
+
+
+TargetField = TARGET_KINDS | TargetModel
+
+
+class DamageOp(_Strict):
+    amount: int = Field(ge=0)
+    to: REFS
+
+
+class WhatOp(_Strict):
+    what: REFS
+
+
+class DrawOp(_Strict):
+    count: int = Field(default=1, ge=1)
+    who: REFS = "you"
+
+
+class DiscardOp(_Strict):
+    count: int = Field(default=1, ge=1)
+    who: REFS
+    random: bool = False
+
+
+class LifeOp(_Strict):
+    amount: int = Field(ge=0)
+    who: REFS = "you"
+
+
+class PumpOp(_Strict):
+    what: REFS
+    power: int = 0
+    toughness: int = 0
+    duration: DURATIONS = "end_of_turn"
+
+
+class SwitchOp(_Strict):
+    what: REFS
+    duration: DURATIONS = "end_of_turn"
+
+
+class GrantOp(_Strict):
+    what: REFS
+    keywords: list[str]
+    duration: DURATIONS = "end_of_turn"
+
+    _kw = field_validator("keywords")(_check_keywords)
+
+
+class ControlOp(_Strict):
+    what: REFS
+    duration: DURATIONS = "end_of_turn"
+
+
+class TokenOp(_Strict):
+    token: str
+    count: int = Field(default=1, ge=1)
+
+
+class CounterOp(_Strict):
+    what: REFS
+    counter: Literal["+1/+1", "-1/-1"]
+    count: int = Field(default=1, ge=1)
+
+
+class AnimateOp(_Strict):
+    what: REFS
+    duration: DURATIONS = "end_of_turn"
+    add_types: list[TYPE_NAMES] = []
+    all_creature_types: bool = False
+    power: int
+    toughness: int
+
+
+class SubtypeOp(_Strict):
+    what: REFS
+    subtypes: list[str]
+    duration: DURATIONS = "forever"
+
+
+class LandTypeOp(_Strict):
+    what: REFS
+    duration: DURATIONS = "end_of_turn"
+
+
+class CostOp(_Strict):
+    cost: str
+
+    @field_validator("cost")
+    @classmethod
+    def _cost(cls, v: str) -> str:
+        parse_mana_cost(v)
+        return v
+
+
+class ColorsOp(_Strict):
+    colors: list[COLOR_NAMES]
+
+
+class EmptyOp(_Strict):
+    pass
+
+
+OP_MODELS: dict[str, type[_Strict]] = {
+    "damage": DamageOp,
+    "destroy": WhatOp,
+    "return_to_hand": WhatOp,
+    "counter": WhatOp,
+    "sacrifice": WhatOp,
+    "untap": WhatOp,
+    "tap": WhatOp,
+    "draw": DrawOp,
+    "discard": DiscardOp,
+    "gain_life": LifeOp,
+    "pump": PumpOp,
+    "set_base_pt": PumpOp,
+    "switch_pt": SwitchOp,
+    "grant": GrantOp,
+    "lose_abilities": SwitchOp,
+    "gain_control": ControlOp,
+    "create_token": TokenOp,
+    "add_counter": CounterOp,
+    "animate": AnimateOp,
+    "add_subtypes": SubtypeOp,
+    "land_type_change": LandTypeOp,
+    "prevent_combat_damage": EmptyOp,
+    "sacrifice_unless_pay": CostOp,
+    "return_own_enchantment": ColorsOp,
+}
+
+
+def _validate_op(v: Any) -> dict[str, Any]:
+    if not isinstance(v, dict) or len(v) != 1:
+        raise ValueError("an effect is a mapping with exactly one key, the op name")
+    (name, args), = v.items()
+    if name == "may":
+        if not isinstance(args, dict) or set(args) != {"effects"}:
+            raise ValueError("'may' takes exactly one field, 'effects'")
+        return {"may": {"effects": [_validate_op(e) for e in args["effects"]]}}
+    if name not in OP_MODELS:
+        raise ValueError(f"unknown effect op {name!r} (known: {', '.join(sorted(OP_MODELS))}, may)")
+    model = OP_MODELS[name].model_validate(args or {})
+    return {name: model.model_dump()}
+
+
+EffectField = Annotated[dict[str, Any], Field()]
+
+
+class _Effects(_Strict):
+    effects: list[dict[str, Any]] = []
+
+    @field_validator("effects", mode="before")
+    @classmethod
+    def _ops(cls, v: Any) -> Any:
+        if not isinstance(v, list):
+            raise ValueError("effects must be a list")
+        return [_validate_op(e) for e in v]
+
+
+class SpellModel(_Effects):
+    targets: list[TargetField] = []
+
+
+class ManaModel(_Strict):
+    cost: str = "{T}"
+    add: list[Literal["W", "U", "B", "R", "G", "C"]]
+    damage_to_you: int = 0
+
+    @field_validator("cost")
+    @classmethod
+    def _cost(cls, v: str) -> str:
+        c = parse_cost(v)
+        if not c.tap or c.mana:
+            raise ValueError("mana abilities in this set cost exactly {T}")
+        return v
+
+
+class ActivatedModel(_Effects):
+    cost: str
+    sacrifice_self: bool = False
+    targets: list[TargetField] = []
+    timing: Literal["your_turn", "sorcery"] | None = None
+
+    @field_validator("cost")
+    @classmethod
+    def _cost(cls, v: str) -> str:
+        parse_cost(v)
+        return v
+
+
+class TriggeredModel(_Effects):
+    event: Literal["enters", "dies", "upkeep", "end_step", "damage_to_opponent"]
+    whose: Literal["you", "enchanted_controller", "each"] = "you"
+    if_: list[Literal["not_attacked_this_turn", "controlled_since_turn_start"]] = Field(
+        default=[], alias="if"
+    )
+    targets: list[TargetField] = []
+
+
+class StaticModel(_Strict):
+    affects: Literal["enchanted", "self"] | FilterModel
+    control: Literal["you"] | None = None
+    add_types: list[TYPE_NAMES] = []
+    add_subtypes: list[str] = []
+    all_creature_types: bool = False
+    set_land_type: Literal["Plains", "Island", "Swamp", "Mountain", "Forest"] | None = None
+    set_colors: list[COLOR_NAMES] | None = None
+    add_keywords: list[str] = []
+    add_abilities: list[AbilityModel] = []
+    lose_all_abilities: bool = False
+    set_pt: tuple[int, int] | None = None
+    set_pt_mv: bool = False
+    modify_pt: tuple[int, int] | None = None
+    switch_pt: bool = False
+    rules: list[Literal["cant_attack", "cant_block"]] = []
+    cda: Literal["tarmogoyf"] | None = None
+
+    _kw = field_validator("add_keywords")(_check_keywords)
+
+
+class AbilityModel(_Strict):
+    mana: ManaModel | None = None
+    activated: ActivatedModel | None = None
+    triggered: TriggeredModel | None = None
+    static: StaticModel | None = None
+    text: str = ""
+
+    def model_post_init(self, __context: Any) -> None:
+        n = sum(x is not None for x in (self.mana, self.activated, self.triggered, self.static))
+        if n != 1:
+            raise ValueError("an ability has exactly one of: mana, activated, triggered, static")
+
+
+StaticModel.model_rebuild()
+
+
+class CardModel(_Strict):
+    name: str
+    cost: str | None = None
+    types: list[TYPE_NAMES] = Field(min_length=1)
+    subtypes: list[str] = []
+    supertypes: list[SUPERTYPE_NAMES] = []
+    colors: list[COLOR_NAMES] | None = None  # tokens and costless cards
+    power: int | Literal["*"] | None = None
+    toughness: int | Literal["*"] | None = None
+    keywords: list[str] = []
+    abilities: list[AbilityModel] = []
+    spell: SpellModel | None = None
+    enchant: TargetField | None = None
+    text: str = ""
+
+    _kw = field_validator("keywords")(_check_keywords)
+
+    @field_validator("cost")
+    @classmethod
+    def _cost(cls, v: str | None) -> str | None:
+        if v is not None:
+            parse_mana_cost(v)
+        return v
+
+    def model_post_init(self, __context: Any) -> None:
+        is_creature = "creature" in self.types
+        if is_creature and (self.power is None or self.toughness is None):
+            raise ValueError("a creature needs power and toughness")
+        if not is_creature and (self.power is not None or self.toughness is not None):
+            raise ValueError("only creatures have power and toughness")
+        spell_like = {"instant", "sorcery"} & set(self.types)
+        if spell_like and self.spell is None:
+            raise ValueError("an instant or sorcery needs a 'spell' section")
+        if not spell_like and self.spell is not None:
+            raise ValueError("only instants and sorceries have a 'spell' section")
+        if "Aura" in self.subtypes and self.enchant is None:
+            raise ValueError("an Aura needs 'enchant'")
+
+
+class SetModel(_Strict):
+    set: str
+    tokens: list[CardModel] = []
+    cards: list[CardModel]
+
+
+# --------------------------------------------------------------------------- compile
+
+
+def _mask(names: list[str], table: dict[str, int]) -> int:
+    m = 0
+    for n in names:
+        m |= table[n]
+    return m
+
+
+def compile_filter(f: FilterModel) -> Filter:
+    return Filter(
+        types=_mask(f.types, TYPE_BITS),
+        not_types=_mask(f.not_types, TYPE_BITS),
+        subtypes=frozenset(f.subtypes),
+        not_subtypes=frozenset(f.not_subtypes),
+        supertypes=_mask(f.supertypes, SUPERTYPE_BITS),
+        not_supertypes=_mask(f.not_supertypes, SUPERTYPE_BITS),
+        colors=_mask(f.colors, COLOR_BITS),
+        not_colors=_mask(f.not_colors, COLOR_BITS),
+        controller=f.controller,
+        owner=f.owner,
+        other=f.other,
+    )
+
+
+def compile_target(t: TargetField) -> TargetSpec:
+    if isinstance(t, str):
+        return TargetSpec(t, Filter(), t)
+    return TargetSpec(t.kind, compile_filter(t), t.kind)
+
+
+def compile_ops(effects: list[dict[str, Any]]) -> tuple[Op, ...]:
+    out = []
+    for e in effects:
+        (name, args), = e.items()
+        if name == "may":
+            out.append(Op("may", {"effects": compile_ops(args["effects"])}))
+        else:
+            out.append(Op(name, dict(args)))
+    return tuple(out)
+
+
+def compile_static(s: StaticModel, text: str) -> StaticAbility:
+    comps: list[Component] = []
+    if s.control:
+        comps.append(Component(STATIC_OPS["control"], "control", s.control))
+    if s.add_types:
+        comps.append(Component(STATIC_OPS["add_types"], "add_types", _mask(s.add_types, TYPE_BITS)))
+    if s.add_subtypes:
+        comps.append(Component(STATIC_OPS["add_subtypes"], "add_subtypes", frozenset(s.add_subtypes)))
+    if s.all_creature_types:
+        comps.append(Component(STATIC_OPS["all_creature_types"], "all_creature_types", True))
+    if s.set_land_type:
+        comps.append(Component(STATIC_OPS["set_land_type"], "set_land_type", s.set_land_type))
+    if s.set_colors is not None:
+        comps.append(Component(STATIC_OPS["set_colors"], "set_colors", _mask(s.set_colors, COLOR_BITS)))
+    if s.add_keywords:
+        comps.append(Component(STATIC_OPS["add_keywords"], "add_keywords", frozenset(s.add_keywords)))
+    if s.add_abilities:
+        comps.append(
+            Component(
+                STATIC_OPS["add_abilities"],
+                "add_abilities",
+                tuple(compile_ability(a) for a in s.add_abilities),
+            )
+        )
+    if s.lose_all_abilities:
+        comps.append(Component(STATIC_OPS["lose_all_abilities"], "lose_all_abilities", True))
+    if s.set_pt is not None:
+        comps.append(Component(STATIC_OPS["set_pt"], "set_pt", tuple(s.set_pt)))
+    if s.set_pt_mv:
+        comps.append(Component(STATIC_OPS["set_pt_mv"], "set_pt_mv", True))
+    if s.modify_pt is not None:
+        comps.append(Component(STATIC_OPS["modify_pt"], "modify_pt", tuple(s.modify_pt)))
+    if s.switch_pt:
+        comps.append(Component(STATIC_OPS["switch_pt"], "switch_pt", True))
+    if isinstance(s.affects, str):
+        affects = Filter(relation=s.affects)
+    else:
+        affects = compile_filter(s.affects)
+    if not comps and not s.rules and not s.cda:
+        raise ValueError("a static ability must do something")
+    return StaticAbility(affects, tuple(comps), frozenset(s.rules), s.cda, text)
+
+
+def compile_ability(a: AbilityModel) -> Any:
+    text = a.text
+    if a.mana is not None:
+        return ManaAbility(
+            parse_cost(a.mana.cost), _mask(a.mana.add, MANA_BITS), a.mana.damage_to_you, text
+        )
+    if a.activated is not None:
+        m = a.activated
+        c = parse_cost(m.cost)
+        if m.sacrifice_self:
+            c = type(c)(c.mana, c.tap, True, c.text)
+        return ActivatedAbility(
+            c, tuple(compile_target(t) for t in m.targets), compile_ops(m.effects), m.timing, text
+        )
+    if a.triggered is not None:
+        t = a.triggered
+        return TriggeredAbility(
+            t.event,
+            t.whose,
+            tuple(t.if_),
+            tuple(compile_target(x) for x in t.targets),
+            compile_ops(t.effects),
+            text,
+        )
+    assert a.static is not None
+    return compile_static(a.static, text)
+
+
+def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -> CardDef:
+    cost = parse_mana_cost(m.cost) if m.cost is not None else None
+    colors = _mask(m.colors, COLOR_BITS) if m.colors is not None else colors_of_cost(cost)
+    spell = None
+    if m.spell is not None:
+        spell = SpellAbility(
+            tuple(compile_target(t) for t in m.spell.targets), compile_ops(m.spell.effects), m.text
+        )
+    return CardDef(
+        name=m.name,
+        types=_mask(m.types, TYPE_BITS),
+        subtypes=frozenset(m.subtypes),
+        supertypes=_mask(m.supertypes, SUPERTYPE_BITS),
+        colors=colors,
+        cost=cost,
+        power=None if m.power is None else (0 if m.power == "*" else m.power),
+        toughness=None if m.toughness is None else (0 if m.toughness == "*" else m.toughness),
+        keywords=frozenset(m.keywords),
+        abilities=tuple(compile_ability(a) for a in m.abilities),
+        spell=spell,
+        enchant=compile_target(m.enchant) if m.enchant is not None else None,
+        token=token,
+        text=m.text,
+        set_name=set_name,
+        index=index,
+    )
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _fmt_loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _errors(e: ValidationError) -> str:
+    return "; ".join(f"field {_fmt_loc(err['loc']) or '(entry)'}: {err['msg']}" for err in e.errors())
+
+
+@dataclass(frozen=True)
+class CardSet:
+    name: str
+    cards: dict[str, CardDef]
+    tokens: dict[str, CardDef]
+    path: str
+
+    def get(self, name: str) -> CardDef:
+        try:
+            return self.cards[name]
+        except KeyError:
+            raise CardDataError(f"unknown card {name!r} in set {self.name!r}") from None
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return yaml.safe_load(fh)
+    except FileNotFoundError:
+        raise CardDataError(f"{path}: file not found") from None
+    except yaml.YAMLError as e:
+        raise CardDataError(f"{path}: not valid YAML: {e}") from None
+
+
+def parse_card_set(raw: Any, path: str) -> CardSet:
+    """Validate raw YAML data of a card set; errors name the file, card and field."""
+    if not isinstance(raw, dict):
+        raise CardDataError(f"{path}: a card set is a mapping with 'set' and 'cards'")
+    for key in raw:
+        if key not in ("set", "tokens", "cards"):
+            raise CardDataError(f"{path}: unknown top-level key {key!r}")
+    set_name = raw.get("set")
+    if not isinstance(set_name, str):
+        raise CardDataError(f"{path}: field 'set' (the set name) is missing")
+    cards: dict[str, CardDef] = {}
+    tokens: dict[str, CardDef] = {}
+    for section, out, is_token in (("tokens", tokens, True), ("cards", cards, False)):
+        entries = raw.get(section, [])
+        if not isinstance(entries, list):
+            raise CardDataError(f"{path}: '{section}' must be a list")
+        for i, entry in enumerate(entries):
+            label = entry.get("name") if isinstance(entry, dict) else None
+            where = f"{path}: {section[:-1]} {label!r}" if label else f"{path}: {section}[{i}]"
+            try:
+                model = CardModel.model_validate(entry)
+            except ValidationError as e:
+                raise CardDataError(f"{where}: {_errors(e)}") from None
+            if model.name in out:
+                raise CardDataError(f"{where}: duplicate name")
+            try:
+                out[model.name] = compile_card(model, set_name, len(out), is_token)
+            except ValueError as e:
+                raise CardDataError(f"{where}: {e}") from None
+    # Token references in create_token ops must exist.
+    for c in cards.values():
+        for op in _all_ops(c):
+            if op.name == "create_token" and op.args["token"] not in tokens:
+                raise CardDataError(
+                    f"{path}: card {c.name!r}: field create_token.token: unknown token "
+                    f"{op.args['token']!r}"
+                )
+    return CardSet(set_name, cards, tokens, path)
+
+
+def _all_ops(c: CardDef) -> list[Op]:
+    ops: list[Op] = []
+
+    def walk(seq: Any) -> None:
+        for op in seq:
+            ops.append(op)
+            if op.name == "may":
+                walk(op.args["effects"])
+
+    if c.spell:
+        walk(c.spell.effects)
+    for a in c.abilities:
+        if isinstance(a, ActivatedAbility | TriggeredAbility):
+            walk(a.effects)
+        elif isinstance(a, StaticAbility):
+            for comp in a.components:
+                if comp.op == "add_abilities":
+                    for sub in comp.arg:
+                        if isinstance(sub, ActivatedAbility | TriggeredAbility):
+                            walk(sub.effects)
+    return ops
+
+
+@functools.lru_cache(maxsize=None)
+def load_cards(set_name: str = "classic") -> CardSet:
+    """The card set `set_name` from package data (cached; CardDefs are immutable)."""
+    path = DATA_DIR / "cards" / f"{set_name}.yaml"
+    if not path.exists():
+        known = sorted(p.stem for p in (DATA_DIR / "cards").glob("*.yaml"))
+        raise CardDataError(f"unknown card set {set_name!r} (known: {', '.join(known)})")
+    return parse_card_set(_read_yaml(path), str(path))
+
+
+# --------------------------------------------------------------------------- decks
+
+_DECK_LINE = re.compile(r"^\s*(\d+)\s*x?\s+(.+?)\s*$")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck list: `cards` is the full list of card names (40 for classic)."""
+
+    name: str
+    format: str
+    cards: tuple[str, ...]
+    path: str = ""
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for c in self.cards:
+            out[c] = out.get(c, 0) + 1
+        return out
+
+
+class DeckModel(_Strict):
+    name: str
+    format: str = "classic"
+    cards: list[str] = Field(min_length=1)
+    description: str = ""
+
+
+DECK_SIZE = {"classic": 40}
+
+
+def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:
+    try:
+        model = DeckModel.model_validate(raw)
+    except ValidationError as e:
+        raise CardDataError(f"{path}: deck: {_errors(e)}") from None
+    cs = card_set or load_cards(model.format)
+    names: list[str] = []
+    for i, line in enumerate(model.cards):
+        m = _DECK_LINE.match(line)
+        count, name = (int(m.group(1)), m.group(2)) if m else (1, line.strip())
+        if name not in cs.cards:
+            raise CardDataError(
+                f"{path}: deck {model.name!r}: cards[{i}]: unknown card {name!r} "
+                f"in set {cs.name!r}"
+            )
+        names.extend([name] * count)
+    size = DECK_SIZE.get(model.format)
+    if size is not None and len(names) != size:
+        raise CardDataError(
+            f"{path}: deck {model.name!r}: field cards: has {len(names)} cards, "
+            f"a {model.format} deck has exactly {size}"
+        )
+    return Deck(model.name, model.format, tuple(names), path)
+
+
+def load_deck_file(path: str | Path) -> Deck:
+    p = Path(path)
+    return parse_deck(_read_yaml(p), str(p))
+
+
+@functools.lru_cache(maxsize=None)
+def _load_decks(fmt: str) -> tuple[tuple[str, Deck], ...]:
+    folder = DATA_DIR / "decks" / fmt
+    out = []
+    for p in sorted(folder.glob("*.yaml")):
+        d = load_deck_file(p)
+        out.append((d.name, d))
+    if not out:
+        raise CardDataError(f"no bundled decks for format {fmt!r}")
+    return tuple(out)
+
+
+def load_decks(fmt: str = "classic") -> dict[str, Deck]:
+    """Bundled decks of a format: name -> Deck."""
+    return dict(_load_decks(fmt))
+
+
+def resolve_deck(spec: str | Deck, fmt: str = "classic") -> Deck:
+    """A bundled deck name, a YAML path, or a Deck."""
+    if isinstance(spec, Deck):
+        return spec
+    decks = load_decks(fmt)
+    if spec in decks:
+        return decks[spec]
+    if spec.endswith((".yaml", ".yml")) or "/" in spec:
+        return load_deck_file(spec)
+    raise CardDataError(f"unknown deck {spec!r} (bundled {fmt} decks: {', '.join(decks)})")

@@ -1,0 +1,310 @@
+"""Card definitions: the compiled, immutable form of the YAML card data.
+
+Abilities are structured data, never parsed English. The YAML schema lives in
+`carddb.py` (pydantic); this module holds the small frozen value types the rules engine
+reads on its hot paths.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .constants import (
+    ALL_COLORS,
+    COLOR_BITS,
+    CREATURE,
+    L_ABILITY,
+    L_COLOR,
+    L_CONTROL,
+    L_PT_MOD,
+    L_PT_SET,
+    L_PT_SWITCH,
+    L_TYPE,
+)
+
+
+class CardDataError(ValueError):
+    """Malformed card, deck or token data; the message names the file, entry and field."""
+
+
+# --------------------------------------------------------------------------- mana costs
+
+_SYMBOL = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class ManaCost:
+    generic: int = 0
+    pips: tuple[int, ...] = ()  # one color bit per colored symbol, e.g. {G}{G} -> (16, 16)
+    text: str = ""
+
+    @property
+    def mv(self) -> int:
+        return self.generic + len(self.pips)
+
+    def __bool__(self) -> bool:
+        return self.generic > 0 or bool(self.pips)
+
+
+NO_MANA = ManaCost()
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """The cost of an activated ability (CR 602.1a) or an extra cost."""
+
+    mana: ManaCost = NO_MANA
+    tap: bool = False
+    sacrifice_self: bool = False
+    text: str = ""
+
+
+def parse_mana_cost(text: str) -> ManaCost:
+    """Parse '{2}{G}{G}' (no tap symbol). Raises ValueError on anything else."""
+    cost = parse_cost(text)
+    if cost.tap:
+        raise ValueError(f"a mana cost cannot contain {{T}}: {text!r}")
+    return cost.mana
+
+
+def parse_cost(text: str) -> Cost:
+    """Parse '{1}{R}', '{T}', '{1}, {T}' into a Cost. Raises ValueError naming the bad part."""
+    s = text.replace(",", " ").strip()
+    pos = 0
+    generic = 0
+    pips: list[int] = []
+    tap = False
+    for m in _SYMBOL.finditer(s):
+        if s[pos : m.start()].strip():
+            raise ValueError(f"unexpected text {s[pos:m.start()].strip()!r} in cost {text!r}")
+        pos = m.end()
+        sym = m.group(1)
+        if sym.isdigit():
+            generic += int(sym)
+        elif sym in COLOR_BITS:
+            pips.append(COLOR_BITS[sym])
+        elif sym == "C":
+            # Colorless-specific mana; no card in the sets needs it yet.
+            raise ValueError(f"the {{C}} cost symbol is not supported: {text!r}")
+        elif sym == "T":
+            if tap:
+                raise ValueError(f"{{T}} appears twice in cost {text!r}")
+            tap = True
+        else:
+            raise ValueError(f"unknown mana symbol {{{sym}}} in cost {text!r}")
+    if s[pos:].strip():
+        raise ValueError(f"unexpected text {s[pos:].strip()!r} in cost {text!r}")
+    if not s and text.strip():
+        raise ValueError(f"malformed cost {text!r}")
+    # Colored pips are kept in WUBRG order so equal costs compare equal.
+    return Cost(ManaCost(generic, tuple(sorted(pips)), _mana_text(generic, pips)), tap, False, text)
+
+
+def _mana_text(generic: int, pips: list[int]) -> str:
+    letters = {1: "W", 2: "U", 4: "B", 8: "R", 16: "G"}
+    out = f"{{{generic}}}" if generic or not pips else ""
+    return out + "".join(f"{{{letters[p]}}}" for p in sorted(pips))
+
+
+# --------------------------------------------------------------------------- filters
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """Matches objects by characteristics and relation to a source.
+
+    Every field is a conjunction; `types`/`subtypes`/`colors` match any of the listed.
+    Color and land-type words are data, so text-changing effects can rewrite them.
+    """
+
+    types: int = 0  # any of these card types
+    not_types: int = 0
+    subtypes: frozenset[str] = frozenset()  # any of
+    not_subtypes: frozenset[str] = frozenset()
+    supertypes: int = 0
+    not_supertypes: int = 0
+    colors: int = 0  # any of these colors
+    not_colors: int = 0  # none of these colors
+    controller: str | None = None  # "you" | "opponent" (relative to the source's controller)
+    owner: str | None = None
+    other: bool = False  # not the source itself
+    relation: str | None = None  # "enchanted" | "self"
+
+    def words(self) -> tuple[int, frozenset[str]]:
+        return self.colors | self.not_colors, self.subtypes | self.not_subtypes
+
+
+ANY_FILTER = Filter()
+
+
+# Target kinds: what a target may be (CR 115).
+TK_ANY = "any"  # creature, player or planeswalker (CR 115.4)
+TK_CREATURE = "creature"
+TK_PLAYER = "player"
+TK_PERMANENT = "permanent"
+TK_LAND = "land"
+TK_SPELL = "spell"
+TK_CARD_IN_GRAVEYARD = "graveyard_card"
+TK_AURA = "aura"
+TK_ENCHANTMENT = "enchantment"
+
+
+@dataclass(frozen=True, slots=True)
+class TargetSpec:
+    kind: str
+    filter: Filter = ANY_FILTER
+    text: str = ""
+
+    @property
+    def allows_player(self) -> bool:
+        return self.kind in (TK_ANY, TK_PLAYER)
+
+
+# --------------------------------------------------------------------------- abilities
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """One instruction of an effect: `name` plus validated parameters."""
+
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def __hash__(self) -> int:  # args are never mutated after loading
+        return hash((self.name, repr(sorted(self.args.items(), key=lambda kv: kv[0]))))
+
+
+@dataclass(frozen=True, slots=True)
+class SpellAbility:
+    """What an instant or sorcery does on resolution (CR 608.2)."""
+
+    targets: tuple[TargetSpec, ...] = ()
+    effects: tuple[Op, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ManaAbility:
+    """{T}: add one mana of one of `produce` (CR 605). `pain` damage to you when it
+    makes colored mana (Yavimaya Coast)."""
+
+    cost: Cost
+    produce: int  # MANA_BITS mask of choices
+    pain: int = 0
+    text: str = ""
+    kind: str = "mana"
+
+
+@dataclass(frozen=True, slots=True)
+class ActivatedAbility:
+    cost: Cost
+    targets: tuple[TargetSpec, ...] = ()
+    effects: tuple[Op, ...] = ()
+    timing: str | None = None  # None | "your_turn" | "sorcery"
+    text: str = ""
+    kind: str = "activated"
+
+
+@dataclass(frozen=True, slots=True)
+class TriggeredAbility:
+    event: str  # enters | dies | upkeep | end_step | damage_to_opponent | next_end_step
+    whose: str = "you"  # for step triggers: "you" | "enchanted_controller" | "each"
+    condition: tuple[str, ...] = ()  # intervening "if" clauses (CR 603.4)
+    targets: tuple[TargetSpec, ...] = ()
+    effects: tuple[Op, ...] = ()
+    text: str = ""
+    kind: str = "triggered"
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One layer's part of a continuous effect (CR 613.1). `arg` depends on `op`."""
+
+    layer: int
+    op: str
+    arg: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class StaticAbility:
+    """A static ability: continuous-effect components applied to `affects`, and/or rules
+    modifications (`rules`: e.g. "cant_attack", "cant_block") for the affected objects."""
+
+    affects: Filter
+    components: tuple[Component, ...] = ()
+    rules: frozenset[str] = frozenset()
+    cda: str | None = None  # characteristic-defining ability (CR 604.3), e.g. "tarmogoyf"
+    text: str = ""
+    kind: str = "static"
+
+    def layers(self) -> frozenset[int]:
+        return frozenset(c.layer for c in self.components)
+
+
+Ability = ManaAbility | ActivatedAbility | TriggeredAbility | StaticAbility
+
+
+# --------------------------------------------------------------------------- card
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CardDef:
+    """A card's printed characteristics and abilities (immutable; shared by all games)."""
+
+    name: str
+    types: int
+    subtypes: frozenset[str] = frozenset()
+    supertypes: int = 0
+    colors: int = 0
+    cost: ManaCost | None = None
+    power: int | None = None
+    toughness: int | None = None
+    keywords: frozenset[str] = frozenset()
+    abilities: tuple[Ability, ...] = ()
+    spell: SpellAbility | None = None
+    enchant: TargetSpec | None = None  # Auras (CR 303.4)
+    token: bool = False
+    text: str = ""
+    set_name: str = ""
+    index: int = 0  # position in the format's card list (stable ids for encoders)
+
+    @property
+    def mv(self) -> int:
+        return self.cost.mv if self.cost else 0
+
+    @property
+    def is_creature(self) -> bool:
+        return bool(self.types & CREATURE)
+
+    def __repr__(self) -> str:
+        return f"CardDef({self.name!r})"
+
+
+def colors_of_cost(cost: ManaCost | None) -> int:
+    """A card's color comes from its mana cost (CR 202.2)."""
+    if cost is None:
+        return 0
+    mask = 0
+    for p in cost.pips:
+        mask |= p
+    return mask & ALL_COLORS
+
+
+# Layers a component op belongs to (validated when loading).
+STATIC_OPS = {
+    "control": L_CONTROL,
+    "add_types": L_TYPE,
+    "add_subtypes": L_TYPE,
+    "all_creature_types": L_TYPE,
+    "set_land_type": L_TYPE,
+    "set_colors": L_COLOR,
+    "add_keywords": L_ABILITY,
+    "add_abilities": L_ABILITY,
+    "lose_all_abilities": L_ABILITY,
+    "set_pt": L_PT_SET,
+    "set_pt_mv": L_PT_SET,
+    "modify_pt": L_PT_MOD,
+    "switch_pt": L_PT_SWITCH,
+}

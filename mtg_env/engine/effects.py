@@ -1,0 +1,431 @@
+"""What resolving spells and abilities do: one function per effect op (CR 608.2).
+
+`run_op` returns True when the op finished, False when it is waiting for a player's
+choice (the game then sets a decision; the answer lands in `res.vars["answer"]` and the
+same op runs again to finish).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards import Component, Op
+from .constants import (
+    BASIC_LAND_TYPES,
+    BATTLEFIELD,
+    CREATURE,
+    D_CHOICE,
+    D_DISCARD,
+    D_SELECT,
+    DUR_EOT,
+    DUR_FOREVER,
+    DUR_WHILE_CONTROL_SOURCE,
+    ENCHANTMENT,
+    GRAVEYARD,
+    HAND,
+    L_ABILITY,
+    L_CONTROL,
+    L_PT_MOD,
+    L_PT_SET,
+    L_PT_SWITCH,
+    L_TYPE,
+    STACK,
+    TYPE_BITS,
+    player_ref,
+    ref_player,
+)
+from .layers import Chars, Effect
+from .mana import can_pay
+from .objects import SPELL, Resolution
+
+if TYPE_CHECKING:
+    from .game import Game
+
+DURATION = {
+    "end_of_turn": DUR_EOT,
+    "forever": DUR_FOREVER,
+    "while_you_control_source": DUR_WHILE_CONTROL_SOURCE,
+}
+_TARGET_INDEX = {"target": 0, "target1": 1, "target2": 2}
+
+
+def run_op(g: Game, res: Resolution, op: Op) -> bool:
+    return _OPS[op.name](g, res, op.args)
+
+
+# ---------------------------------------------------------------------- references
+
+
+def _target(g: Game, res: Resolution, name: str) -> int | None:
+    """The ref of target `name` if it is still legal (608.2b), else None."""
+    i = _TARGET_INDEX[name]
+    item = res.item
+    if i >= len(item.targets) or i in item.info.get("illegal", ()):
+        return None
+    ref, oid = item.targets[i]
+    if ref >= 0 and g.oid[ref] != oid:
+        return None
+    return ref
+
+
+def refs(g: Game, res: Resolution, what: str) -> list[int]:
+    """Players (negative refs) and objects (card ids) that `what` names now."""
+    item = res.item
+    if what in _TARGET_INDEX:
+        r = _target(g, res, what)
+        return [] if r is None else [r]
+    if what == "self":
+        c = item.cid
+        if item.kind == SPELL:
+            return [c]
+        return [c] if g.zone[c] == BATTLEFIELD and g.oid[c] == item.src_oid else []
+    if what == "enchanted":
+        e = item.info.get("enchanted")
+        if e is not None:
+            c, oid = e
+            return [c] if g.oid[c] == oid and g.zone[c] == BATTLEFIELD else []
+        p = g.perm.get(item.cid)
+        return [p.attached] if p is not None and p.attached >= 0 else []
+    if what == "you":
+        return [player_ref(item.controller)]
+    if what == "that_player":
+        return [player_ref(item.info["player"])]
+    if what == "each_opponent":
+        return [player_ref(1 - item.controller)]
+    if what == "all_creatures":
+        return [c for c in g.battlefield if g.chars(c).types & CREATURE]
+    raise AssertionError(what)  # pragma: no cover - validated when loading
+
+
+def _objects(g: Game, res: Resolution, what: str) -> list[int]:
+    return [r for r in refs(g, res, what) if r >= 0]
+
+
+def _on_battlefield(g: Game, res: Resolution, what: str) -> list[int]:
+    return [r for r in _objects(g, res, what) if g.zone[r] == BATTLEFIELD]
+
+
+def _players(g: Game, res: Resolution, who: str) -> list[int]:
+    return [ref_player(r) for r in refs(g, res, who) if r < 0]
+
+
+def source_chars(g: Game, res: Resolution) -> Chars:
+    item = res.item
+    if item.kind == SPELL:
+        return g.chars(item.cid)
+    return g._source_chars(item.cid, item.src_oid)
+
+
+def _ask(g: Game, res: Resolution, kind: int, seat: int, prompt: str,
+         options: tuple[str, ...] = (), select: tuple[int, ...] = ()) -> None:
+    g.ctx = ("res", select) if kind == D_SELECT else ("res",)
+    g._set_decision(kind, seat, res.item.cid, prompt, options)
+
+
+def _effect(g: Game, res: Resolution, comps: tuple[Component, ...], cids: list[int],
+            duration: str, text: str) -> None:
+    """Create a continuous effect; the affected set is locked now (CR 611.2c) and its
+    timestamp is the time it was created (CR 613.7a)."""
+    if not cids:
+        return
+    item = res.item
+    e = Effect(g._tick(), comps, tuple((c, g.oid[c]) for c in cids), DURATION[duration],
+               item.cid, item.src_oid, item.controller, f"{g.name(item.cid)}: {text}")
+    g.effects.append(e)
+    g._dirty = True
+
+
+# ---------------------------------------------------------------------- ops
+
+
+def op_damage(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    src = source_chars(g, res)
+    for r in refs(g, res, a["to"]):
+        g._damage(res.item.cid, src, r, a["amount"], False)
+    return True
+
+
+def op_destroy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    for c in _on_battlefield(g, res, a["what"]):
+        g._to_graveyard(c, "destroyed")
+    return True
+
+
+def op_sacrifice(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    for c in _on_battlefield(g, res, a["what"]):
+        g._to_graveyard(c, "sacrificed")
+    return True
+
+
+def op_return_to_hand(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    for c in _objects(g, res, a["what"]):
+        if g.zone[c] in (BATTLEFIELD, GRAVEYARD):
+            g._move(c, HAND)
+            g._log("to_hand", c)
+    return True
+
+
+def op_counter(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    for c in _objects(g, res, a["what"]):
+        if g.zone[c] == STACK:
+            g._move(c, GRAVEYARD)  # 701.5a: a countered spell goes to the graveyard
+            g._log("countered", c)
+    return True
+
+
+def op_untap(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    for c in _on_battlefield(g, res, a["what"]):
+        g.perm[c].tapped = False
+    return True
+
+
+def op_tap(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    for c in _on_battlefield(g, res, a["what"]):
+        g.perm[c].tapped = True
+    return True
+
+
+def op_draw(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    for seat in _players(g, res, a["who"]):
+        for _ in range(a["count"]):
+            g._draw(seat)
+    return True
+
+
+def op_gain_life(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    for seat in _players(g, res, a["who"]):
+        g.life[seat] += a["amount"]
+        g._log("gain_life", seat, a["amount"])
+    return True
+
+
+def op_discard(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """Discard `count` cards: at random, or chosen by the discarding player one at a
+    time (no decision when the hand has no more cards than must be discarded)."""
+    v = res.vars
+    state = v.get("discard")
+    if state is None:
+        seats = _players(g, res, a["who"])
+        if not seats:
+            return True
+        seat = seats[0]
+        left = a["count"]
+    else:
+        seat, left = state
+    ans = v.pop("answer", None)
+    if ans is not None:
+        g._discard(seat, ans)
+        left -= 1
+    hand = g.hand[seat]
+    if left <= 0 or not hand:
+        v.pop("discard", None)
+        return True
+    if a["random"]:
+        for _ in range(min(left, len(hand))):
+            g._discard(seat, hand[g.rng.below(len(hand))])
+        v.pop("discard", None)
+        return True
+    if len(hand) <= left:
+        for c in list(hand):
+            g._discard(seat, c)
+        v.pop("discard", None)
+        return True
+    v["discard"] = (seat, left)
+    _ask(g, res, D_DISCARD, seat, f"discard a card ({left} to go)")
+    return False
+
+
+def _pt(layer: int, op: str) -> Any:
+    def run(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+        cids = _on_battlefield(g, res, a["what"])
+        if op == "switch_pt":
+            comp = Component(layer, op, True)
+            text = "switch power and toughness"
+        else:
+            comp = Component(layer, op, (a["power"], a["toughness"]))
+            text = (f"{a['power']:+d}/{a['toughness']:+d}" if op == "modify_pt"
+                    else f"base P/T {a['power']}/{a['toughness']}")
+        _effect(g, res, (comp,), cids, a["duration"], text)
+        return True
+
+    return run
+
+
+def op_grant(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    cids = _on_battlefield(g, res, a["what"])
+    comp = Component(L_ABILITY, "add_keywords", frozenset(a["keywords"]))
+    _effect(g, res, (comp,), cids, a["duration"], "gains " + ", ".join(a["keywords"]))
+    return True
+
+
+def op_lose_abilities(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    cids = _on_battlefield(g, res, a["what"])
+    comp = Component(L_ABILITY, "lose_all_abilities", True)
+    _effect(g, res, (comp,), cids, a["duration"], "loses all abilities")
+    return True
+
+
+def op_gain_control(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    cids = _on_battlefield(g, res, a["what"])
+    you = res.item.controller
+    comp = Component(L_CONTROL, "control", you)
+    _effect(g, res, (comp,), cids, a["duration"], f"player {you} controls it")
+    return True
+
+
+def op_add_subtypes(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    cids = _on_battlefield(g, res, a["what"])
+    comp = Component(L_TYPE, "add_subtypes", frozenset(a["subtypes"]))
+    _effect(g, res, (comp,), cids, a["duration"], "becomes " + " ".join(a["subtypes"]))
+    return True
+
+
+def op_animate(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    cids = _on_battlefield(g, res, a["what"])
+    mask = 0
+    for t in a["add_types"]:
+        mask |= TYPE_BITS[t]
+    comps = [Component(L_TYPE, "add_types", mask)]
+    if a["all_creature_types"]:
+        comps.append(Component(L_TYPE, "all_creature_types", True))
+    comps.append(Component(L_PT_SET, "set_pt", (a["power"], a["toughness"])))
+    _effect(g, res, tuple(comps), cids, a["duration"],
+            f"becomes a {a['power']}/{a['toughness']} creature")
+    return True
+
+
+def op_land_type_change(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """"Becomes the basic land type of your choice" (CR 305.7): the choice is made on
+    resolution, by the controller."""
+    cids = _on_battlefield(g, res, a["what"])
+    if not cids:
+        return True
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        _ask(g, res, D_CHOICE, res.item.controller, "choose a basic land type",
+             BASIC_LAND_TYPES)
+        return False
+    t = BASIC_LAND_TYPES[ans]
+    _effect(g, res, (Component(L_TYPE, "set_land_type", t),), cids, a["duration"],
+            f"becomes a {t}")
+    return True
+
+
+def op_create_token(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    tdef = g.cardset.tokens[a["token"]]
+    you = res.item.controller
+    for _ in range(a["count"]):
+        cid = g._new_card(tdef, you)
+        g._move(cid, BATTLEFIELD, controller=you)
+        g._log("token", you, cid)
+        g._etb(cid)
+    return True
+
+
+def op_add_counter(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    for c in _on_battlefield(g, res, a["what"]):
+        p = g.perm[c]
+        if p.counters is None:
+            p.counters = {}
+        p.counters[a["counter"]] = p.counters.get(a["counter"], 0) + a["count"]
+        g._dirty = True
+        g._log("counter", c, a["counter"], a["count"])
+    return True
+
+
+def op_prevent_combat_damage(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    g.fog_turn = g.turn  # CR 615: a prevention shield for all combat damage this turn
+    g._log("prevent_combat_damage", g.turn)
+    return True
+
+
+def op_sacrifice_unless_pay(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """"Sacrifice <source> unless you pay <cost>": the controller chooses on resolution."""
+    from .cards import parse_mana_cost
+
+    item = res.item
+    src = item.cid
+    if not (g.zone[src] == BATTLEFIELD and g.oid[src] == item.src_oid):
+        return True
+    cost = parse_mana_cost(a["cost"])
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        if can_pay(g.mana_sources(item.controller), cost):
+            _ask(g, res, D_CHOICE, item.controller,
+                 f"pay {cost.text} to keep {g.name(src)}?", (f"pay {cost.text}", "sacrifice"))
+            return False
+        ans = 1
+    if ans == 0:
+        g._pay_mana(item.controller, cost)
+    else:
+        g._to_graveyard(src, "sacrificed")
+    return True
+
+
+def op_return_own_enchantment(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """Return an enchantment you control of one of these colors to its owner's hand (not
+    targeted: chosen on resolution)."""
+    from .constants import COLOR_BITS
+
+    mask = 0
+    for c in a["colors"]:
+        mask |= COLOR_BITS[c]
+    you = res.item.controller
+    cands = tuple(
+        c for c in g.battlefield
+        if (ch := g.chars(c)).controller == you and ch.types & ENCHANTMENT and ch.colors & mask
+    )
+    if not cands:
+        return True
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        if len(cands) == 1:
+            ans = cands[0]
+        else:
+            _ask(g, res, D_SELECT, you, "choose an enchantment to return to its owner's hand",
+                 select=cands)
+            return False
+    g._move(ans, HAND)
+    g._log("to_hand", ans)
+    return True
+
+
+def op_may(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """"You may ...": yes or no, by the controller on resolution."""
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        _ask(g, res, D_CHOICE, res.item.controller, "you may: do it?", ("yes", "no"))
+        return False
+    if ans == 0:
+        # The optional effects run next; the caller then advances past this op.
+        res.frames.append([a["effects"], 0])
+    return True
+
+
+_OPS = {
+    "damage": op_damage,
+    "destroy": op_destroy,
+    "sacrifice": op_sacrifice,
+    "return_to_hand": op_return_to_hand,
+    "counter": op_counter,
+    "untap": op_untap,
+    "tap": op_tap,
+    "draw": op_draw,
+    "gain_life": op_gain_life,
+    "discard": op_discard,
+    "pump": _pt(L_PT_MOD, "modify_pt"),
+    "set_base_pt": _pt(L_PT_SET, "set_pt"),
+    "switch_pt": _pt(L_PT_SWITCH, "switch_pt"),
+    "grant": op_grant,
+    "lose_abilities": op_lose_abilities,
+    "gain_control": op_gain_control,
+    "add_subtypes": op_add_subtypes,
+    "animate": op_animate,
+    "land_type_change": op_land_type_change,
+    "create_token": op_create_token,
+    "add_counter": op_add_counter,
+    "prevent_combat_damage": op_prevent_combat_damage,
+    "sacrifice_unless_pay": op_sacrifice_unless_pay,
+    "return_own_enchantment": op_return_own_enchantment,
+    "may": op_may,
+}

@@ -1,0 +1,122 @@
+"""Why an action is illegal: the message of `IllegalActionError` (names the rule)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import combat as cb
+from .constants import (
+    ACTION_NAMES,
+    ACTIVATE,
+    ATTACK,
+    BATTLEFIELD,
+    BLOCK,
+    BLOCKER,
+    CARD,
+    D_ATTACKERS,
+    D_BLOCK_TARGET,
+    D_BLOCKERS,
+    D_PRIORITY,
+    D_TARGET,
+    DECISION_NAMES,
+    HAND,
+    INSTANT,
+    LAND,
+    MAIN1,
+    MAIN2,
+    PLAY,
+    TARGET,
+)
+from .log import describe_action
+from .mana import can_pay
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .objects import Action
+
+_KINDS = {
+    D_PRIORITY: "pass, play or activate",
+    D_ATTACKERS: "attack or pass (done)",
+    D_BLOCKERS: "blocker or pass (done)",
+    D_BLOCK_TARGET: "block",
+    D_TARGET: "target",
+}
+
+
+def why_illegal(g: Game, a: Action) -> str:
+    d = g.decision
+    if d is None:
+        return "no decision is pending"
+    try:
+        label = describe_action(g, a)
+    except Exception:
+        label = repr(a)
+    head = f"illegal action {label!r} at a {DECISION_NAMES[d.kind]} decision of player {d.player}"
+    reason = _reason(g, a)
+    legal_kinds = sorted({ACTION_NAMES[x.kind] for x in g.legal_actions()})
+    if reason:
+        return f"{head}: {reason}"
+    return f"{head}: not among the legal actions (legal kinds now: {', '.join(legal_kinds)})"
+
+
+def _reason(g: Game, a: Action) -> str:
+    d = g.decision
+    assert d is not None
+    p = d.player
+    k = a.kind
+    n = len(g.cdef)
+    if k in (PLAY, ACTIVATE, ATTACK, BLOCKER, BLOCK, CARD) and not 0 <= a.obj < n:
+        return f"there is no card with id {a.obj}"
+    if d.kind == D_PRIORITY and k == PLAY:
+        cid = a.obj
+        cd = g.cdef[cid]
+        if g.zone[cid] != HAND or g.owner[cid] != p:
+            return f"{cd.name} is not in your hand"
+        main = g.active == p and g.step in (MAIN1, MAIN2) and not g.stack
+        if cd.types & LAND:
+            if g.lands_played >= 1:
+                return "you have already played a land this turn (CR 305.2)"
+            if not main:
+                return ("a land can be played only in your main phase when the stack is empty "
+                        "and you have priority (CR 305.2, 505.5b)")
+            return ""
+        if not (main or cd.types & INSTANT or "flash" in g.chars(cid).keywords):
+            return (f"{cd.name} can be cast only at sorcery speed: in your main phase with an "
+                    "empty stack (CR 307.1); only instants and spells with flash (CR 702.8a) "
+                    "can be cast now")
+        if cd.cost is not None and not can_pay(g.mana_sources(p), cd.cost):
+            return f"you can't pay {cd.cost.text} (CR 601.2h)"
+        return "it has no legal targets (CR 601.2c)"
+    if d.kind == D_PRIORITY and k == ACTIVATE:
+        cid = a.obj
+        if g.zone[cid] != BATTLEFIELD:
+            return f"{g.cdef[cid].name} is not on the battlefield"
+        ch = g.chars(cid)
+        if ch.controller != p:
+            return f"you don't control {ch.name} (CR 602.2)"
+        from .game import _activated_at
+
+        try:
+            ab = _activated_at(ch, a.arg)
+        except Exception as e:  # noqa: BLE001 - the message is the reason
+            return str(e)
+        sorcery_ok = g.active == p and g.step in (MAIN1, MAIN2) and not g.stack
+        return g._can_activate(p, cid, ch, ab, sorcery_ok) or ""
+    if d.kind == D_ATTACKERS and k == ATTACK:
+        if a.arg != 1 - g.active:
+            return "a creature attacks the opponent"
+        return cb.attack_problem(g, a.obj) or ""
+    if d.kind == D_BLOCKERS and k == BLOCKER:
+        probs = [cb.block_problem(g, a.obj, x) for x in g.attackers]
+        if probs and all(probs):
+            return "; ".join(x for x in probs if x)
+        if a.obj in g.blockers:
+            return f"{g.cdef[a.obj].name} is already blocking"
+        return ""
+    if d.kind == D_BLOCK_TARGET and k == BLOCK:
+        return cb.block_problem(g, g.ctx[1], a.obj) or ""
+    if d.kind == D_TARGET and k == TARGET:
+        return "that is not a legal target for this spell or ability (CR 115, 601.2c)"
+    if d.kind in _KINDS and ACTION_NAMES[k] not in _KINDS[d.kind]:
+        return f"a {DECISION_NAMES[d.kind]} decision takes: {_KINDS[d.kind]}"
+    return ""

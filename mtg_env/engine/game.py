@@ -1,0 +1,1609 @@
+"""The game state and the rules that drive it (turns, priority, casting, resolution,
+triggers, state-based actions, combat).
+
+`Game` is the one state class (python-chess style) with an OpenSpiel-style API:
+`current_player`, `decision`, `legal_actions()`, `apply()`, `clone()`, `is_over`,
+`winner`, `state_hash()`. Internally the game runs as an explicit continuation stack
+(`self.k`) of small tuples, so that a game paused at any decision (mid-cast, mid-
+resolution, mid-SBA) is plain data and clones by copying lists.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from . import combat as cb
+from . import effects as fx
+from .cards import (
+    ActivatedAbility,
+    CardDef,
+    ManaAbility,
+    SpellAbility,
+    StaticAbility,
+    TargetSpec,
+    TriggeredAbility,
+)
+from .carddb import CardSet, Deck, load_cards, resolve_deck
+from .constants import (
+    ACTIVATE,
+    ATTACK,
+    AURA_SUBTYPE,
+    BATTLEFIELD,
+    BEGIN_COMBAT,
+    BLOCK,
+    BLOCKER,
+    CARD,
+    CHOOSE,
+    CLEANUP,
+    COMBAT_DAMAGE,
+    CREATURE,
+    D_ATTACKERS,
+    D_BLOCK_TARGET,
+    D_BLOCKERS,
+    D_BOTTOM,
+    D_CHOICE,
+    D_DISCARD,
+    D_MULLIGAN,
+    D_PRIORITY,
+    D_SELECT,
+    D_TARGET,
+    D_TRIGGER_ORDER,
+    DECLARE_ATTACKERS,
+    DECLARE_BLOCKERS,
+    DRAW,
+    DUR_EOT,
+    END,
+    END_COMBAT,
+    EXILE,
+    GRAVEYARD,
+    HAND,
+    INSTANT,
+    KEEP,
+    LAND,
+    LEGENDARY,
+    LIBRARY,
+    MAIN1,
+    MAIN2,
+    MULLIGAN,
+    NOWHERE,
+    PASS,
+    PERMANENT_TYPES,
+    PLAY,
+    PREGAME,
+    STACK,
+    STEP_NAMES,
+    TARGET,
+    UNTAP,
+    UPKEEP,
+    ZONE_NAMES,
+    player_ref,
+    ref_player,
+)
+from .layers import Chars, Effect, chars_off_battlefield, compute, matches
+from .mana import Source, can_pay, choose_payment
+from .objects import (
+    ABILITY,
+    SPELL,
+    TRIGGER,
+    Action,
+    Decision,
+    IllegalActionError,
+    Perm,
+    Resolution,
+    StackItem,
+    Trigger,
+)
+from .rng import Rng
+
+PASS_ACTION = Action(PASS)
+KEEP_ACTION = Action(KEEP)
+MULLIGAN_ACTION = Action(MULLIGAN)
+
+STARTING_LIFE = 20
+HAND_SIZE = 7
+MAX_HAND = 7
+
+# Continuation frames.
+(F_BEGIN_STEP, F_PRIO, F_END_STEP, F_RESOLVE, F_OPS, F_CAST_DONE, F_ACT_DONE, F_TRIG_DONE,
+ F_PUT_TRIGGERS, F_MULLIGAN, F_CLEANUP, F_DAMAGE) = range(12)
+
+
+class Game:
+    """A two-player game. Build one with `Game.new(...)` (or `Game.setup(...)` for a
+    scripted position); then alternate `legal_actions()` and `apply()`."""
+
+    __slots__ = (
+        "format", "cardset", "auto_pass", "max_decisions", "rng",
+        "cdef", "owner", "zone", "oid", "next_oid",
+        "library", "hand", "graveyard", "exile", "battlefield", "perm", "stack",
+        "life", "lost", "lose_reason", "drew_from_empty",
+        "turn", "active", "step", "first_player", "lands_played", "clock",
+        "last_turn_start", "turn_start_clock",
+        "effects", "triggers", "delayed",
+        "attackers", "blocked", "blockers", "fs_participants", "fs_step", "fog_turn",
+        "k", "_decision", "ctx", "res", "passes",
+        "mull_count", "mull_kept", "mull_round",
+        "over", "winner", "truncated", "n_decisions",
+        "_chars", "_dirty", "_legal", "_events", "_ev_shared", "lki", "deck_names",
+    )
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(
+        cls,
+        decks: Sequence[Deck | str | Sequence[str]],
+        seed: int = 0,
+        format: str = "classic",
+        *,
+        first_player: int | None = None,
+        auto_pass: bool = True,
+        mulligans: bool = True,
+        max_decisions: int | None = None,
+    ) -> Game:
+        """A new game: shuffle, choose the first player by the seed (unless
+        `first_player` fixes it), draw seven each, then London mulligans as decisions."""
+        if len(decks) != 2:
+            raise ValueError("a game needs exactly two decks")
+        g = cls._empty(format, seed, auto_pass, max_decisions)
+        for seat, d in enumerate(decks):
+            names = _deck_names(d, format)
+            g.deck_names[seat] = names
+            for name in names:
+                cid = g._new_card(g.cardset.get(name), seat)
+                g.zone[cid] = LIBRARY
+                g.library[seat].append(cid)
+            g.rng.shuffle(g.library[seat])
+        fp = g.rng.below(2) if first_player is None else first_player
+        if fp not in (0, 1):
+            raise ValueError("first_player must be 0 or 1")
+        g.first_player = fp
+        g.active = fp
+        for seat in (fp, 1 - fp):
+            for _ in range(HAND_SIZE):
+                g._draw(seat)
+        g._log("start", fp)
+        if mulligans:
+            g.k.append((F_MULLIGAN,))
+        else:
+            g._start_turn(fp, first=True)
+        g._run()
+        return g
+
+    @classmethod
+    def _empty(cls, fmt: str, seed: int, auto_pass: bool, max_decisions: int | None) -> Game:
+        g = cls.__new__(cls)
+        g.format = fmt
+        g.cardset = load_cards(fmt)
+        g.auto_pass = auto_pass
+        g.max_decisions = max_decisions
+        g.rng = Rng(seed)
+        g.cdef = []
+        g.owner = []
+        g.zone = []
+        g.oid = []
+        g.next_oid = 1
+        g.library = [[], []]
+        g.hand = [[], []]
+        g.graveyard = [[], []]
+        g.exile = [[], []]
+        g.battlefield = []
+        g.perm = {}
+        g.stack = []
+        g.life = [STARTING_LIFE, STARTING_LIFE]
+        g.lost = [False, False]
+        g.lose_reason = ["", ""]
+        g.drew_from_empty = [False, False]
+        g.turn = 0
+        g.active = 0
+        g.step = PREGAME
+        g.first_player = 0
+        g.lands_played = 0
+        g.clock = 1
+        g.last_turn_start = [-1, -1]
+        g.turn_start_clock = 0
+        g.effects = []
+        g.triggers = []
+        g.delayed = []
+        g.attackers = {}
+        g.blocked = set()
+        g.blockers = {}
+        g.fs_participants = None
+        g.fs_step = False
+        g.fog_turn = -1
+        g.k = []
+        g._decision = None
+        g.ctx = None
+        g.res = None
+        g.passes = 0
+        g.mull_count = [0, 0]
+        g.mull_kept = [False, False]
+        g.mull_round = []
+        g.over = False
+        g.winner = None
+        g.truncated = False
+        g.n_decisions = 0
+        g._chars = {}
+        g._dirty = True
+        g._legal = None
+        g._events = []
+        g._ev_shared = False
+        g.lki = {}
+        g.deck_names = [(), ()]
+        return g
+
+    def _new_card(self, cdef: CardDef, owner: int) -> int:
+        cid = len(self.cdef)
+        self.cdef.append(cdef)
+        self.owner.append(owner)
+        self.zone.append(NOWHERE)
+        self.oid.append(self._new_oid())
+        return cid
+
+    def _new_oid(self) -> int:
+        o = self.next_oid
+        self.next_oid = o + 1
+        return o
+
+    def _tick(self) -> int:
+        c = self.clock
+        self.clock = c + 1
+        return c
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must decide now, or None when the game is over."""
+        d = self._decision
+        return None if d is None or self.over else d.player
+
+    @property
+    def decision(self) -> Decision | None:
+        return None if self.over else self._decision
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def chars(self, cid: int) -> Chars:
+        """Characteristics of object `cid` as the layer system computes them."""
+        if self._dirty:
+            self._recompute()
+        ch = self._chars.get(cid)
+        if ch is None:
+            ch = chars_off_battlefield(self, cid)
+        return ch
+
+    def controller(self, cid: int) -> int:
+        if self.zone[cid] == BATTLEFIELD:
+            return self.chars(cid).controller
+        if self.zone[cid] == STACK:
+            for it in self.stack:
+                if it.kind == SPELL and it.cid == cid:
+                    return it.controller
+        return self.owner[cid]
+
+    def name(self, cid: int) -> str:
+        return self.cdef[cid].name
+
+    def legal_actions(self) -> list[Action]:
+        """Exactly the actions `apply` accepts now (computed once per state)."""
+        if self._legal is None:
+            self._legal = [] if self.over or self._decision is None else self._compute_legal()
+        return self._legal
+
+    def apply(self, action: Action | tuple) -> None:
+        """Apply one action of the current player; IllegalActionError says why not."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        if not isinstance(action, Action):
+            action = Action(*action)
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(self._why_illegal(action))
+        self.n_decisions += 1
+        d = self._decision
+        assert d is not None
+        self._decision = None
+        self._legal = None
+        self._answer(d, action)
+        self._run()
+        if (
+            not self.over
+            and self.max_decisions is not None
+            and self.n_decisions >= self.max_decisions
+        ):
+            self.over = True
+            self.truncated = True
+            self._decision = None
+            self._log("truncated", self.n_decisions)
+
+    def clone(self) -> Game:
+        """An independent copy (RNG included)."""
+        g = Game.__new__(Game)
+        g.format = self.format
+        g.cardset = self.cardset
+        g.auto_pass = self.auto_pass
+        g.max_decisions = self.max_decisions
+        g.rng = self.rng.copy()
+        g.cdef = self.cdef[:]
+        g.owner = self.owner[:]
+        g.zone = self.zone[:]
+        g.oid = self.oid[:]
+        g.next_oid = self.next_oid
+        g.library = [self.library[0][:], self.library[1][:]]
+        g.hand = [self.hand[0][:], self.hand[1][:]]
+        g.graveyard = [self.graveyard[0][:], self.graveyard[1][:]]
+        g.exile = [self.exile[0][:], self.exile[1][:]]
+        g.battlefield = self.battlefield[:]
+        g.perm = {c: p.copy() for c, p in self.perm.items()}
+        items = {id(it): it.copy() for it in self.stack}
+        g.stack = [items[id(it)] for it in self.stack]
+        g.life = self.life[:]
+        g.lost = self.lost[:]
+        g.lose_reason = self.lose_reason[:]
+        g.drew_from_empty = self.drew_from_empty[:]
+        g.turn = self.turn
+        g.active = self.active
+        g.step = self.step
+        g.first_player = self.first_player
+        g.lands_played = self.lands_played
+        g.clock = self.clock
+        g.last_turn_start = self.last_turn_start[:]
+        g.turn_start_clock = self.turn_start_clock
+        g.effects = self.effects[:]  # Effect objects are never mutated
+        g.triggers = self.triggers[:]  # Trigger objects are never mutated
+        g.delayed = self.delayed[:]
+        g.attackers = dict(self.attackers)
+        g.blocked = set(self.blocked)
+        g.blockers = dict(self.blockers)
+        g.fs_participants = (
+            None if self.fs_participants is None else set(self.fs_participants)
+        )
+        g.fs_step = self.fs_step
+        g.fog_turn = self.fog_turn
+        g.k = self.k[:]
+        g._decision = self._decision
+        g.ctx = _copy_ctx(self.ctx, items)
+        if self.res is not None:
+            it = self.res.item
+            g.res = self.res.copy(items.get(id(it)) or it.copy())
+        else:
+            g.res = None
+        g.passes = self.passes
+        g.mull_count = self.mull_count[:]
+        g.mull_kept = self.mull_kept[:]
+        g.mull_round = self.mull_round[:]
+        g.over = self.over
+        g.winner = self.winner
+        g.truncated = self.truncated
+        g.n_decisions = self.n_decisions
+        # Computed characteristics are read-only outside `compute`, so they can be shared.
+        g._chars = self._chars
+        g._dirty = self._dirty
+        g._legal = self._legal
+        g._events = self._events
+        g._ev_shared = self._ev_shared = True
+        g.lki = dict(self.lki)
+        g.deck_names = self.deck_names
+        return g
+
+    @property
+    def events(self) -> list[tuple]:
+        """Structured event log: tuples whose first item names the event."""
+        return self._events
+
+    def state_hash(self) -> str:
+        """A stable hash of the full state (hex), equal across processes and machines."""
+        parts = [
+            self.format, self.turn, self.active, self.step, self.first_player, self.lands_played,
+            self.clock, tuple(self.last_turn_start), self.turn_start_clock, tuple(self.life),
+            tuple(self.lost), tuple(self.drew_from_empty), self.rng.state,
+            tuple(c.name for c in self.cdef), tuple(self.owner), tuple(self.zone),
+            tuple(self.oid), self.next_oid,
+            tuple(map(tuple, self.library)), tuple(map(tuple, self.hand)),
+            tuple(map(tuple, self.graveyard)), tuple(map(tuple, self.exile)),
+            tuple(self.battlefield),
+            tuple(self.perm[c].state() for c in sorted(self.perm)),
+            tuple(it.state() for it in self.stack),
+            tuple(_effect_state(e) for e in self.effects),
+            tuple(t.state() for t in self.triggers),
+            tuple(t.state() for t in self.delayed),
+            tuple(sorted(self.attackers.items())), tuple(sorted(self.blocked)),
+            tuple(sorted(self.blockers.items())),
+            None if self.fs_participants is None else tuple(sorted(self.fs_participants)),
+            self.fs_step, self.fog_turn, tuple(self.k), self._decision, _ctx_state(self.ctx),
+            None if self.res is None else (self.res.item.oid, self.res.state()),
+            self.passes, tuple(self.mull_count), tuple(self.mull_kept), tuple(self.mull_round),
+            self.over, self.winner, self.truncated, self.n_decisions,
+        ]
+        return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+    # ------------------------------------------------------------------ logging
+
+    def _log(self, *event: Any) -> None:
+        if self._ev_shared:
+            self._events = self._events[:]
+            self._ev_shared = False
+        self._events.append(event)
+
+    def log_text(self, events: Iterable[tuple] | None = None) -> str:
+        """The event log as readable lines."""
+        from .log import render_events
+
+        return render_events(self, self._events if events is None else events)
+
+    def describe(self, action: Action) -> str:
+        """A readable string for `action` in the current state."""
+        from .log import describe_action
+
+        return describe_action(self, action)
+
+    # ------------------------------------------------------------------ characteristics
+
+    def _recompute(self) -> None:
+        for _ in range(8):
+            self._dirty = False
+            self._chars = compute(self)
+            if not self._track_control():
+                break
+
+    def _track_control(self) -> bool:
+        """Note control changes (summoning sickness, CR 302.6; removal from combat,
+        CR 506.4) and end effects whose "as long as you control" condition broke."""
+        changed = False
+        chars = self._chars
+        for cid in self.battlefield:
+            p = self.perm[cid]
+            ctl = chars[cid].controller
+            if ctl != p.last_ctrl:
+                p.last_ctrl = ctl
+                p.control_since = self._tick()
+                self._log("control", cid, ctl)
+                if cid in self.attackers or cid in self.blockers:
+                    cb.remove_from_combat(self, cid)
+        keep = []
+        for e in self.effects:
+            if e.duration == 2:  # DUR_WHILE_CONTROL_SOURCE
+                src = chars.get(e.source)
+                if src is None or self.perm[e.source].oid != e.source_oid or (
+                    src.controller != e.controller
+                ):
+                    changed = True
+                    continue
+            keep.append(e)
+        if changed:
+            self.effects = keep
+            self._dirty = True
+        return changed
+
+    def explain(self, cid: int) -> list[str]:
+        """The continuous effects applied to object `cid`, layer by layer."""
+        trace: dict[int, list[str]] = {}
+        if self.zone[cid] == BATTLEFIELD:
+            compute(self, trace)
+        return trace.get(cid, [])
+
+    def sick(self, cid: int) -> bool:
+        """CR 302.6: not continuously controlled since its controller's most recent turn
+        began (haste is checked by the callers)."""
+        p = self.perm[cid]
+        return p.control_since > self.last_turn_start[self.chars(cid).controller]
+
+    def has_kw(self, cid: int, kw: str) -> bool:
+        return kw in self.chars(cid).keywords
+
+    # ------------------------------------------------------------------ the run loop
+
+    def _set_decision(self, kind: int, player: int, source: int = -1, prompt: str = "",
+                      options: tuple[str, ...] = ()) -> None:
+        self._decision = Decision(kind, player, source, prompt, options)
+        self._legal = None
+
+    def _run(self) -> None:
+        frames = _FRAMES
+        while not self.over:
+            d = self._decision
+            if d is not None:
+                if d.kind == D_PRIORITY and self.auto_pass:
+                    legal = self.legal_actions()
+                    if len(legal) == 1:
+                        self._decision = None
+                        self._legal = None
+                        self._pass(d.player)
+                        continue
+                return
+            if not self.k:  # pragma: no cover - a rules bug, never user input
+                raise RuntimeError("internal error: nothing to do and no decision pending")
+            f = self.k.pop()
+            frames[f[0]](self, *f[1:])
+
+    # ------------------------------------------------------------------ zones
+
+    def _move(self, cid: int, to: int, seat: int | None = None, bottom: bool = False,
+              controller: int | None = None) -> None:
+        """Move object `cid` to zone `to` (of `seat`, default its owner). A moved object
+        becomes a new object (CR 400.7): it gets a new object id."""
+        frm = self.zone[cid]
+        owner = self.owner[cid]
+        if frm == LIBRARY:
+            self.library[owner].remove(cid)
+        elif frm == HAND:
+            self.hand[owner].remove(cid)
+        elif frm == GRAVEYARD:
+            self.graveyard[owner].remove(cid)
+        elif frm == EXILE:
+            self.exile[owner].remove(cid)
+        elif frm == STACK:
+            for i in range(len(self.stack) - 1, -1, -1):
+                if self.stack[i].kind == SPELL and self.stack[i].cid == cid:
+                    del self.stack[i]
+                    break
+        elif frm == BATTLEFIELD:
+            self._leave_battlefield(cid)
+        self.oid[cid] = self._new_oid()
+        self.zone[cid] = to
+        s = owner if seat is None else seat
+        if self.cdef[cid].token and to != BATTLEFIELD and frm == BATTLEFIELD:
+            # A token leaving the battlefield goes to the zone, then ceases to exist
+            # (CR 111.7, 704.5d); it is kept in the zone list until SBAs are checked.
+            pass
+        if to == LIBRARY:
+            if bottom:
+                self.library[owner].insert(0, cid)
+            else:
+                self.library[owner].append(cid)
+        elif to == HAND:
+            self.hand[owner].append(cid)
+        elif to == GRAVEYARD:
+            self.graveyard[owner].append(cid)
+        elif to == EXILE:
+            self.exile[owner].append(cid)
+        elif to == BATTLEFIELD:
+            self._enter_battlefield(cid, owner if controller is None else controller)
+        del s
+        if frm == BATTLEFIELD or to in (BATTLEFIELD, GRAVEYARD) or frm in (STACK, GRAVEYARD):
+            self._dirty = True
+        self._legal = None
+
+    def _leave_battlefield(self, cid: int) -> None:
+        ch = self.chars(cid)
+        self.lki[cid] = (self.oid[cid], ch)
+        self.battlefield.remove(cid)
+        del self.perm[cid]
+        if cid in self.attackers or cid in self.blockers:
+            cb.remove_from_combat(self, cid)
+
+    def _enter_battlefield(self, cid: int, controller: int) -> None:
+        ts = self._tick()
+        p = Perm(cid, self.oid[cid], controller, ts, ts)
+        self.perm[cid] = p
+        self.battlefield.append(cid)
+        self._dirty = True
+
+    def _draw(self, seat: int) -> None:
+        lib = self.library[seat]
+        if not lib:
+            self.drew_from_empty[seat] = True  # loses at the next SBA check (CR 704.5b)
+            self._log("draw_empty", seat)
+            return
+        cid = lib[-1]
+        self._move(cid, HAND)
+        self._log("draw", seat, cid)
+
+    def _discard(self, seat: int, cid: int) -> None:
+        self._move(cid, GRAVEYARD)
+        self._log("discard", seat, cid)
+
+    def lib_top(self, seat: int) -> list[int]:
+        """Library of `seat`, top card first."""
+        return self.library[seat][::-1]
+
+    # ------------------------------------------------------------------ turn structure
+
+    def _start_turn(self, seat: int, first: bool = False) -> None:
+        self.turn += 1
+        self.active = seat
+        self.lands_played = 0
+        if self._dirty:
+            self._recompute()  # control changes at end of turn happen before the turn begins
+        stamp = self._tick()
+        self.last_turn_start[seat] = stamp
+        self.turn_start_clock = stamp
+        self.step = UNTAP
+        self._log("turn", self.turn, seat)
+        self.k.append((F_BEGIN_STEP,))
+
+    def _f_begin_step(self) -> None:
+        step = self.step
+        a = self.active
+        self.passes = 0
+        self._log("step", step)
+        if step == UNTAP:
+            # 502.3: untap the active player's permanents; no priority in this step.
+            for cid in self.battlefield:
+                p = self.perm[cid]
+                if p.tapped and self.chars(cid).controller == a:
+                    p.tapped = False
+            self.k.append((F_END_STEP,))
+            return
+        if step == UPKEEP:
+            self._step_triggers("upkeep")
+        elif step == DRAW:
+            # 103.8a: the starting player skips the draw of the game's first turn.
+            if not (self.turn == 1 and a == self.first_player):
+                self._draw(a)
+        elif step == BEGIN_COMBAT:
+            cb.begin_combat(self)
+        elif step == DECLARE_ATTACKERS:
+            self.k.append((F_PRIO, a))
+            cb.start_declare_attackers(self)
+            return
+        elif step == DECLARE_BLOCKERS:
+            self.k.append((F_PRIO, a))
+            cb.start_declare_blockers(self)
+            return
+        elif step == COMBAT_DAMAGE:
+            self.k.append((F_PRIO, a))
+            self.k.append((F_DAMAGE,))
+            return
+        elif step == END:
+            self._step_triggers("end_step")
+        elif step == CLEANUP:
+            self.k.append((F_CLEANUP,))
+            return
+        self.k.append((F_PRIO, a))
+
+    def _f_end_step(self) -> None:
+        """All players passed with an empty stack: the step ends (CR 500.2)."""
+        step = self.step
+        if step == COMBAT_DAMAGE and self.fs_step:
+            # 510.4: a first-strike damage step is followed by the regular one.
+            self.fs_step = False
+            self.k.append((F_BEGIN_STEP,))
+            return
+        if step == END_COMBAT:
+            cb.end_combat(self)
+        if step == CLEANUP:
+            self._start_turn(1 - self.active)
+            return
+        nxt = step + 1
+        if nxt in (DECLARE_BLOCKERS, COMBAT_DAMAGE) and not self.attackers:
+            nxt = END_COMBAT  # 508.8: no attackers, skip blockers and damage
+        self.step = nxt
+        self.k.append((F_BEGIN_STEP,))
+
+    def _f_cleanup(self) -> None:
+        a = self.active
+        # 514.1: discard down to maximum hand size.
+        if len(self.hand[a]) > MAX_HAND:
+            self.k.append((F_CLEANUP,))
+            self.ctx = ("cleanup_discard",)
+            self._set_decision(D_DISCARD, a, -1, f"discard to {MAX_HAND} cards")
+            return
+        # 514.2: remove damage; end "until end of turn" effects.
+        for p in self.perm.values():
+            p.damage = 0
+            p.deathtouched = False
+        n = len(self.effects)
+        self.effects = [e for e in self.effects if e.duration != DUR_EOT]
+        if len(self.effects) != n:
+            self._dirty = True
+        self.fog_turn = -1
+        # 514.3a: if SBAs or triggers would happen, players get priority, then another
+        # cleanup step follows.
+        if self._sba_pending() or self.triggers:
+            self.k.append((F_PRIO, a))
+            return
+        self.k.append((F_END_STEP,))
+
+    def _step_triggers(self, event: str) -> None:
+        a = self.active
+        for cid in self.battlefield:
+            ch = self.chars(cid)
+            for idx, ab in enumerate(ch.abilities):
+                if ab.__class__ is not TriggeredAbility or ab.event != event:
+                    continue
+                info: dict[str, Any] = {}
+                if ab.whose == "you":
+                    if ch.controller != a:
+                        continue
+                elif ab.whose == "enchanted_controller":
+                    t = self.perm[cid].attached
+                    if t < 0 or self.zone[t] != BATTLEFIELD or self.chars(t).controller != a:
+                        continue
+                    info["enchanted"] = (t, self.oid[t])
+                if not self._condition_holds(ab, cid, ch.controller):
+                    continue
+                self._add_trigger(ch.controller, cid, ab, idx, info)
+        if event == "end_step" and self.delayed:
+            rest = []
+            for t in self.delayed:
+                if t.info.get("at") == "next_end_step":
+                    self.triggers.append(t)
+                else:
+                    rest.append(t)
+            self.delayed = rest
+
+    def _condition_holds(self, ab: TriggeredAbility, cid: int, controller: int) -> bool:
+        """Intervening "if" clauses (CR 603.4), checked on triggering and resolving."""
+        for cond in ab.condition:
+            p = self.perm.get(cid)
+            if p is None:
+                return False
+            if cond == "not_attacked_this_turn" and p.attacked_turn == self.turn:
+                return False
+            if cond == "controlled_since_turn_start" and p.control_since > self.turn_start_clock:
+                return False
+        return True
+
+    def _add_trigger(self, controller: int, cid: int, ab: TriggeredAbility, idx: int,
+                     info: dict[str, Any]) -> None:
+        self.triggers.append(Trigger(controller, cid, self.oid[cid], ab, idx, info))
+        self._log("trigger", controller, cid, idx)
+
+    # ------------------------------------------------------------------ priority
+
+    def _f_prio(self, p: int) -> None:
+        """CR 117.5: before a player receives priority, SBAs are checked (repeatedly) and
+        then triggered abilities are put on the stack; then the player gets priority."""
+        while True:
+            r = self._sba()
+            if self.over:
+                return
+            if r == "paused":
+                self.k.append((F_PRIO, p))
+                return
+            if self.triggers:
+                self.k.append((F_PRIO, p))
+                self.k.append((F_PUT_TRIGGERS,))
+                return
+            if r == "none":
+                break
+        self._set_decision(D_PRIORITY, p)
+
+    def _pass(self, p: int) -> None:
+        self.passes += 1
+        if self.passes >= 2:
+            self.passes = 0
+            if self.stack:
+                self.k.append((F_RESOLVE,))
+            else:
+                self.k.append((F_END_STEP,))
+        else:
+            self.k.append((F_PRIO, 1 - p))
+
+    # ------------------------------------------------------------------ mana
+
+    def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]:
+        out = []
+        for cid in self.battlefield:
+            if cid == exclude:
+                continue
+            p = self.perm[cid]
+            if p.tapped:
+                continue
+            ch = self.chars(cid)
+            if ch.controller != seat:
+                continue
+            colors = 0
+            free = 0
+            pain = 0
+            other = False
+            for ab in ch.abilities:
+                if ab.__class__ is ManaAbility:
+                    colors |= ab.produce & 31
+                    if ab.pain:
+                        pain = ab.pain
+                    else:
+                        free |= ab.produce
+                elif ab.__class__ is ActivatedAbility:
+                    other = True
+            if not colors and not free:
+                continue
+            creature = bool(ch.types & CREATURE)
+            if creature and self.sick(cid) and "haste" not in ch.keywords:
+                continue  # 302.6: {T} abilities of a "sick" creature can't be activated
+            score = (100 if creature else 0) + (5 if other else 0) + bin(colors).count("1")
+            out.append(Source(cid, colors, pain, score, free))
+        return out
+
+    def _pay_mana(self, seat: int, cost: Any, exclude: int = -1) -> None:
+        if not cost:
+            return
+        pay = choose_payment(self.mana_sources(seat, exclude), cost)
+        if pay is None:  # pragma: no cover - legality was checked before
+            raise RuntimeError("internal error: cost became unpayable")
+        for src, color in pay:
+            self.perm[src.cid].tapped = True
+            if color and not src.free & color and src.pain:
+                self._damage(src.cid, self.chars(src.cid), player_ref(seat), src.pain, False)
+        self._log("pay", seat, cost.text, tuple(s.cid for s, _ in pay))
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _compute_legal(self) -> list[Action]:
+        d = self._decision
+        assert d is not None
+        k = d.kind
+        p = d.player
+        if k == D_PRIORITY:
+            return self._priority_actions(p)
+        if k == D_TARGET:
+            return [Action(TARGET, r) for r in self._target_choices()]
+        if k == D_ATTACKERS:
+            return [PASS_ACTION] + [Action(ATTACK, c, 1 - p) for c in cb.can_attack_list(self)]
+        if k == D_BLOCKERS:
+            acts = [PASS_ACTION] if cb.blocks_legal(self) else []
+            return acts + [Action(BLOCKER, c) for c in cb.blocker_choices(self)]
+        if k == D_BLOCK_TARGET:
+            return [Action(BLOCK, a) for a in cb.block_target_choices(self, self.ctx[1])]
+        if k in (D_CHOICE, D_TRIGGER_ORDER):
+            return [Action(CHOOSE, 0, i) for i in range(len(d.options))]
+        if k == D_MULLIGAN:
+            return [KEEP_ACTION, MULLIGAN_ACTION] if self.mull_count[p] < HAND_SIZE - 1 else [
+                KEEP_ACTION
+            ]
+        if k in (D_BOTTOM, D_DISCARD):
+            return [Action(CARD, c) for c in self.hand[p]]
+        if k == D_SELECT:
+            return [Action(CARD, c) for c in self.ctx[1]]
+        raise AssertionError(k)  # pragma: no cover
+
+    def _priority_actions(self, p: int) -> list[Action]:
+        acts = [PASS_ACTION]
+        sorcery_ok = (
+            self.active == p and self.step in (MAIN1, MAIN2) and not self.stack
+        )
+        hand = self.hand[p]
+        if sorcery_ok and self.lands_played < 1:
+            for cid in hand:
+                if self.cdef[cid].types & LAND:
+                    acts.append(Action(PLAY, cid))
+        srcs: list[Source] | None = None
+        for cid in hand:
+            cd = self.cdef[cid]
+            if cd.types & LAND:
+                continue
+            ch = chars_off_battlefield(self, cid) if cd.abilities else None
+            kws = ch.keywords if ch is not None else cd.keywords
+            if not (sorcery_ok or cd.types & INSTANT or "flash" in kws):
+                continue
+            if srcs is None:
+                srcs = self.mana_sources(p)
+            if cd.cost is not None and not can_pay(srcs, cd.cost):
+                continue
+            if cd.cost is None:
+                continue  # a card without a mana cost can't be cast (CR 202.1b)
+            specs = _spell_specs(cd)
+            if specs and not self._targets_exist(specs, cid, p, SPELL, cd):
+                continue
+            acts.append(Action(PLAY, cid))
+        for cid in self.battlefield:
+            ch = self.chars(cid)
+            if ch.controller != p:
+                continue
+            idx = -1
+            for ab in ch.abilities:
+                cls = ab.__class__
+                if cls is ManaAbility:
+                    idx += 1
+                    continue
+                if cls is not ActivatedAbility:
+                    continue
+                idx += 1
+                if self._can_activate(p, cid, ch, ab, sorcery_ok) is None:
+                    acts.append(Action(ACTIVATE, cid, idx))
+        return acts
+
+    def _can_activate(self, p: int, cid: int, ch: Chars, ab: ActivatedAbility,
+                      sorcery_ok: bool) -> str | None:
+        """None if `ab` of `cid` can be activated by `p` now, else the reason."""
+        if ab.timing == "your_turn" and self.active != p:
+            return "it can be activated only during your turn"
+        if ab.timing == "sorcery" and not sorcery_ok:
+            return "it can be activated only as a sorcery"
+        cost = ab.cost
+        if cost.tap:
+            if self.perm[cid].tapped:
+                return f"{ch.name} is tapped"
+            if ch.types & CREATURE and self.sick(cid) and "haste" not in ch.keywords:
+                return (
+                    f"{ch.name} has summoning sickness (CR 302.6): its controller has not "
+                    "controlled it continuously since their most recent turn began, so "
+                    "abilities with {T} in the cost can't be activated"
+                )
+        if cost.mana and not can_pay(self.mana_sources(p, cid if cost.tap else -1), cost.mana):
+            return f"you can't pay {cost.mana.text}"
+        if ab.targets and not self._targets_exist(ab.targets, cid, p, ABILITY, ch):
+            return "there is no legal target"
+        return None
+
+    # ------------------------------------------------------------------ targets
+
+    def _targets_exist(self, specs: Sequence[TargetSpec], src: int, you: int, kind: int,
+                       src_ch: Any) -> bool:
+        colors = src_ch.colors
+        return all(
+            any(True for _ in self._iter_targets(spec, src, you, colors, kind)) for spec in specs
+        )
+
+    def _iter_targets(self, spec: TargetSpec, src: int, you: int, src_colors: int,
+                      kind: int) -> Iterable[int]:
+        k = spec.kind
+        if spec.allows_player:
+            yield player_ref(0)
+            yield player_ref(1)
+        if k == "spell":
+            for it in self.stack:
+                if it.kind == SPELL and it.cid != src:
+                    yield it.cid
+            return
+        if k == "graveyard_card":
+            for seat in (0, 1):
+                for cid in self.graveyard[seat]:
+                    if self._target_ok(spec, cid, src, you, src_colors):
+                        yield cid
+            return
+        if k == "player":
+            return
+        for cid in self.battlefield:
+            if self._target_ok(spec, cid, src, you, src_colors):
+                yield cid
+
+    def _target_ok(self, spec: TargetSpec, cid: int, src: int, you: int, src_colors: int) -> bool:
+        """Is object `cid` a legal target for `spec` (CR 115, 702.16b protection)?"""
+        k = spec.kind
+        z = self.zone[cid]
+        if k == "spell":
+            return z == STACK and cid != src and any(
+                it.kind == SPELL and it.cid == cid for it in self.stack
+            )
+        if k == "graveyard_card":
+            if z != GRAVEYARD:
+                return False
+            ch = self.chars(cid)
+            return matches(spec.filter, ch, cid, src, you, self.owner[cid])
+        if z != BATTLEFIELD:
+            return False
+        ch = self.chars(cid)
+        t = ch.types
+        if k in ("any", "creature"):
+            if not t & CREATURE:
+                return False
+        elif k == "land":
+            if not t & LAND:
+                return False
+        elif k == "aura":
+            if not ch.has_subtype(AURA_SUBTYPE):
+                return False
+        elif k == "enchantment":
+            if not t & 4:
+                return False
+        if src_colors & ch.prot:
+            return False
+        return matches(spec.filter, ch, cid, src, you, self.owner[cid])
+
+    def _target_choices(self) -> list[int]:
+        item, specs, _ = self.ctx[1], self.ctx[2], self.ctx[3]
+        spec = specs[len(item.targets)]
+        colors = self._item_colors(item)
+        return list(self._iter_targets(spec, item.cid, item.controller, colors, item.kind))
+
+    def _item_colors(self, item: StackItem) -> int:
+        if item.kind == SPELL:
+            return self.chars(item.cid).colors
+        return self._source_chars(item.cid, item.src_oid).colors
+
+    def _source_chars(self, cid: int, oid: int) -> Chars:
+        """Characteristics of a source, using last known information if it left (CR 608.2h)."""
+        if self.oid[cid] == oid or self.zone[cid] == BATTLEFIELD and self.perm[cid].oid == oid:
+            return self.chars(cid)
+        lk = self.lki.get(cid)
+        if lk is not None and lk[0] == oid:
+            return lk[1]
+        return self.chars(cid)
+
+    def target_still_legal(self, item: StackItem, i: int) -> bool:
+        """608.2b: a target is illegal if it's gone (a new object) or no longer matches."""
+        ref, oid = item.targets[i]
+        if ref < 0:
+            return True
+        if self.oid[ref] != oid:
+            return False
+        specs = _item_specs(self, item)
+        spec = specs[i]
+        colors = self._item_colors(item)
+        return self._target_ok(spec, ref, item.cid, item.controller, colors)
+
+    # ------------------------------------------------------------------ answering
+
+    def _answer(self, d: Decision, a: Action) -> None:
+        k = d.kind
+        p = d.player
+        if k == D_PRIORITY:
+            if a.kind == PASS:
+                self._pass(p)
+                return
+            self.passes = 0
+            if a.kind == PLAY:
+                if self.cdef[a.obj].types & LAND:
+                    self._play_land(p, a.obj)
+                else:
+                    self._begin_cast(p, a.obj)
+            elif a.kind == ACTIVATE:
+                self._begin_activate(p, a.obj, a.arg)
+            return
+        if k == D_TARGET:
+            item = self.ctx[1]
+            item.targets.append((a.obj, 0 if a.obj < 0 else self.oid[a.obj]))
+            self._next_target()
+            return
+        if k == D_ATTACKERS:
+            cb.answer_attackers(self, a)
+            return
+        if k in (D_BLOCKERS, D_BLOCK_TARGET):
+            cb.answer_blockers(self, a)
+            return
+        if k == D_MULLIGAN:
+            self._answer_mulligan(p, a)
+            return
+        if k == D_BOTTOM:
+            self._move(a.obj, LIBRARY, bottom=True)
+            self._log("bottom", p)
+            return
+        if k == D_DISCARD:
+            if self.ctx[0] == "cleanup_discard":
+                self._discard(p, a.obj)
+                self.ctx = None
+            else:
+                assert self.res is not None
+                self.res.vars["answer"] = a.obj
+            return
+        if k == D_TRIGGER_ORDER:
+            mine = [t for t in self.triggers if t.controller == p]
+            t = mine[a.arg]
+            self.triggers.remove(t)
+            self._put_trigger(t)
+            return
+        if k == D_CHOICE:
+            kind = self.ctx[0]
+            if kind == "res":
+                assert self.res is not None
+                self.res.vars["answer"] = a.arg
+            return
+        if k == D_SELECT:
+            kind = self.ctx[0]
+            if kind == "legend":
+                self.ctx = ("legend_keep", a.obj)
+            elif kind == "res":
+                assert self.res is not None
+                self.res.vars["answer"] = a.obj
+            return
+        raise AssertionError(k)  # pragma: no cover
+
+    # ------------------------------------------------------------------ lands, casting
+
+    def _play_land(self, p: int, cid: int) -> None:
+        # 305.2: one land per turn; it doesn't use the stack (305.1).
+        self.lands_played += 1
+        self._move(cid, BATTLEFIELD, controller=p)
+        self._log("play_land", p, cid)
+        self._etb(cid)
+        self.k.append((F_PRIO, p))
+
+    def _begin_cast(self, p: int, cid: int) -> None:
+        """CR 601.2: move the card to the stack, choose targets one at a time, pay."""
+        cd = self.cdef[cid]
+        self._move(cid, STACK)
+        item = StackItem(self.oid[cid], SPELL, cid, self.oid[cid], p, cd.spell, -1)
+        self.stack.append(item)
+        self.k.append((F_CAST_DONE,))
+        self.ctx = ("targets", item, _spell_specs(cd), F_CAST_DONE)
+        self._next_target()
+
+    def _begin_activate(self, p: int, cid: int, idx: int) -> None:
+        """CR 602.2: announce, choose targets, pay costs; the ability goes on the stack."""
+        ab = _activated_at(self.chars(cid), idx)
+        item = StackItem(self._new_oid(), ABILITY, cid, self.oid[cid], p, ab, idx)
+        self.k.append((F_ACT_DONE,))
+        self.ctx = ("targets", item, ab.targets, F_ACT_DONE)
+        self._next_target()
+
+    def _next_target(self) -> None:
+        _, item, specs, _ = self.ctx
+        i = len(item.targets)
+        if i < len(specs):
+            self._set_decision(D_TARGET, item.controller, item.cid,
+                               f"target {i + 1} of {len(specs)}: {specs[i].text}")
+
+    def _f_cast_done(self) -> None:
+        item = self.ctx[1]
+        self.ctx = None
+        cd = self.cdef[item.cid]
+        self._pay_mana(item.controller, cd.cost)
+        self._log("cast", item.controller, item.cid, tuple(item.targets))
+        self.k.append((F_PRIO, item.controller))  # 117.3c
+
+    def _f_act_done(self) -> None:
+        item = self.ctx[1]
+        self.ctx = None
+        ab: ActivatedAbility = item.ability
+        cid = item.cid
+        p = item.controller
+        self._pay_mana(p, ab.cost.mana, cid if ab.cost.tap else -1)
+        if ab.cost.tap:
+            self.perm[cid].tapped = True
+        if ab.cost.sacrifice_self:
+            self._to_graveyard(cid, "sacrificed")
+        self.stack.append(item)
+        self._log("activate", p, cid, item.ab_index, tuple(item.targets))
+        self.k.append((F_PRIO, p))
+
+    # ------------------------------------------------------------------ triggers
+
+    def _f_put_triggers(self) -> None:
+        """CR 603.3b: APNAP order; a player with several triggers orders them."""
+        if not self.triggers:
+            return
+        for seat in (self.active, 1 - self.active):
+            mine = [t for t in self.triggers if t.controller == seat]
+            if not mine:
+                continue
+            self.k.append((F_PUT_TRIGGERS,))
+            if len(mine) == 1:
+                self.triggers.remove(mine[0])
+                self._put_trigger(mine[0])
+            else:
+                opts = tuple(f"{self.name(t.cid)}: {t.ability.text or t.ability.event}"
+                             for t in mine)
+                self.ctx = ("trigger_order",)
+                self._set_decision(D_TRIGGER_ORDER, seat, -1,
+                                   "choose the next trigger to put on the stack", opts)
+            return
+
+    def _put_trigger(self, t: Trigger) -> None:
+        ab: TriggeredAbility = t.ability
+        item = StackItem(self._new_oid(), TRIGGER, t.cid, t.src_oid, t.controller, ab,
+                         t.ab_index, dict(t.info))
+        if ab.targets:
+            src_ch = self._source_chars(t.cid, t.src_oid)
+            if not self._targets_exist(ab.targets, t.cid, t.controller, TRIGGER, src_ch):
+                self._log("trigger_removed", t.controller, t.cid)  # 603.3d
+                return
+            self.k.append((F_TRIG_DONE,))
+            self.ctx = ("targets", item, ab.targets, F_TRIG_DONE)
+            self._next_target()
+            return
+        self.stack.append(item)
+
+    def _f_trig_done(self) -> None:
+        item = self.ctx[1]
+        self.ctx = None
+        self.stack.append(item)
+
+    # ------------------------------------------------------------------ resolution
+
+    def _f_resolve(self) -> None:
+        """CR 608: resolve the top object; then the active player gets priority."""
+        item = self.stack[-1]
+        self.k.append((F_PRIO, self.active))
+        if item.targets:
+            legal = [self.target_still_legal(item, i) for i in range(len(item.targets))]
+            if not any(legal):
+                # 608.2b: every target illegal: it doesn't resolve.
+                self._log("fizzle", item.cid)
+                self.stack.pop()
+                if item.kind == SPELL:
+                    self._move(item.cid, GRAVEYARD)
+                return
+            item.info["illegal"] = tuple(i for i, ok in enumerate(legal) if not ok)
+        if item.kind == TRIGGER and item.ability.condition:
+            if not self._condition_holds(item.ability, item.cid, item.controller):
+                self.stack.pop()
+                self._log("condition_false", item.cid)
+                return
+        if item.kind == SPELL and self.cdef[item.cid].types & PERMANENT_TYPES:
+            self._resolve_permanent(item)
+            return
+        ops = item.ability.effects if item.ability is not None else ()
+        self._log("resolve", item.cid, item.kind)
+        self.res = Resolution(item, ops)
+        self.k.append((F_OPS,))
+
+    def _resolve_permanent(self, item: StackItem) -> None:
+        """608.3: a permanent spell enters the battlefield; an Aura attaches to its target."""
+        cid = item.cid
+        cd = self.cdef[cid]
+        self.stack.pop()
+        self._log("resolve", cid, SPELL)
+        self._move(cid, BATTLEFIELD, controller=item.controller)
+        if cd.enchant is not None:
+            self.perm[cid].attached = item.targets[0][0]
+        self._etb(cid)
+
+    def _f_ops(self) -> None:
+        res = self.res
+        assert res is not None
+        while res.frames:
+            frame = res.frames[-1]
+            ops, pc = frame
+            if pc >= len(ops):
+                res.frames.pop()
+                continue
+            done = fx.run_op(self, res, ops[pc])
+            if self.over:
+                return
+            if not done:
+                self.k.append((F_OPS,))
+                return
+            frame[1] = pc + 1
+        item = res.item
+        self.res = None
+        if self.stack and self.stack[-1] is item:
+            self.stack.pop()
+        if item.kind == SPELL and self.zone[item.cid] == STACK:
+            self._move(item.cid, GRAVEYARD)  # 608.2n
+
+    # ------------------------------------------------------------------ ETB and damage
+
+    def _etb(self, cid: int) -> None:
+        ch = self.chars(cid)
+        for idx, ab in enumerate(ch.abilities):
+            if ab.__class__ is TriggeredAbility and ab.event == "enters":
+                self._add_trigger(ch.controller, cid, ab, idx, {})
+
+    def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
+        """Deal damage (CR 120) after prevention; returns the damage dealt."""
+        if amount <= 0:
+            return 0
+        if combat and self.fog_turn == self.turn:
+            return 0
+        if target < 0:
+            seat = ref_player(target)
+            self.life[seat] -= amount
+            self._log("damage", src, target, amount)
+            if seat != src_ch.controller:
+                for idx, ab in enumerate(src_ch.abilities):
+                    if ab.__class__ is TriggeredAbility and ab.event == "damage_to_opponent":
+                        self._add_trigger(src_ch.controller, src, ab, idx, {"player": seat})
+        else:
+            if self.zone[target] != BATTLEFIELD:
+                return 0
+            tch = self.chars(target)
+            if src_ch.colors & tch.prot:
+                return 0  # 702.16e: damage from a source of that color is prevented
+            p = self.perm[target]
+            p.damage += amount
+            if "deathtouch" in src_ch.keywords:
+                p.deathtouched = True
+            self._log("damage", src, target, amount)
+        if "lifelink" in src_ch.keywords:
+            self.life[src_ch.controller] += amount  # 702.15b
+            self._log("lifelink", src_ch.controller, amount)
+        return amount
+
+    # ------------------------------------------------------------------ state-based actions
+
+    def _sba_pending(self) -> bool:
+        return bool(self._sba_collect())
+
+    def _sba_collect(self) -> list[tuple]:
+        acts: list[tuple] = []
+        for seat in (0, 1):
+            if self.life[seat] <= 0:
+                acts.append(("lose", seat, "life 0 or less (CR 704.5a)"))
+            elif self.drew_from_empty[seat]:
+                acts.append(("lose", seat, "drew from an empty library (CR 704.5b)"))
+        for seat in (0, 1):
+            for zone in (self.hand[seat], self.graveyard[seat], self.exile[seat],
+                         self.library[seat]):
+                for cid in zone:
+                    if self.cdef[cid].token:
+                        acts.append(("token_gone", cid))
+        legends: dict[tuple[int, str], list[int]] = {}
+        for cid in self.battlefield:
+            ch = self.chars(cid)
+            p = self.perm[cid]
+            if ch.types & CREATURE:
+                t = ch.toughness or 0
+                if t <= 0:
+                    acts.append(("graveyard", cid, "toughness 0 or less (CR 704.5f)"))
+                    continue
+                if p.damage >= t:
+                    acts.append(("destroy", cid, "lethal damage (CR 704.5g)"))
+                    continue
+                if p.deathtouched and p.damage > 0:
+                    acts.append(("destroy", cid, "deathtouch damage (CR 704.5h)"))
+                    continue
+            if ch.has_subtype(AURA_SUBTYPE) and ch.types & 4:
+                if not self._aura_legal(cid, ch):
+                    acts.append(("graveyard", cid, "Aura not legally attached (CR 704.5m)"))
+                    continue
+            if ch.supertypes & LEGENDARY:
+                legends.setdefault((ch.controller, ch.name), []).append(cid)
+            c = p.counters
+            if c and c.get("+1/+1", 0) and c.get("-1/-1", 0):
+                acts.append(("annihilate", cid))
+        for (seat, _name), cids in legends.items():
+            if len(cids) > 1:
+                acts.append(("legend", seat, tuple(cids)))
+        return acts
+
+    def _aura_legal(self, cid: int, ch: Chars) -> bool:
+        t = self.perm[cid].attached
+        if t < 0 or self.zone[t] != BATTLEFIELD or t == cid:
+            return False
+        spec = self.cdef[cid].enchant
+        if spec is None:
+            return True
+        tch = self.chars(t)
+        if spec.kind == "creature" and not tch.types & CREATURE:
+            return False
+        if spec.kind == "land" and not tch.types & LAND:
+            return False
+        return not ch.colors & tch.prot  # 702.16c: can't be enchanted by that color
+
+    def _sba(self) -> str:
+        """Perform one round of state-based actions (CR 704.3). Returns "none" if there
+        were none, "done" if some were performed, "paused" if a choice is pending."""
+        acts = self._sba_collect()
+        if not acts:
+            return "none"
+        # The legend rule needs its controller's choice (CR 704.5j).
+        keep: dict[tuple[int, ...], int] = {}
+        for a in acts:
+            if a[0] == "legend":
+                cids = a[2]
+                if self.ctx is not None and self.ctx[0] == "legend_keep" and self.ctx[1] in cids:
+                    keep[cids] = self.ctx[1]
+                    self.ctx = None
+                else:
+                    self.ctx = ("legend", cids)
+                    self._set_decision(D_SELECT, a[1], -1,
+                                       f"legend rule: choose the {self.name(cids[0])} to keep")
+                    return "paused"
+        losers = [a[1] for a in acts if a[0] == "lose"]
+        to_gy: list[tuple[int, str]] = []
+        for a in acts:
+            if a[0] in ("graveyard", "destroy"):
+                to_gy.append((a[1], a[2]))
+            elif a[0] == "legend":
+                kept = keep[a[2]]
+                to_gy.extend((c, "legend rule (CR 704.5j)") for c in a[2] if c != kept)
+            elif a[0] == "annihilate":
+                c = self.perm[a[1]].counters
+                assert c is not None
+                n = min(c["+1/+1"], c["-1/-1"])
+                c["+1/+1"] -= n
+                c["-1/-1"] -= n
+                for key in ("+1/+1", "-1/-1"):
+                    if not c[key]:
+                        del c[key]
+                self._dirty = True
+            elif a[0] == "token_gone":
+                cid = a[1]
+                z = self.zone[cid]
+                zl = {HAND: self.hand, GRAVEYARD: self.graveyard, EXILE: self.exile,
+                      LIBRARY: self.library}[z]
+                zl[self.owner[cid]].remove(cid)
+                self.zone[cid] = NOWHERE
+                self._dirty = True
+        for p in self.perm.values():
+            p.deathtouched = False
+        # Leaving simultaneously: gather last known information first (CR 603.10a).
+        lki = [(cid, why, self.chars(cid)) for cid, why in to_gy]
+        for cid, why, ch in lki:
+            if self.zone[cid] != BATTLEFIELD:
+                continue
+            self._move(cid, GRAVEYARD)
+            self._log("sba", cid, why)
+            if ch.types & CREATURE:
+                self._dies(cid, ch)
+        if losers:
+            for s in losers:
+                self.lost[s] = True
+                self.lose_reason[s] = next(a[2] for a in acts if a[0] == "lose" and a[1] == s)
+                self._log("lose", s, self.lose_reason[s])
+            self._end_game()
+        return "done"
+
+    def _to_graveyard(self, cid: int, why: str) -> None:
+        """Destroy or sacrifice: to its owner's graveyard, with "dies" triggers."""
+        ch = self.chars(cid)
+        self._move(cid, GRAVEYARD)
+        self._log("to_graveyard", cid, why)
+        if ch.types & CREATURE:
+            self._dies(cid, ch)
+
+    def _dies(self, cid: int, ch: Chars) -> None:
+        """Leaves-the-battlefield triggers look back in time (CR 603.10a)."""
+        for idx, ab in enumerate(ch.abilities):
+            if ab.__class__ is TriggeredAbility and ab.event == "dies":
+                self.triggers.append(Trigger(ch.controller, cid, self.lki[cid][0], ab, idx, {}))
+                self._log("trigger", ch.controller, cid, idx)
+
+    def _end_game(self) -> None:
+        self.over = True
+        self._decision = None
+        self._legal = None
+        if self.lost[0] and self.lost[1]:
+            self.winner = None  # both lose at once: a draw (CR 104.4a)
+        elif self.lost[0]:
+            self.winner = 1
+        else:
+            self.winner = 0
+        self._log("game_over", self.winner)
+
+    # ------------------------------------------------------------------ mulligans
+
+    def _f_mulligan(self) -> None:
+        """London mulligan (CR 103.5): in turn order each undecided player keeps or
+        mulligans; mulligans shuffle and draw seven; a keeper bottoms one card per
+        mulligan taken."""
+        order = (self.first_player, 1 - self.first_player)
+        for seat in order:
+            if not self.mull_kept[seat] and seat not in self.mull_round:
+                self.k.append((F_MULLIGAN,))
+                self._set_decision(D_MULLIGAN, seat, -1,
+                                   f"keep {len(self.hand[seat])} cards or mulligan")
+                return
+        # Everyone declared this round: those who mulliganed draw new hands.
+        again = [s for s in order if not self.mull_kept[s]]
+        if again:
+            for s in again:
+                for cid in list(self.hand[s]):
+                    self._move(cid, LIBRARY)
+                self.rng.shuffle(self.library[s])
+                for _ in range(HAND_SIZE):
+                    self._draw(s)
+            self.mull_round = []
+            self.k.append((F_MULLIGAN,))
+            return
+        self._start_turn(self.first_player, first=True)
+
+    def _answer_mulligan(self, p: int, a: Action) -> None:
+        self.mull_round.append(p)
+        if a.kind == KEEP:
+            self.mull_kept[p] = True
+            self._log("keep", p, len(self.hand[p]) - self.mull_count[p])
+            n = min(self.mull_count[p], len(self.hand[p]))
+            for _ in range(n):
+                self.k.append((_F_BOTTOM, p))
+        else:
+            self.mull_count[p] += 1
+            self._log("mulligan", p)
+
+    def _f_bottom(self, p: int) -> None:
+        self._set_decision(D_BOTTOM, p, -1, "put a card on the bottom of your library")
+
+    # ------------------------------------------------------------------ combat damage
+
+    def _f_damage(self) -> None:
+        cb.combat_damage(self)
+
+    # ------------------------------------------------------------------ illegal actions
+
+    def _why_illegal(self, a: Action) -> str:
+        from .explain import why_illegal
+
+        return why_illegal(self, a)
+
+    # ------------------------------------------------------------------ hidden information
+
+    def resample_hidden(self, seat: int, rng: Any = None) -> Game:
+        """A copy where what `seat` cannot see is re-dealt: the opponent's hand is redrawn
+        from the opponent's unseen cards (hand + library) and both libraries are
+        reshuffled. `seat`'s own hand, all public zones and the decision are unchanged."""
+        g = self.clone()
+        r = _as_rng(rng)
+        opp = 1 - seat
+        pool = g.hand[opp] + g.library[opp]
+        n_hand = len(g.hand[opp])
+        r.shuffle(pool)
+        g.hand[opp] = pool[:n_hand]
+        g.library[opp] = pool[n_hand:]
+        for cid in g.hand[opp]:
+            g.zone[cid] = HAND
+        for cid in g.library[opp]:
+            g.zone[cid] = LIBRARY
+        r.shuffle(g.library[seat])
+        g._legal = None
+        return g
+
+
+def _as_rng(rng: Any) -> Rng:
+    if rng is None:
+        return Rng(0)
+    if isinstance(rng, Rng):
+        return rng
+    if isinstance(rng, int):
+        return Rng(rng)
+    # random.Random or numpy Generator: draw a seed from it
+    if hasattr(rng, "getrandbits"):
+        return Rng(rng.getrandbits(63))
+    if hasattr(rng, "integers"):
+        return Rng(int(rng.integers(0, 2**63 - 1)))
+    raise TypeError("rng must be None, an int, an Rng, random.Random or numpy Generator")
+
+
+def _deck_names(d: Deck | str | Sequence[str], fmt: str) -> tuple[str, ...]:
+    if isinstance(d, Deck):
+        return d.cards
+    if isinstance(d, str):
+        return resolve_deck(d, fmt).cards
+    return tuple(d)
+
+
+def _spell_specs(cd: CardDef) -> tuple[TargetSpec, ...]:
+    if cd.spell is not None:
+        return cd.spell.targets
+    if cd.enchant is not None:
+        return (cd.enchant,)
+    return ()
+
+
+def _item_specs(g: Game, item: StackItem) -> tuple[TargetSpec, ...]:
+    if item.kind == SPELL:
+        return _spell_specs(g.cdef[item.cid])
+    return item.ability.targets
+
+
+def _activated_at(ch: Chars, idx: int) -> ActivatedAbility:
+    i = -1
+    for ab in ch.abilities:
+        if ab.__class__ is ManaAbility or ab.__class__ is ActivatedAbility:
+            i += 1
+            if i == idx:
+                if ab.__class__ is ManaAbility:
+                    raise IllegalActionError(
+                        "mana abilities are not activated directly: payment is automatic"
+                    )
+                return ab  # type: ignore[return-value]
+    raise IllegalActionError(f"{ch.name} has no activated ability {idx}")
+
+
+def _copy_ctx(ctx: Any, items: dict[int, StackItem]) -> Any:
+    if ctx is None:
+        return None
+    if ctx[0] == "targets":
+        item = ctx[1]
+        new = items.get(id(item)) or item.copy()
+        return ("targets", new, ctx[2], ctx[3])
+    return ctx
+
+
+def _ctx_state(ctx: Any) -> Any:
+    if ctx is None:
+        return None
+    if ctx[0] == "targets":
+        return ("targets", ctx[1].state(), len(ctx[2]), ctx[3])
+    return ctx
+
+
+def _effect_state(e: Effect) -> tuple:
+    return (e.ts, repr(e.components), e.affected, e.duration, e.source, e.source_oid,
+            e.controller)
+
+
+_F_BOTTOM = 12
+_FRAMES: tuple = (
+    Game._f_begin_step,
+    Game._f_prio,
+    Game._f_end_step,
+    Game._f_resolve,
+    Game._f_ops,
+    Game._f_cast_done,
+    Game._f_act_done,
+    Game._f_trig_done,
+    Game._f_put_triggers,
+    Game._f_mulligan,
+    Game._f_cleanup,
+    Game._f_damage,
+    Game._f_bottom,
+)
+_ = (SpellAbility, StaticAbility, STEP_NAMES, ZONE_NAMES, CHOOSE, UPKEEP, END, MAIN2, DRAW,
+     END_COMBAT, DECLARE_ATTACKERS, DECLARE_BLOCKERS, BEGIN_COMBAT, UNTAP, CLEANUP)

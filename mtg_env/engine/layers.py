@@ -1,0 +1,419 @@
+"""Continuous effects and the layer system (CR 613).
+
+Every characteristic the rules read (types, subtypes, colors, abilities, keywords, P/T,
+controller) comes from `compute()`, which starts from the printed card (copiable values)
+and applies, layer by layer, the effects of static abilities, of resolved spells and
+abilities, and of counters. Within a layer: characteristic-defining abilities first, then
+effects in dependency order, then by timestamp (CR 613.7, 613.8). An effect from a static
+ability that began to apply in one layer keeps applying in later layers to the same set of
+objects even if the ability is removed meanwhile (CR 613.6).
+
+The result is cached by the game and recomputed only after something that can change it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards import (
+    CardDef,
+    Component,
+    Filter,
+    ManaAbility,
+    StaticAbility,
+)
+from .constants import (
+    ARTIFACT,
+    BASIC_LAND_TYPES,
+    COLOR_WORDS,
+    CREATURE,
+    DUR_WHILE_CONTROL_SOURCE,
+    ENCHANTMENT,
+    INSTANT,
+    L_ABILITY,
+    L_COLOR,
+    L_CONTROL,
+    L_COPY,
+    L_PT_CDA,
+    L_PT_MOD,
+    L_PT_SET,
+    L_PT_SWITCH,
+    L_TYPE,
+    LAND,
+    LAND_TYPE_MANA,
+    LAYER_NAMES,
+    LEGENDARY,
+    PLANESWALKER,
+    SORCERY,
+)
+
+if TYPE_CHECKING:
+    from .game import Game
+
+# Intrinsic mana abilities of the basic land types (CR 305.6), one shared object each.
+INTRINSIC = {
+    t: ManaAbility(cost=None, produce=LAND_TYPE_MANA[t], text=f"{{T}}: Add {t}")  # type: ignore[arg-type]
+    for t in BASIC_LAND_TYPES
+}
+_INTRINSIC_SET = frozenset(INTRINSIC.values())
+_BASIC_TYPES = frozenset(BASIC_LAND_TYPES)
+_PROT = {f"protection_from_{w}": bit for w, bit in COLOR_WORDS.items()}
+
+
+class Chars:
+    """Computed characteristics of one object (mutable only while being computed)."""
+
+    __slots__ = (
+        "cdef",
+        "name",
+        "types",
+        "subtypes",
+        "supertypes",
+        "colors",
+        "power",
+        "toughness",
+        "keywords",
+        "abilities",
+        "controller",
+        "all_ctypes",
+        "mv",
+        "rules",
+        "prot",
+    )
+
+    def __init__(self, cdef: CardDef, controller: int) -> None:
+        self.cdef = cdef
+        self.name = cdef.name
+        self.types = cdef.types
+        self.subtypes = cdef.subtypes
+        self.supertypes = cdef.supertypes
+        self.colors = cdef.colors
+        self.power = cdef.power
+        self.toughness = cdef.toughness
+        self.keywords = cdef.keywords
+        abilities = cdef.abilities
+        if cdef.types & LAND and cdef.subtypes & _BASIC_TYPES:
+            abilities = _intrinsic(cdef.subtypes) + abilities
+        self.abilities = abilities
+        self.controller = controller
+        self.all_ctypes = False
+        self.mv = cdef.mv
+        self.rules: frozenset[str] = frozenset()
+        self.prot = 0
+
+    def has_subtype(self, s: str) -> bool:
+        if s in self.subtypes:
+            return True
+        # "All creature types" (Mutavault) covers every creature type, never land types.
+        return self.all_ctypes and s not in _BASIC_TYPES and s != "Aura"
+
+    @property
+    def is_creature(self) -> bool:
+        return bool(self.types & CREATURE)
+
+    def __repr__(self) -> str:
+        pt = f" {self.power}/{self.toughness}" if self.types & CREATURE else ""
+        return f"<{self.name}{pt} ctl={self.controller}>"
+
+
+def _intrinsic(subtypes: frozenset[str]) -> tuple[ManaAbility, ...]:
+    return tuple(INTRINSIC[t] for t in BASIC_LAND_TYPES if t in subtypes)
+
+
+class Effect:
+    """A continuous effect from a resolved spell or ability (CR 611.2): its components,
+    the objects it affects (locked when it began, CR 611.2c), timestamp and duration."""
+
+    __slots__ = ("ts", "components", "affected", "duration", "source", "source_oid", "controller",
+                 "text")
+
+    def __init__(
+        self,
+        ts: int,
+        components: tuple[Component, ...],
+        affected: tuple[tuple[int, int], ...],
+        duration: int,
+        source: int,
+        source_oid: int,
+        controller: int,
+        text: str,
+    ) -> None:
+        self.ts = ts
+        self.components = components
+        self.affected = affected
+        self.duration = duration
+        self.source = source
+        self.source_oid = source_oid
+        self.controller = controller
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"<Effect ts={self.ts} {self.text}>"
+
+
+def matches(f: Filter, ch: Chars, cid: int, source: int, you: int, owner: int) -> bool:
+    """Does the object with characteristics `ch` match filter `f` relative to `source`?"""
+    if f.types and not ch.types & f.types:
+        return False
+    if f.not_types and ch.types & f.not_types:
+        return False
+    if f.subtypes and not any(ch.has_subtype(s) for s in f.subtypes):
+        return False
+    if f.not_subtypes and any(ch.has_subtype(s) for s in f.not_subtypes):
+        return False
+    if f.supertypes and not ch.supertypes & f.supertypes:
+        return False
+    if f.not_supertypes and ch.supertypes & f.not_supertypes:
+        return False
+    if f.colors and not ch.colors & f.colors:
+        return False
+    if f.not_colors and ch.colors & f.not_colors:
+        return False
+    if f.controller == "you" and ch.controller != you:
+        return False
+    if f.controller == "opponent" and ch.controller == you:
+        return False
+    if f.owner == "you" and owner != you:
+        return False
+    return not (f.other and cid == source)
+
+
+def card_types_in_graveyards(g: Game) -> int:
+    """Number of card types among cards in all graveyards (Tarmogoyf)."""
+    mask = 0
+    for gy in g.graveyard:
+        for cid in gy:
+            mask |= g.cdef[cid].types
+    kinds = (ARTIFACT, CREATURE, ENCHANTMENT, INSTANT, LAND, PLANESWALKER, SORCERY)
+    return sum(1 for k in kinds if mask & k)
+
+
+def apply_cda(g: Game, ch: Chars) -> None:
+    for ab in ch.abilities:
+        if isinstance(ab, StaticAbility) and ab.cda == "tarmogoyf":
+            n = card_types_in_graveyards(g)
+            ch.power, ch.toughness = n, n + 1
+
+
+class _Cand:
+    """One effect taking part in a layer: from a static ability or a resolved effect."""
+
+    __slots__ = ("key", "ts", "components", "source", "you", "filter", "locked", "cda", "text",
+                 "is_static")
+
+    def __init__(self, key: Any, ts: int, components: tuple[Component, ...], source: int,
+                 you: int, flt: Filter | None, locked: list[int] | None, cda: bool, text: str,
+                 is_static: bool) -> None:
+        self.key = key
+        self.ts = ts
+        self.components = components
+        self.source = source
+        self.you = you
+        self.filter = flt
+        self.locked = locked
+        self.cda = cda
+        self.text = text
+        self.is_static = is_static
+
+
+def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Chars]:
+    """Characteristics of every permanent (and spell on the stack), layer by layer.
+
+    `trace`, if given, receives per object the effects applied, in order, for `explain`.
+    """
+    bf = g.battlefield
+    perm = g.perm
+    cdef = g.cdef
+    work: dict[int, Chars] = {}
+    for cid in bf:
+        p = perm[cid]
+        work[cid] = Chars(p.copy_def or cdef[cid], p.controller)
+    started: dict[Any, _Cand] = {}
+    effects = g.effects
+
+    for layer in (L_COPY, L_CONTROL, L_TYPE, L_COLOR, L_ABILITY, L_PT_CDA, L_PT_SET, L_PT_MOD,
+                  L_PT_SWITCH):
+        cands: list[_Cand] = []
+        for cid in bf:
+            ch = work[cid]
+            for ab in ch.abilities:
+                if ab.__class__ is not StaticAbility:
+                    continue
+                if layer == L_PT_CDA:
+                    if ab.cda:  # CDAs apply in 7a (and in every zone: see chars_off_battlefield)
+                        cands.append(_Cand(("cda", cid), 0, (), cid, ch.controller, None, [cid],
+                                           True, ab.text or "characteristic-defining", True))
+                    continue
+                key = (cid, id(ab))
+                if key in started:
+                    continue
+                comps = ab.components
+                if not any(c.layer == layer for c in comps):
+                    continue
+                cands.append(_Cand(key, perm[cid].timestamp, comps, cid, ch.controller,
+                                   ab.affects, None, False, ab.text or cdef[cid].name, True))
+        for c in started.values():
+            if any(x.layer == layer for x in c.components):
+                cands.append(c)
+        for e in effects:
+            comps = e.components
+            if any(x.layer == layer for x in comps):
+                locked = [cid for cid, oid in e.affected if cid in work and perm[cid].oid == oid]
+                if e.duration == DUR_WHILE_CONTROL_SOURCE and not _source_controls(g, e, work):
+                    continue
+                cands.append(_Cand(e, e.ts, comps, e.source, e.controller, None, locked, False,
+                                   e.text, False))
+        if not cands:
+            if layer == L_TYPE:
+                _refresh_intrinsic(work)
+            continue
+        if len(cands) > 1:
+            cands.sort(key=lambda c: (not c.cda, c.ts))
+        for c in cands:
+            if c.cda:
+                ch = work[c.source]
+                apply_cda(g, ch)
+                if trace is not None:
+                    trace.setdefault(c.source, []).append(f"{LAYER_NAMES[layer]}: {c.text}")
+                continue
+            if c.locked is None:
+                c.locked = _affected(g, c, work)
+                if c.is_static:
+                    started[c.key] = c
+            for comp in c.components:
+                if comp.layer != layer:
+                    continue
+                for cid in c.locked:
+                    ch = work.get(cid)
+                    if ch is not None:
+                        _apply(g, comp, ch, c)
+                        if trace is not None:
+                            trace.setdefault(cid, []).append(
+                                f"{LAYER_NAMES[layer]}: {c.text} [{comp.op}] (timestamp {c.ts})"
+                            )
+        if layer == L_TYPE:
+            _refresh_intrinsic(work)
+    # Counters (CR 613.4c) are applied with the 7c effects; addition commutes, so after them.
+    for cid, ch in work.items():
+        counters = perm[cid].counters
+        if counters and ch.types & CREATURE and ch.power is not None:
+            d = counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+            if d:
+                ch.power += d
+                ch.toughness += d
+                if trace is not None:
+                    trace.setdefault(cid, []).append(f"7c: counters {d:+d}/{d:+d}")
+    _finish(g, work)
+    return work
+
+
+def _source_controls(g: Game, e: Effect, work: dict[int, Chars]) -> bool:
+    src = work.get(e.source)
+    return src is not None and g.perm[e.source].oid == e.source_oid and src.controller == e.controller
+
+
+def _affected(g: Game, c: _Cand, work: dict[int, Chars]) -> list[int]:
+    f = c.filter
+    assert f is not None
+    if f.relation == "self":
+        return [c.source]
+    if f.relation == "enchanted":
+        target = g.perm[c.source].attached
+        return [target] if target in work else []
+    src, you = c.source, c.you
+    owner = g.owner
+    return [cid for cid, ch in work.items() if matches(f, ch, cid, src, you, owner[cid])]
+
+
+def _apply(g: Game, comp: Component, ch: Chars, c: _Cand) -> None:
+    op = comp.op
+    arg = comp.arg
+    if op == "modify_pt":
+        if ch.power is not None:
+            ch.power += arg[0]
+            ch.toughness += arg[1]
+    elif op == "set_pt":
+        ch.power, ch.toughness = arg
+    elif op == "switch_pt":
+        if ch.power is not None:
+            ch.power, ch.toughness = ch.toughness, ch.power
+    elif op == "add_keywords":
+        ch.keywords = ch.keywords | arg
+    elif op == "lose_all_abilities":
+        ch.keywords = frozenset()
+        ch.abilities = ()
+    elif op == "add_abilities":
+        ch.abilities = ch.abilities + arg
+    elif op == "control":
+        ch.controller = c.you if arg == "you" else arg
+    elif op == "add_types":
+        ch.types |= arg
+    elif op == "add_subtypes":
+        # A creature type added to a noncreature does nothing (CR 205.1b, 613 seed note).
+        if ch.types & CREATURE:
+            ch.subtypes = ch.subtypes | arg
+    elif op == "all_creature_types":
+        ch.all_ctypes = True
+    elif op == "set_land_type":
+        # CR 305.7: the land loses its other land types and all abilities from its rules
+        # text, and has the new type's intrinsic mana ability (added after layer 4).
+        if ch.types & LAND:
+            ch.subtypes = (ch.subtypes - _BASIC_TYPES) | {arg}
+            ch.abilities = ()
+            ch.keywords = frozenset()
+    elif op == "set_colors":
+        ch.colors = arg
+    elif op == "set_pt_mv":
+        ch.power = ch.toughness = ch.mv
+    else:  # pragma: no cover - validated at load time
+        raise AssertionError(f"unknown layer op {op}")
+
+
+def _refresh_intrinsic(work: dict[int, Chars]) -> None:
+    for ch in work.values():
+        if not ch.types & LAND:
+            continue
+        want = _intrinsic(ch.subtypes) if ch.subtypes & _BASIC_TYPES else ()
+        have = tuple(a for a in ch.abilities if a in _INTRINSIC_SET)
+        if have != want:
+            ch.abilities = want + tuple(a for a in ch.abilities if a not in _INTRINSIC_SET)
+
+
+def _finish(g: Game, work: dict[int, Chars]) -> None:
+    """Rules-modifying statics (after layers) and derived fields."""
+    for cid, ch in work.items():
+        prot = 0
+        for k in ch.keywords:
+            b = _PROT.get(k)
+            if b:
+                prot |= b
+        ch.prot = prot
+    for cid in g.battlefield:
+        ch = work[cid]
+        for ab in ch.abilities:
+            if ab.__class__ is StaticAbility and ab.rules:
+                f = ab.affects
+                if f.relation == "enchanted":
+                    targets = [g.perm[cid].attached]
+                elif f.relation == "self":
+                    targets = [cid]
+                else:
+                    targets = [x for x, c2 in work.items()
+                               if matches(f, c2, x, cid, ch.controller, g.owner[x])]
+                for t in targets:
+                    tch = work.get(t)
+                    if tch is not None:
+                        tch.rules = tch.rules | ab.rules
+
+
+def chars_off_battlefield(g: Game, cid: int) -> Chars:
+    """Characteristics of a card in a zone other than the battlefield: printed values
+    plus characteristic-defining abilities, which work in every zone (CR 604.3)."""
+    ch = Chars(g.cdef[cid], g.owner[cid])
+    if ch.abilities:
+        apply_cda(g, ch)
+    return ch
+
+
+def is_legendary(ch: Chars) -> bool:
+    return bool(ch.supertypes & LEGENDARY)

@@ -1,0 +1,214 @@
+"""Readable text for events, actions and abilities (for logs, `watch` and envs)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from .cards import ActivatedAbility, ManaAbility, Op, StaticAbility, TriggeredAbility
+from .constants import (
+    ACTIVATE,
+    ATTACK,
+    BLOCK,
+    BLOCKER,
+    CARD,
+    CHOOSE,
+    D_ATTACKERS,
+    D_BLOCKERS,
+    D_BOTTOM,
+    D_DISCARD,
+    D_SELECT,
+    KEEP,
+    LAND,
+    MULLIGAN,
+    PASS,
+    PLAY,
+    STEP_NAMES,
+    TARGET,
+    ref_player,
+)
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .objects import Action
+
+
+def obj_name(g: Game, ref: int) -> str:
+    if ref < 0:
+        return f"player {ref_player(ref)}"
+    return f"{g.cdef[ref].name}#{ref}"
+
+
+def op_text(op: Op) -> str:
+    a = op.args
+    n = op.name
+    if n == "damage":
+        return f"{a['amount']} damage to {a['to']}"
+    if n in ("pump", "set_base_pt"):
+        verb = "gets" if n == "pump" else "has base P/T"
+        sign = "+" if n == "pump" else ""
+        p, t = a["power"], a["toughness"]
+        return f"{a['what']} {verb} {sign if p >= 0 else ''}{p}/{sign if t >= 0 else ''}{t}"
+    if n == "draw":
+        return f"draw {a['count']}"
+    if n == "grant":
+        return f"{a['what']} gains {', '.join(a['keywords'])}"
+    if n == "may":
+        return "you may: " + "; ".join(op_text(o) for o in a["effects"])
+    what = a.get("what")
+    return f"{n.replace('_', ' ')} {what}" if what else n.replace("_", " ")
+
+
+def ability_text(ab: Any) -> str:
+    if getattr(ab, "text", ""):
+        return ab.text
+    if isinstance(ab, ManaAbility):
+        return "{T}: add mana"
+    if isinstance(ab, ActivatedAbility):
+        cost = ab.cost.text or ""
+        if ab.cost.sacrifice_self:
+            cost = (cost + ", " if cost else "") + "sacrifice this"
+        return f"{cost}: " + "; ".join(op_text(o) for o in ab.effects)
+    if isinstance(ab, TriggeredAbility):
+        return f"{ab.event}: " + "; ".join(op_text(o) for o in ab.effects)
+    if isinstance(ab, StaticAbility):
+        return "static: " + ", ".join(c.op for c in ab.components)
+    return repr(ab)
+
+
+def describe_action(g: Game, a: Action) -> str:
+    d = g.decision
+    k = a.kind
+    if k == PASS:
+        if d is not None and d.kind == D_ATTACKERS:
+            return "done declaring attackers"
+        if d is not None and d.kind == D_BLOCKERS:
+            return "done declaring blockers"
+        return "pass priority"
+    if k == PLAY:
+        verb = "play" if g.cdef[a.obj].types & LAND else "cast"
+        return f"{verb} {obj_name(g, a.obj)}"
+    if k == ACTIVATE:
+        from .game import _activated_at
+
+        try:
+            ab = _activated_at(g.chars(a.obj), a.arg)
+            return f"activate {obj_name(g, a.obj)} [{a.arg}] {ability_text(ab)}"
+        except Exception:
+            return f"activate {obj_name(g, a.obj)} ability {a.arg}"
+    if k == ATTACK:
+        return f"attack player {a.arg} with {obj_name(g, a.obj)}"
+    if k == BLOCKER:
+        return f"block with {obj_name(g, a.obj)}"
+    if k == BLOCK:
+        return f"block {obj_name(g, a.obj)}"
+    if k == TARGET:
+        return f"target {obj_name(g, a.obj)}"
+    if k == CHOOSE:
+        if d is not None and a.arg < len(d.options):
+            return f"choose {d.options[a.arg]}"
+        return f"choose option {a.arg}"
+    if k == KEEP:
+        return "keep hand"
+    if k == MULLIGAN:
+        return "mulligan"
+    if k == CARD:
+        if d is not None and d.kind == D_BOTTOM:
+            return f"put {obj_name(g, a.obj)} on the bottom"
+        if d is not None and d.kind == D_DISCARD:
+            return f"discard {obj_name(g, a.obj)}"
+        if d is not None and d.kind == D_SELECT:
+            return f"choose {obj_name(g, a.obj)}"
+        return f"card {obj_name(g, a.obj)}"
+    return repr(a)
+
+
+def render_event(g: Game, e: tuple) -> str | None:
+    k = e[0]
+    n = lambda r: obj_name(g, r)  # noqa: E731
+    if k == "start":
+        return f"Game start: player {e[1]} plays first"
+    if k == "turn":
+        return f"=== Turn {e[1]} (player {e[2]}) ==="
+    if k == "step":
+        return None
+    if k == "draw":
+        return f"  player {e[1]} draws {n(e[2])}"
+    if k == "draw_empty":
+        return f"  player {e[1]} can't draw: library empty"
+    if k == "discard":
+        return f"  player {e[1]} discards {n(e[2])}"
+    if k == "mulligan":
+        return f"  player {e[1]} mulligans"
+    if k == "keep":
+        return f"  player {e[1]} keeps ({e[2]} cards)"
+    if k == "bottom":
+        return None
+    if k == "play_land":
+        return f"  player {e[1]} plays {n(e[2])}"
+    if k == "cast":
+        tg = ", ".join(n(t) for t, _ in e[3])
+        return f"  player {e[1]} casts {n(e[2])}" + (f" targeting {tg}" if tg else "")
+    if k == "activate":
+        tg = ", ".join(n(t) for t, _ in e[4])
+        return f"  player {e[1]} activates {n(e[2])} [{e[3]}]" + (f" targeting {tg}" if tg else "")
+    if k == "pay":
+        return None
+    if k == "trigger":
+        return f"  {n(e[2])} triggers"
+    if k == "trigger_removed":
+        return f"  {n(e[2])}'s trigger has no legal target and is removed"
+    if k == "resolve":
+        return f"  {n(e[1])} resolves" if e[2] == 0 else f"  {n(e[1])}'s ability resolves"
+    if k == "fizzle":
+        return f"  {n(e[1])} doesn't resolve: all its targets are illegal"
+    if k == "condition_false":
+        return f"  {n(e[1])}'s trigger does nothing (its condition is false)"
+    if k == "damage":
+        return f"  {n(e[1])} deals {e[3]} damage to {n(e[2])}"
+    if k == "lifelink":
+        return f"  player {e[1]} gains {e[2]} life (lifelink)"
+    if k == "gain_life":
+        return f"  player {e[1]} gains {e[2]} life"
+    if k in ("sba", "to_graveyard"):
+        return f"  {n(e[1])} goes to the graveyard ({e[2]})"
+    if k == "lose":
+        return f"  player {e[1]} loses: {e[2]}"
+    if k == "game_over":
+        return "Game over: " + ("draw" if e[1] is None else f"player {e[1]} wins")
+    if k == "control":
+        return f"  player {e[2]} now controls {n(e[1])}"
+    if k == "no_attackers":
+        return None
+    if k == "attack":
+        return f"  {n(e[1])} attacks"
+    if k == "block":
+        return f"  {n(e[1])} blocks {n(e[2])}"
+    if k == "combat_damage":
+        return None
+    if k == "to_hand":
+        return f"  {n(e[1])} returns to its owner's hand"
+    if k == "countered":
+        return f"  {n(e[1])} is countered"
+    if k == "token":
+        return f"  player {e[1]} creates {n(e[2])}"
+    if k == "counter":
+        return f"  {n(e[1])} gets {e[3]} {e[2]} counter(s)"
+    if k == "prevent_combat_damage":
+        return "  combat damage will be prevented this turn"
+    if k == "truncated":
+        return f"Game truncated after {e[1]} decisions"
+    return f"  {k} {e[1:]}"
+
+
+def render_events(g: Game, events: Iterable[tuple]) -> str:
+    lines = []
+    for e in events:
+        s = render_event(g, e)
+        if s is not None:
+            lines.append(s)
+    return "\n".join(lines)
+
+
+def step_name(step: int) -> str:
+    return STEP_NAMES[step] if 0 <= step < len(STEP_NAMES) else "pregame"

@@ -1,0 +1,81 @@
+"""Automatic, deterministic mana payment (DESIGN §2).
+
+A source is an untapped permanent with a {T} mana ability. Each source makes one mana.
+Payment is a bipartite matching of colored pips to sources, plus enough other sources
+for the generic part. Among the payments that exist, the engine picks one greedily by a
+fixed preference so that the most options stay open: lands before creatures (a creature
+tapped for mana can't attack or block), painless before painful, single-color sources
+before flexible ones, and pips of the scarcest color first.
+"""
+
+from __future__ import annotations
+
+from .cards import ManaCost
+
+
+class Source:
+    """One mana source: `colors` it can pay colored pips with (bit mask), whether that
+    colored mana hurts (`pain`), and a preference `score` (lower is tapped first)."""
+
+    __slots__ = ("cid", "colors", "pain", "score", "free")
+
+    def __init__(self, cid: int, colors: int, pain: int, score: int, free: int) -> None:
+        self.cid = cid
+        self.colors = colors  # mask of colors it can pay a colored pip with
+        self.pain = pain  # damage dealt to controller if used for colored mana
+        self.score = score
+        self.free = free  # mask of colors it makes without pain (C counts as 32)
+
+
+def _match(pips: tuple[int, ...] | list[int], srcs: list[Source]) -> bool:
+    """Can every pip get a distinct source that pays it? (Kuhn's augmenting paths.)"""
+    owner: dict[int, int] = {}  # source index -> pip index
+
+    def augment(pi: int, seen: set[int]) -> bool:
+        p = pips[pi]
+        for si, s in enumerate(srcs):
+            if s.colors & p and si not in seen:
+                seen.add(si)
+                if si not in owner or augment(owner[si], seen):
+                    owner[si] = pi
+                    return True
+        return False
+
+    return all(augment(i, set()) for i in range(len(pips)))
+
+
+def can_pay(srcs: list[Source], cost: ManaCost) -> bool:
+    if len(srcs) < cost.generic + len(cost.pips):
+        return False
+    if not cost.pips:
+        return True
+    return _match(cost.pips, srcs)
+
+
+def choose_payment(srcs: list[Source], cost: ManaCost) -> list[tuple[Source, int]] | None:
+    """Sources to tap and the color each pays (0 = generic), or None if unpayable."""
+    if not can_pay(srcs, cost):
+        return None
+    remaining = sorted(srcs, key=lambda s: (s.score, s.cid))
+    pips = list(cost.pips)
+    # Scarcest color first: fewer sources can pay it.
+    pips.sort(key=lambda p: (sum(1 for s in remaining if s.colors & p), p))
+    out: list[tuple[Source, int]] = []
+    while pips:
+        p = pips[0]
+        rest_pips = pips[1:]
+        cands = [s for s in remaining if s.colors & p]
+        # Prefer a source that makes this color without pain.
+        cands.sort(key=lambda s: (0 if s.free & p else 1, s.score, s.cid))
+        for s in cands:
+            others = [x for x in remaining if x is not s]
+            if len(others) >= cost.generic + len(rest_pips) and _match(rest_pips, others):
+                out.append((s, p))
+                remaining = others
+                pips = rest_pips
+                break
+        else:  # pragma: no cover - can_pay guaranteed a matching
+            return None
+    for s in remaining[: cost.generic]:
+        out.append((s, 0))
+    return out

@@ -1,0 +1,182 @@
+"""Small mutable state records of a game: permanents, stack items, triggers, resolution.
+
+All use `__slots__` and a hand-written `copy()` so that `Game.clone()` stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .cards import CardDef
+from .constants import ACTION_NAMES, DECISION_NAMES
+
+SPELL, ABILITY, TRIGGER = 0, 1, 2
+
+
+class Action(NamedTuple):
+    """One legal move. `obj` is a card id (or a player ref for targets), `arg` an index."""
+
+    kind: int
+    obj: int = 0
+    arg: int = 0
+
+    def __repr__(self) -> str:
+        return f"Action({ACTION_NAMES[self.kind]}, {self.obj}, {self.arg})"
+
+
+class Decision(NamedTuple):
+    """What is pending: a decision `kind` for `player`, about `source` (a card id or -1),
+    with readable `options` for choices."""
+
+    kind: int
+    player: int
+    source: int = -1
+    prompt: str = ""
+    options: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return DECISION_NAMES[self.kind]
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state; the message says why."""
+
+
+class Perm:
+    """Status of a permanent on the battlefield (CR 110)."""
+
+    __slots__ = (
+        "cid",
+        "oid",
+        "controller",  # the player who put it onto the battlefield (layer 2 may change it)
+        "tapped",
+        "damage",
+        "deathtouched",  # dealt damage by a deathtouch source since SBAs were checked
+        "counters",
+        "attached",  # card id it is attached to, or -1
+        "timestamp",
+        "control_since",  # clock when its current controller began controlling it
+        "last_ctrl",  # controller at the last characteristics computation
+        "attacked_turn",  # last turn it was declared as an attacker
+        "copy_def",  # copiable values if it is a copy (layer 1), else None
+    )
+
+    def __init__(self, cid: int, oid: int, controller: int, timestamp: int, clock: int) -> None:
+        self.cid = cid
+        self.oid = oid
+        self.controller = controller
+        self.tapped = False
+        self.damage = 0
+        self.deathtouched = False
+        self.counters: dict[str, int] | None = None
+        self.attached = -1
+        self.timestamp = timestamp
+        self.control_since = clock
+        self.last_ctrl = controller
+        self.attacked_turn = -1
+        self.copy_def: CardDef | None = None
+
+    def copy(self) -> Perm:
+        p = Perm.__new__(Perm)
+        p.cid = self.cid
+        p.oid = self.oid
+        p.controller = self.controller
+        p.tapped = self.tapped
+        p.damage = self.damage
+        p.deathtouched = self.deathtouched
+        p.counters = dict(self.counters) if self.counters else None
+        p.attached = self.attached
+        p.timestamp = self.timestamp
+        p.control_since = self.control_since
+        p.last_ctrl = self.last_ctrl
+        p.attacked_turn = self.attacked_turn
+        p.copy_def = self.copy_def
+        return p
+
+    def state(self) -> tuple:
+        return (
+            self.cid, self.oid, self.controller, self.tapped, self.damage, self.deathtouched,
+            tuple(sorted(self.counters.items())) if self.counters else (), self.attached,
+            self.timestamp, self.control_since, self.last_ctrl, self.attacked_turn,
+            self.copy_def.name if self.copy_def else None,
+        )
+
+
+class StackItem:
+    """A spell or ability on the stack (CR 405). For spells `cid` is the card itself; for
+    abilities it is the source. `targets` holds (ref, oid) pairs chosen on casting."""
+
+    __slots__ = ("oid", "kind", "cid", "src_oid", "controller", "ability", "ab_index", "targets",
+                 "info")
+
+    def __init__(self, oid: int, kind: int, cid: int, src_oid: int, controller: int,
+                 ability: Any, ab_index: int, info: dict[str, Any] | None = None) -> None:
+        self.oid = oid
+        self.kind = kind
+        self.cid = cid
+        self.src_oid = src_oid
+        self.controller = controller
+        self.ability = ability
+        self.ab_index = ab_index
+        self.targets: list[tuple[int, int]] = []
+        self.info = info or {}
+
+    def copy(self) -> StackItem:
+        s = StackItem.__new__(StackItem)
+        s.oid = self.oid
+        s.kind = self.kind
+        s.cid = self.cid
+        s.src_oid = self.src_oid
+        s.controller = self.controller
+        s.ability = self.ability
+        s.ab_index = self.ab_index
+        s.targets = list(self.targets)
+        s.info = dict(self.info)
+        return s
+
+    def state(self) -> tuple:
+        return (self.oid, self.kind, self.cid, self.src_oid, self.controller, self.ab_index,
+                tuple(self.targets), tuple(sorted((k, repr(v)) for k, v in self.info.items())))
+
+
+class Trigger:
+    """A triggered ability waiting to be put on the stack (CR 603.3)."""
+
+    __slots__ = ("controller", "cid", "src_oid", "ability", "ab_index", "info")
+
+    def __init__(self, controller: int, cid: int, src_oid: int, ability: Any, ab_index: int,
+                 info: dict[str, Any]) -> None:
+        self.controller = controller
+        self.cid = cid
+        self.src_oid = src_oid
+        self.ability = ability
+        self.ab_index = ab_index
+        self.info = info
+
+    def state(self) -> tuple:
+        return (self.controller, self.cid, self.src_oid, self.ab_index,
+                tuple(sorted((k, repr(v)) for k, v in self.info.items())))
+
+
+class Resolution:
+    """A resolving spell or ability paused for a choice: nested op lists with their
+    program counters, scratch variables, and the pending answer."""
+
+    __slots__ = ("item", "frames", "vars")
+
+    def __init__(self, item: StackItem, ops: tuple) -> None:
+        self.item = item
+        self.frames: list[list[Any]] = [[ops, 0]]
+        self.vars: dict[str, Any] = {}
+
+    def copy(self, item: StackItem) -> Resolution:
+        r = Resolution.__new__(Resolution)
+        r.item = item
+        r.frames = [list(f) for f in self.frames]
+        r.vars = dict(self.vars)
+        return r
+
+    def state(self) -> tuple:
+        return (tuple((len(f[0]), f[1]) for f in self.frames),
+                tuple(sorted((k, repr(v)) for k, v in self.vars.items())))
