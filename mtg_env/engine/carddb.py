@@ -646,7 +646,7 @@ def _all_ops(c: CardDef) -> list[Op]:
     return ops
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_cards(set_name: str = "classic") -> CardSet:
     """The card set `set_name` from package data (cached; CardDefs are immutable)."""
     path = DATA_DIR / "cards" / f"{set_name}.yaml"
@@ -717,7 +717,7 @@ def load_deck_file(path: str | Path) -> Deck:
     return parse_deck(_read_yaml(p), str(p))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_decks(fmt: str) -> tuple[tuple[str, Deck], ...]:
     folder = DATA_DIR / "decks" / fmt
     out = []

@@ -1,0 +1,678 @@
+"""Scenario files (DESIGN §5): set up a position, run a script of actions, check
+expectations. The same files serve as rules tests, puzzles and bug reports.
+
+    from mtg_env.scenario import load_scenario, run_scenario
+    result = run_scenario(load_scenario("tests/scenarios/classic/bolt.yaml"))
+    print(result.ok, result.message)
+
+A malformed file raises `ScenarioError` naming the file and the field; a scenario whose
+expectations fail returns a result with `ok=False` and what differed (expected vs actual).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .engine import (
+    ATTACK,
+    BLOCK,
+    BLOCKER,
+    CARD,
+    CHOOSE,
+    KEEP,
+    MULLIGAN,
+    PASS,
+    PLAY,
+    Action,
+    Game,
+    IllegalActionError,
+)
+from .engine.constants import (
+    ACTIVATE,
+    BATTLEFIELD,
+    COLOR_LETTERS,
+    D_ATTACKERS,
+    D_BLOCKERS,
+    D_BOTTOM,
+    D_CHOICE,
+    D_DISCARD,
+    D_MULLIGAN,
+    D_PRIORITY,
+    D_SELECT,
+    D_TARGET,
+    D_TRIGGER_ORDER,
+    DECISION_NAMES,
+    STEP_BY_NAME,
+    STEP_NAMES,
+    SUPERTYPE_NAMES,
+    TYPE_NAMES,
+    ZONE_BY_NAME,
+    ZONE_NAMES,
+    player_ref,
+)
+
+
+class ScenarioError(ValueError):
+    """A malformed scenario file (the message names the file and the field)."""
+
+
+class ScenarioFailure(Exception):
+    """A scenario step or expectation that did not hold."""
+
+
+# --------------------------------------------------------------------------- schema
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EntryModel(_Strict):
+    card: str
+    id: str | None = None
+    tapped: bool = False
+    sick: bool = False
+    damage: int = Field(default=0, ge=0)
+    counters: dict[Literal["+1/+1", "-1/-1"], int] = {}
+    attached_to: str | None = None
+    timestamp: int | None = None
+    owner: Literal[0, 1] | None = None
+
+
+Entry = str | EntryModel
+
+
+class PlayerModel(_Strict):
+    life: int = 20
+    hand: list[Entry] = []
+    library: list[Entry] = []
+    graveyard: list[Entry] = []
+    exile: list[Entry] = []
+    battlefield: list[Entry] = []
+
+
+class SetupModel(_Strict):
+    turn: int = Field(default=1, ge=1)
+    active: Literal[0, 1] = 0
+    step: Literal[tuple(STEP_NAMES)] = "main1"  # type: ignore[valid-type]
+    seed: int = 0
+    players: list[PlayerModel] = Field(min_length=2, max_length=2)
+
+
+class ScenarioModel(_Strict):
+    name: str
+    format: str = "classic"
+    rules: list[str] = []
+    description: str = ""
+    setup: SetupModel
+    script: list[Any] = []
+    expect: list[dict[str, Any]] = []
+    goal: dict[str, Any] | None = None
+
+
+@dataclass
+class Scenario:
+    model: ScenarioModel
+    path: str
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+
+@dataclass
+class Result:
+    name: str
+    ok: bool
+    message: str = ""
+    path: str = ""
+    log: str = ""
+    rules: list[str] = field(default_factory=list)
+
+
+def _errors(e: ValidationError) -> str:
+    parts = []
+    for err in e.errors():
+        loc = ""
+        for p in err["loc"]:
+            loc += f"[{p}]" if isinstance(p, int) else (("." if loc else "") + str(p))
+        parts.append(f"field {loc or '(top)'}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def parse_scenario(raw: Any, path: str = "<scenario>") -> Scenario:
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"{path}: a scenario is a YAML mapping")
+    try:
+        model = ScenarioModel.model_validate(raw)
+    except ValidationError as e:
+        raise ScenarioError(f"{path}: {_errors(e)}") from None
+    if model.goal is None and not model.script and not model.expect:
+        raise ScenarioError(f"{path}: a scenario needs a script, expectations, or a goal")
+    for i, step in enumerate(model.script):
+        _check_step(step, f"{path}: script[{i}]")
+    for i, exp in enumerate(model.expect):
+        _check_expect(exp, f"{path}: expect[{i}]")
+    return Scenario(model, path)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    p = Path(path)
+    try:
+        raw = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ScenarioError(f"{p}: file not found") from None
+    except yaml.YAMLError as e:
+        raise ScenarioError(f"{p}: not valid YAML: {e}") from None
+    return parse_scenario(raw, str(p))
+
+
+_ACTION_KEYS = {"play", "activate", "attack", "block", "choose"}
+_STEP_KEYS = {"player", "play", "activate", "ability", "targets", "choose", "attack", "block",
+              "pass", "resolve", "advance", "expect", "expect_error"}
+_OBJ_FIELDS = {"power", "toughness", "zone", "tapped", "controller", "owner", "types",
+               "subtypes", "supertypes", "colors", "keywords", "has_keywords", "lacks_keywords",
+               "counters", "damage", "attacking", "blocking", "sick", "name", "attached_to"}
+_PLAYER_FIELDS = {"life", "hand_size", "library_size", "graveyard_size", "lost"}
+
+
+def _check_step(step: Any, where: str) -> None:
+    if step in ("pass", "resolve"):
+        return
+    if not isinstance(step, dict):
+        raise ScenarioError(f"{where}: a step is 'pass', 'resolve' or a mapping")
+    unknown = set(step) - _STEP_KEYS
+    if unknown:
+        raise ScenarioError(f"{where}: unknown key(s) {sorted(unknown)}")
+    kinds = [k for k in ("play", "activate", "attack", "block", "pass", "advance", "expect")
+             if k in step]
+    if "choose" in step and not kinds:
+        kinds = ["choose"]
+    if len(kinds) != 1:
+        raise ScenarioError(f"{where}: a step does exactly one of play, activate, attack, "
+                            f"block, choose, pass, resolve, advance, expect (got {kinds or 'none'})")
+    k = kinds[0]
+    if k in _ACTION_KEYS and step.get("player") not in (0, 1):
+        raise ScenarioError(f"{where}: field player: 0 or 1 is required for {k}")
+    if k == "activate" and not isinstance(step.get("ability", 0), int):
+        raise ScenarioError(f"{where}: field ability: an integer index")
+    if k == "attack" and not isinstance(step["attack"], list):
+        raise ScenarioError(f"{where}: field attack: a list of attackers")
+    if k == "block" and not isinstance(step["block"], dict):
+        raise ScenarioError(f"{where}: field block: a mapping blocker: attacker")
+    if k == "pass" and not (step["pass"] is None or isinstance(step["pass"], int)):
+        raise ScenarioError(f"{where}: field pass: a count")
+    if k == "advance" and step["advance"] not in STEP_BY_NAME:
+        raise ScenarioError(f"{where}: field advance: unknown step {step['advance']!r} "
+                            f"(steps: {', '.join(STEP_NAMES)})")
+    if k == "expect":
+        if not isinstance(step["expect"], list):
+            raise ScenarioError(f"{where}: field expect: a list")
+        for i, e in enumerate(step["expect"]):
+            _check_expect(e, f"{where}.expect[{i}]")
+
+
+def _check_expect(e: Any, where: str) -> None:
+    if not isinstance(e, dict) or not e:
+        raise ScenarioError(f"{where}: an expectation is a mapping")
+    if "object" in e:
+        bad = set(e) - _OBJ_FIELDS - {"object"}
+    elif "objects" in e:
+        bad = set(e) - {"objects", "count"}
+        if "count" not in e:
+            raise ScenarioError(f"{where}: field count: required with objects")
+    elif "player" in e and not ({"legal", "illegal"} & set(e)):
+        bad = set(e) - _PLAYER_FIELDS - {"player"}
+    elif len(e) == 1 and next(iter(e)) in (
+        "winner", "game_over", "step", "active", "priority", "stack_size", "legal", "illegal",
+        "decision", "turn",
+    ):
+        bad = set()
+        if "legal" in e or "illegal" in e:
+            inner = e.get("legal", e.get("illegal"))
+            _check_step(inner, f"{where}.{next(iter(e))}")
+    else:
+        raise ScenarioError(f"{where}: unknown expectation {sorted(e)}")
+    if bad:
+        raise ScenarioError(f"{where}: unknown field(s) {sorted(bad)}")
+
+
+# --------------------------------------------------------------------------- running
+
+
+def build(sc: Scenario) -> tuple[Game, dict[str, int]]:
+    m = sc.model
+    players = []
+    for pm in m.setup.players:
+        d: dict[str, Any] = {"life": pm.life}
+        for z in ("hand", "library", "graveyard", "exile", "battlefield"):
+            d[z] = [
+                e if isinstance(e, str) else e.model_dump(exclude_none=True)
+                for e in getattr(pm, z)
+            ]
+        players.append(d)
+    try:
+        return Game.setup(players, format=m.format, seed=m.setup.seed, turn=m.setup.turn,
+                          active=m.setup.active, step=STEP_BY_NAME[m.setup.step])
+    except ValueError as e:
+        raise ScenarioError(f"{sc.path}: setup: {e}") from None
+
+
+class Runner:
+    """Runs one scenario's script against a game."""
+
+    def __init__(self, game: Game, labels: dict[str, int]) -> None:
+        self.g = game
+        self.labels = labels
+
+    # ----------------------------------------------------------------- lookups
+
+    def obj(self, x: Any, zone: int | None = None, seat: int | None = None) -> int:
+        g = self.g
+        if isinstance(x, str) and x in self.labels:
+            return self.labels[x]
+        if isinstance(x, str) and x.startswith("player") and x[6:] in ("0", "1"):
+            return player_ref(int(x[6:]))
+        found = [
+            c for c in range(len(g.cdef))
+            if g.cdef[c].name == x and g.zone[c] != 6
+            and (zone is None or g.zone[c] == zone)
+            and (seat is None or g.owner[c] == seat)
+        ]
+        if not found:
+            where = f" in {ZONE_NAMES[zone]}" if zone is not None else ""
+            raise ScenarioFailure(f"no object {x!r}{where}")
+        if len(found) > 1 and zone is None:
+            on_bf = [c for c in found if g.zone[c] == BATTLEFIELD]
+            if len(on_bf) == 1:
+                return on_bf[0]
+            raise ScenarioFailure(f"{x!r} is ambiguous ({len(found)} objects): give it an id")
+        return found[0]
+
+    def choice_action(self, c: Any) -> Action:
+        """The action answering the pending decision with script value `c`."""
+        g = self.g
+        d = g.decision
+        if d is None:
+            raise ScenarioFailure(f"choose {c!r}: no decision is pending")
+        legal = g.legal_actions()
+        if d.kind == D_TARGET:
+            ref = self.obj(c)
+            for a in legal:
+                if a.obj == ref:
+                    return a
+            # A card name may match several objects: take the first legal one of that name.
+            for a in legal:
+                if a.obj >= 0 and g.cdef[a.obj].name == c:
+                    return a
+            raise ScenarioFailure(f"{c!r} is not a legal target")
+        if d.kind in (D_CHOICE, D_TRIGGER_ORDER):
+            if isinstance(c, bool):
+                c = "yes" if c else "no"
+            if isinstance(c, int):
+                return Action(CHOOSE, 0, c)
+            for i, opt in enumerate(d.options):
+                if opt == str(c) or opt.lower() == str(c).lower() or opt.startswith(f"{c}:") or (
+                    str(c).lower() in ("yes", "pay") and i == 0 and len(d.options) == 2
+                    and opt.lower().startswith("pay")) or (
+                    str(c).lower() in ("no",) and i == 1 and len(d.options) == 2
+                    and d.options[0].lower().startswith("pay")):
+                    return Action(CHOOSE, 0, i)
+            raise ScenarioFailure(f"{c!r} is not an option (options: {list(d.options)})")
+        if d.kind in (D_SELECT, D_DISCARD, D_BOTTOM):
+            if isinstance(c, str) and c in self.labels:
+                return Action(CARD, self.labels[c])
+            for a in legal:
+                if g.cdef[a.obj].name == c:
+                    return a
+            raise ScenarioFailure(f"{c!r} is not among the choices")
+        if d.kind == D_MULLIGAN:
+            return Action(KEEP) if str(c).lower() == "keep" else Action(MULLIGAN)
+        raise ScenarioFailure(f"choose {c!r}: pending decision is {DECISION_NAMES[d.kind]}")
+
+    def _apply(self, g: Game, a: Action, player: int | None) -> None:
+        if player is not None and g.current_player != player:
+            raise IllegalActionError(
+                f"player {player} has no decision now (player {g.current_player} decides)"
+            )
+        g.apply(a)
+
+    # ----------------------------------------------------------------- steps
+
+    def action_step(self, step: dict[str, Any]) -> None:
+        """Apply an action step atomically: on a clone, then commit (so that a rejected
+        action, expected or not, leaves the game unchanged)."""
+        saved = self.g
+        self.g = saved.clone()
+        try:
+            self._action_step(step)
+        except BaseException:
+            self.g = saved
+            raise
+
+    def _action_step(self, step: dict[str, Any]) -> None:
+        p = step.get("player")
+        g = self.g
+        if "play" in step:
+            cid = self.obj(step["play"], zone=1, seat=p)
+            self._apply(g, Action(PLAY, cid), p)
+            self._answer_rest(step, p)
+        elif "activate" in step:
+            cid = self.obj(step["activate"])
+            self._apply(g, Action(ACTIVATE, cid, step.get("ability", 0)), p)
+            self._answer_rest(step, p)
+        elif "attack" in step:
+            self._expect_decision(D_ATTACKERS, p, "attack")
+            for x in step["attack"]:
+                self._apply(g, Action(ATTACK, self.obj(x), 1 - p), p)
+            self._apply(g, Action(PASS), p)
+        elif "block" in step:
+            self._expect_decision(D_BLOCKERS, p, "block")
+            for b, a in step["block"].items():
+                self._apply(g, Action(BLOCKER, self.obj(b)), p)
+                self._apply(g, Action(BLOCK, self.obj(a)), p)
+            self._apply(g, Action(PASS), p)
+        elif "choose" in step:
+            vals = step["choose"] if isinstance(step["choose"], list) else [step["choose"]]
+            for c in vals:
+                self._apply(g, self.choice_action(c), p)
+
+    def _expect_decision(self, kind: int, p: int, what: str) -> None:
+        d = self.g.decision
+        if d is None or d.kind != kind or d.player != p:
+            now = "none" if d is None else f"{DECISION_NAMES[d.kind]} of player {d.player}"
+            raise ScenarioFailure(
+                f"{what}: expected a {DECISION_NAMES[kind]} decision of player {p}, "
+                f"pending: {now} (step {STEP_NAMES[self.g.step]})"
+            )
+
+    def _answer_rest(self, step: dict[str, Any], p: int) -> None:
+        g = self.g
+        for t in step.get("targets", []) or []:
+            d = g.decision
+            if d is None or d.kind != D_TARGET:
+                raise ScenarioFailure(f"target {t!r} given but no target is being chosen")
+            self._apply(g, self.choice_action(t), p)
+        ch = step.get("choose")
+        if ch is not None:
+            for c in ch if isinstance(ch, list) else [ch]:
+                self._apply(g, self.choice_action(c), None)
+        d = g.decision
+        if d is not None and d.kind == D_TARGET and d.player == p:
+            raise ScenarioFailure("not every target was given")
+
+    def passes(self, n: int) -> None:
+        for _ in range(n):
+            d = self.g.decision
+            if d is None:
+                return
+            if d.kind != D_PRIORITY:
+                raise ScenarioFailure(f"pass: pending decision is {DECISION_NAMES[d.kind]}, "
+                                      "not priority")
+            self.g.apply(Action(PASS))
+
+    def _auto(self, stop_declarations: tuple[int, ...] = ()) -> bool:
+        """Answer a declaration on the way with nothing; False at any other decision."""
+        d = self.g.decision
+        assert d is not None
+        if d.kind == D_PRIORITY:
+            self.g.apply(Action(PASS))
+            return True
+        if d.kind in (D_ATTACKERS, D_BLOCKERS) and d.kind not in stop_declarations:
+            self.g.apply(Action(PASS))
+            return True
+        return False
+
+    def resolve(self) -> None:
+        start = self.g.turn
+        while not self.g.is_over and self.g.stack:
+            if self.g.turn > start + 2:
+                raise ScenarioFailure("resolve: the stack did not empty within two turns")
+            if not self._auto():
+                return
+
+    def advance(self, step_name: str) -> None:
+        target = STEP_BY_NAME[step_name]
+        g = self.g
+        start = g.turn
+        moved = False
+        decl = {"declare_attackers": D_ATTACKERS, "declare_blockers": D_BLOCKERS}.get(step_name)
+        while not g.is_over:
+            d = g.decision
+            assert d is not None
+            if decl is not None and d.kind == decl and g.step == target:
+                return
+            if d.kind == D_PRIORITY and g.step == target and moved:
+                return
+            if g.turn > start + 2:
+                raise ScenarioFailure(f"advance: step {step_name} not reached within two turns")
+            if not self._auto():
+                return
+            moved = True
+
+    # ----------------------------------------------------------------- expectations
+
+    def check(self, exps: list[dict[str, Any]]) -> None:
+        for e in exps:
+            self._check_one(e)
+
+    def _check_one(self, e: dict[str, Any]) -> None:
+        g = self.g
+        if "object" in e:
+            cid = self.obj(e["object"])
+            if cid < 0:
+                raise ScenarioFailure(f"{e['object']!r} is a player, not an object")
+            for k, want in e.items():
+                if k == "object":
+                    continue
+                got = self.obj_field(cid, k, want)
+                if not _eq(k, want, got):
+                    raise ScenarioFailure(
+                        f"{e['object']}: {k}: expected {want!r}, actual {got!r}"
+                    )
+            return
+        if "objects" in e:
+            spec = e["objects"]
+            if isinstance(spec, str):
+                spec = {"name": spec}
+            zone = ZONE_BY_NAME[spec.get("zone", "battlefield")]
+            n = 0
+            for c in range(len(g.cdef)):
+                if g.zone[c] != zone:
+                    continue
+                if "name" in spec and g.cdef[c].name != spec["name"]:
+                    continue
+                if "controller" in spec and g.controller(c) != spec["controller"]:
+                    continue
+                n += 1
+            if n != e["count"]:
+                raise ScenarioFailure(f"objects {spec}: expected count {e['count']}, actual {n}")
+            return
+        if "legal" in e or "illegal" in e:
+            want = "legal" in e
+            step = e.get("legal", e.get("illegal"))
+            probe = Runner(g.clone(), self.labels)
+            try:
+                probe.action_step(step)
+                ok, why = True, ""
+            except (IllegalActionError, ScenarioFailure) as err:
+                ok, why = False, str(err)
+            if ok != want:
+                raise ScenarioFailure(
+                    f"{'legal' if want else 'illegal'}: expected {step} to be "
+                    f"{'legal' if want else 'illegal'}" + (f" ({why})" if why else "")
+                )
+            return
+        if "player" in e:
+            p = e["player"]
+            for k, want in e.items():
+                if k == "player":
+                    continue
+                got = {
+                    "life": g.life[p],
+                    "hand_size": len(g.hand[p]),
+                    "library_size": len(g.library[p]),
+                    "graveyard_size": len(g.graveyard[p]),
+                    "lost": g.lost[p],
+                }[k]
+                if got != want:
+                    raise ScenarioFailure(f"player {p}: {k}: expected {want!r}, actual {got!r}")
+            return
+        (k, want), = e.items()
+        if k == "winner":
+            got: Any = "draw" if g.is_over and g.winner is None and not g.truncated else g.winner
+            if not g.is_over:
+                got = "game not over"
+        elif k == "game_over":
+            got = g.is_over
+        elif k == "step":
+            got = STEP_NAMES[g.step] if g.step >= 0 else "pregame"
+        elif k == "active":
+            got = g.active
+        elif k == "turn":
+            got = g.turn
+        elif k == "priority":
+            d = g.decision
+            got = d.player if d is not None and d.kind == D_PRIORITY else None
+        elif k == "stack_size":
+            got = len(g.stack)
+        elif k == "decision":
+            d = g.decision
+            got = None if d is None else DECISION_NAMES[d.kind]
+        else:  # pragma: no cover - validated
+            raise ScenarioFailure(f"unknown expectation {k}")
+        if got != want:
+            raise ScenarioFailure(f"{k}: expected {want!r}, actual {got!r}")
+
+    def obj_field(self, cid: int, k: str, want: Any) -> Any:
+        g = self.g
+        ch = g.chars(cid)
+        on_bf = g.zone[cid] == BATTLEFIELD
+        if k == "power":
+            return ch.power
+        if k == "toughness":
+            return ch.toughness
+        if k == "zone":
+            return ZONE_NAMES[g.zone[cid]]
+        if k == "tapped":
+            return on_bf and g.perm[cid].tapped
+        if k == "controller":
+            return g.controller(cid)
+        if k == "owner":
+            return g.owner[cid]
+        if k == "types":
+            return sorted(n for b, n in TYPE_NAMES.items() if ch.types & b)
+        if k == "subtypes":
+            return sorted(ch.subtypes)
+        if k == "supertypes":
+            return sorted(n for b, n in SUPERTYPE_NAMES.items() if ch.supertypes & b)
+        if k == "colors":
+            return [COLOR_LETTERS[i] for i in range(5) if ch.colors & (1 << i)]
+        if k == "keywords":
+            return sorted(ch.keywords)
+        if k == "has_keywords":
+            return sorted(set(want) & ch.keywords)
+        if k == "lacks_keywords":
+            return sorted(set(want) - ch.keywords)
+        if k == "counters":
+            return dict(g.perm[cid].counters or {}) if on_bf else {}
+        if k == "damage":
+            return g.perm[cid].damage if on_bf else 0
+        if k == "attacking":
+            return cid in g.attackers
+        if k == "blocking":
+            return cid in g.blockers
+        if k == "sick":
+            return on_bf and g.sick(cid)
+        if k == "name":
+            return ch.name
+        if k == "attached_to":
+            if not on_bf or g.perm[cid].attached < 0:
+                return None
+            t = g.perm[cid].attached
+            for lab, c in self.labels.items():
+                if c == t:
+                    return lab
+            return g.cdef[t].name
+        raise ScenarioFailure(f"unknown object field {k}")  # pragma: no cover
+
+
+def _eq(k: str, want: Any, got: Any) -> bool:
+    if k in ("types", "subtypes", "supertypes", "colors", "keywords"):
+        return sorted(want) == sorted(got)
+    if k == "has_keywords":
+        return sorted(want) == got
+    if k == "lacks_keywords":
+        return sorted(want) == got
+    if k == "counters":
+        return {x: v for x, v in want.items() if v} == got
+    return bool(want == got)
+
+
+def run_steps(runner: Runner, script: list[Any]) -> None:
+    for i, step in enumerate(script):
+        try:
+            _run_step(runner, step)
+        except ScenarioFailure as e:
+            raise ScenarioFailure(f"script[{i}] {_short(step)}: {e}") from None
+        except IllegalActionError as e:
+            raise ScenarioFailure(f"script[{i}] {_short(step)}: rejected: {e}") from None
+
+
+def _short(step: Any) -> str:
+    s = str(step)
+    return s if len(s) < 80 else s[:77] + "..."
+
+
+def _run_step(r: Runner, step: Any) -> None:
+    if step == "pass":
+        r.passes(1)
+        return
+    if step == "resolve":
+        r.resolve()
+        return
+    if "expect" in step:
+        r.check(step["expect"])
+        return
+    if "pass" in step:
+        r.passes(step["pass"] or 1)
+        return
+    if "advance" in step:
+        r.advance(step["advance"])
+        return
+    if step.get("expect_error"):
+        try:
+            r.action_step(step)
+        except (IllegalActionError, ScenarioFailure):
+            return
+        raise ScenarioFailure("expected the action to be rejected, but it was legal")
+    r.action_step(step)
+
+
+def run_scenario(sc: Scenario) -> Result:
+    """Run a scripted scenario (puzzles with a `goal` are run by `agents`)."""
+    m = sc.model
+    g, labels = build(sc)
+    r = Runner(g, labels)
+    try:
+        run_steps(r, m.script)
+        r.check(m.expect)
+    except ScenarioFailure as e:
+        return Result(m.name, False, str(e), sc.path, r.g.log_text(), m.rules)
+    return Result(m.name, True, "", sc.path, r.g.log_text(), m.rules)
+
+
+def scenario_paths(paths: list[str]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        pp = Path(p)
+        if pp.is_dir():
+            out.extend(sorted(pp.rglob("*.yaml")))
+        else:
+            out.append(pp)
+    return out

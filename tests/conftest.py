@@ -1,0 +1,44 @@
+"""pytest collects every scenario file under tests/scenarios/ as a test item."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SCENARIO_ROOT = Path(__file__).parent / "scenarios"
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    if file_path.suffix == ".yaml" and SCENARIO_ROOT in file_path.parents:
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+class ScenarioFile(pytest.File):
+    def collect(self):  # type: ignore[override]
+        yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+class ScenarioItem(pytest.Item):
+    def runtest(self) -> None:
+        from mtg_env.scenario import load_scenario, run_scenario
+
+        sc = load_scenario(self.path)
+        if sc.model.goal is not None and not sc.model.script:
+            pytest.skip("puzzle: solved by agents, not scripted")
+        r = run_scenario(sc)
+        if not r.ok:
+            raise ScenarioFailed(f"{r.name}: {r.message}\n--- log ---\n{r.log}")
+
+    def repr_failure(self, excinfo, style=None):  # type: ignore[override]
+        if isinstance(excinfo.value, ScenarioFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):  # type: ignore[override]
+        return self.path, 0, f"scenario: {self.name}"
+
+
+class ScenarioFailed(Exception):
+    pass
