@@ -8,8 +8,11 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="mtg_env: a Magic-style card game engine and RL environment.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="mtg_env: a Magic-style card game engine and RL environment.",
+)
 scenario_app = typer.Typer(no_args_is_help=True, help="Scripted positions (DESIGN §5).")
 app.add_typer(scenario_app, name="scenario")
 
@@ -23,8 +26,9 @@ def _fail(msg: str) -> None:
 def scenario_run(
     paths: Annotated[list[str], typer.Argument(help="Scenario files or folders.")],
     json_out: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print the log of failures.")]
-    = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Print the log of failures.")
+    ] = False,
 ) -> None:
     """Run scenario files: PASS/FAIL per file; exit status 0 only if all pass."""
     from .scenario import ScenarioError, load_scenario, run_scenario, scenario_paths
@@ -49,8 +53,17 @@ def scenario_run(
         if not r.ok:
             failed += 1
         if json_out:
-            typer.echo(json.dumps({"name": r.name, "path": str(f), "ok": r.ok,
-                                   "message": r.message, "rules": r.rules}))
+            typer.echo(
+                json.dumps(
+                    {
+                        "name": r.name,
+                        "path": str(f),
+                        "ok": r.ok,
+                        "message": r.message,
+                        "rules": r.rules,
+                    }
+                )
+            )
         elif r.ok:
             typer.echo(f"PASS {r.name}")
         else:
@@ -63,13 +76,14 @@ def scenario_run(
 @app.command()
 def watch(
     seed: Annotated[int, typer.Option(help="Game seed (decks shuffle, first player).")] = 0,
-    agents: Annotated[str, typer.Option(help="Two agent specs, comma separated.")]
-    = "random,random",
+    agents: Annotated[
+        str, typer.Option(help="Two agent specs, comma separated.")
+    ] = "random,random",
     fmt: Annotated[str, typer.Option("--format", help="Rules format.")] = "classic",
-    decks: Annotated[str | None, typer.Option(help="DECK_A,DECK_B: bundled names or YAML paths.")]
-    = None,
-    board: Annotated[bool, typer.Option(help="Print the board at the start of every turn.")]
-    = True,
+    decks: Annotated[
+        str | None, typer.Option(help="DECK_A,DECK_B: bundled names or YAML paths.")
+    ] = None,
+    board: Annotated[bool, typer.Option(help="Print the board at the start of every turn.")] = True,
 ) -> None:
     """Watch a game between two agents, as a readable log with the result."""
     from agents import make_agent
@@ -95,8 +109,9 @@ def watch(
     except (CardDataError, ValueError) as e:
         _fail(str(e))
         return
-    typer.echo(f"Decks: player 0 {deck_pair[0]!r} ({specs[0]}), "
-               f"player 1 {deck_pair[1]!r} ({specs[1]})")
+    typer.echo(
+        f"Decks: player 0 {deck_pair[0]!r} ({specs[0]}), player 1 {deck_pair[1]!r} ({specs[1]})"
+    )
     shown = 0
     last_turn = -1
     while not game.is_over:

@@ -59,14 +59,19 @@ def render(g: Game, seat: int | None = None) -> str:
     if g.stack:
         lines.append("Stack (top first):")
         for it in reversed(g.stack):
-            what = obj_name(g, it.cid) if it.kind == SPELL else (
-                f"ability of {obj_name(g, it.cid)}: {ability_text(it.ability)}")
+            what = (
+                obj_name(g, it.cid)
+                if it.kind == SPELL
+                else (f"ability of {obj_name(g, it.cid)}: {ability_text(it.ability)}")
+            )
             tg = ", ".join(obj_name(g, r) for r, _ in it.targets)
             lines.append(f"  {what}" + (f" -> {tg}" if tg else ""))
     d = g.decision
     if d is not None:
-        lines.append(f"Decision: {DECISION_NAMES[d.kind]} for player {d.player}"
-                     + (f" ({d.prompt})" if d.prompt else ""))
+        lines.append(
+            f"Decision: {DECISION_NAMES[d.kind]} for player {d.player}"
+            + (f" ({d.prompt})" if d.prompt else "")
+        )
     elif g.is_over:
         lines.append("Game over: " + ("draw" if g.winner is None else f"player {g.winner} wins"))
     return "\n".join(lines)

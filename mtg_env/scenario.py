@@ -173,11 +173,43 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 _ACTION_KEYS = {"play", "activate", "attack", "block", "choose"}
-_STEP_KEYS = {"player", "play", "activate", "ability", "targets", "choose", "attack", "block",
-              "pass", "resolve", "advance", "expect", "expect_error"}
-_OBJ_FIELDS = {"power", "toughness", "zone", "tapped", "controller", "owner", "types",
-               "subtypes", "supertypes", "colors", "keywords", "has_keywords", "lacks_keywords",
-               "counters", "damage", "attacking", "blocking", "sick", "name", "attached_to"}
+_STEP_KEYS = {
+    "player",
+    "play",
+    "activate",
+    "ability",
+    "targets",
+    "choose",
+    "attack",
+    "block",
+    "pass",
+    "resolve",
+    "advance",
+    "expect",
+    "expect_error",
+}
+_OBJ_FIELDS = {
+    "power",
+    "toughness",
+    "zone",
+    "tapped",
+    "controller",
+    "owner",
+    "types",
+    "subtypes",
+    "supertypes",
+    "colors",
+    "keywords",
+    "has_keywords",
+    "lacks_keywords",
+    "counters",
+    "damage",
+    "attacking",
+    "blocking",
+    "sick",
+    "name",
+    "attached_to",
+}
 _PLAYER_FIELDS = {"life", "hand_size", "library_size", "graveyard_size", "lost"}
 
 
@@ -189,13 +221,16 @@ def _check_step(step: Any, where: str) -> None:
     unknown = set(step) - _STEP_KEYS
     if unknown:
         raise ScenarioError(f"{where}: unknown key(s) {sorted(unknown)}")
-    kinds = [k for k in ("play", "activate", "attack", "block", "pass", "advance", "expect")
-             if k in step]
+    kinds = [
+        k for k in ("play", "activate", "attack", "block", "pass", "advance", "expect") if k in step
+    ]
     if "choose" in step and not kinds:
         kinds = ["choose"]
     if len(kinds) != 1:
-        raise ScenarioError(f"{where}: a step does exactly one of play, activate, attack, "
-                            f"block, choose, pass, resolve, advance, expect (got {kinds or 'none'})")
+        raise ScenarioError(
+            f"{where}: a step does exactly one of play, activate, attack, "
+            f"block, choose, pass, resolve, advance, expect (got {kinds or 'none'})"
+        )
     k = kinds[0]
     if k in _ACTION_KEYS and step.get("player") not in (0, 1):
         raise ScenarioError(f"{where}: field player: 0 or 1 is required for {k}")
@@ -208,8 +243,10 @@ def _check_step(step: Any, where: str) -> None:
     if k == "pass" and not (step["pass"] is None or isinstance(step["pass"], int)):
         raise ScenarioError(f"{where}: field pass: a count")
     if k == "advance" and step["advance"] not in STEP_BY_NAME:
-        raise ScenarioError(f"{where}: field advance: unknown step {step['advance']!r} "
-                            f"(steps: {', '.join(STEP_NAMES)})")
+        raise ScenarioError(
+            f"{where}: field advance: unknown step {step['advance']!r} "
+            f"(steps: {', '.join(STEP_NAMES)})"
+        )
     if k == "expect":
         if not isinstance(step["expect"], list):
             raise ScenarioError(f"{where}: field expect: a list")
@@ -229,8 +266,16 @@ def _check_expect(e: Any, where: str) -> None:
     elif "player" in e and not ({"legal", "illegal"} & set(e)):
         bad = set(e) - _PLAYER_FIELDS - {"player"}
     elif len(e) == 1 and next(iter(e)) in (
-        "winner", "game_over", "step", "active", "priority", "stack_size", "legal", "illegal",
-        "decision", "turn",
+        "winner",
+        "game_over",
+        "step",
+        "active",
+        "priority",
+        "stack_size",
+        "legal",
+        "illegal",
+        "decision",
+        "turn",
     ):
         bad = set()
         if "legal" in e or "illegal" in e:
@@ -252,13 +297,18 @@ def build(sc: Scenario) -> tuple[Game, dict[str, int]]:
         d: dict[str, Any] = {"life": pm.life}
         for z in ("hand", "library", "graveyard", "exile", "battlefield"):
             d[z] = [
-                e if isinstance(e, str) else e.model_dump(exclude_none=True)
-                for e in getattr(pm, z)
+                e if isinstance(e, str) else e.model_dump(exclude_none=True) for e in getattr(pm, z)
             ]
         players.append(d)
     try:
-        return Game.setup(players, format=m.format, seed=m.setup.seed, turn=m.setup.turn,
-                          active=m.setup.active, step=STEP_BY_NAME[m.setup.step])
+        return Game.setup(
+            players,
+            format=m.format,
+            seed=m.setup.seed,
+            turn=m.setup.turn,
+            active=m.setup.active,
+            step=STEP_BY_NAME[m.setup.step],
+        )
     except ValueError as e:
         raise ScenarioError(f"{sc.path}: setup: {e}") from None
 
@@ -279,8 +329,10 @@ class Runner:
         if isinstance(x, str) and x.startswith("player") and x[6:] in ("0", "1"):
             return player_ref(int(x[6:]))
         found = [
-            c for c in range(len(g.cdef))
-            if g.cdef[c].name == x and g.zone[c] != 6
+            c
+            for c in range(len(g.cdef))
+            if g.cdef[c].name == x
+            and g.zone[c] != 6
             and (zone is None or g.zone[c] == zone)
             and (seat is None or g.owner[c] == seat)
         ]
@@ -317,11 +369,23 @@ class Runner:
             if isinstance(c, int):
                 return Action(CHOOSE, 0, c)
             for i, opt in enumerate(d.options):
-                if opt == str(c) or opt.lower() == str(c).lower() or opt.startswith(f"{c}:") or (
-                    str(c).lower() in ("yes", "pay") and i == 0 and len(d.options) == 2
-                    and opt.lower().startswith("pay")) or (
-                    str(c).lower() in ("no",) and i == 1 and len(d.options) == 2
-                    and d.options[0].lower().startswith("pay")):
+                if (
+                    opt == str(c)
+                    or opt.lower() == str(c).lower()
+                    or opt.startswith(f"{c}:")
+                    or (
+                        str(c).lower() in ("yes", "pay")
+                        and i == 0
+                        and len(d.options) == 2
+                        and opt.lower().startswith("pay")
+                    )
+                    or (
+                        str(c).lower() in ("no",)
+                        and i == 1
+                        and len(d.options) == 2
+                        and d.options[0].lower().startswith("pay")
+                    )
+                ):
                     return Action(CHOOSE, 0, i)
             raise ScenarioFailure(f"{c!r} is not an option (options: {list(d.options)})")
         if d.kind in (D_SELECT, D_DISCARD, D_BOTTOM):
@@ -412,8 +476,9 @@ class Runner:
             if d is None:
                 return
             if d.kind != D_PRIORITY:
-                raise ScenarioFailure(f"pass: pending decision is {DECISION_NAMES[d.kind]}, "
-                                      "not priority")
+                raise ScenarioFailure(
+                    f"pass: pending decision is {DECISION_NAMES[d.kind]}, not priority"
+                )
             self.g.apply(Action(PASS))
 
     def _auto(self, stop_declarations: tuple[int, ...] = ()) -> bool:
@@ -472,9 +537,7 @@ class Runner:
                     continue
                 got = self.obj_field(cid, k, want)
                 if not _eq(k, want, got):
-                    raise ScenarioFailure(
-                        f"{e['object']}: {k}: expected {want!r}, actual {got!r}"
-                    )
+                    raise ScenarioFailure(f"{e['object']}: {k}: expected {want!r}, actual {got!r}")
             return
         if "objects" in e:
             spec = e["objects"]
@@ -523,7 +586,7 @@ class Runner:
                 if got != want:
                     raise ScenarioFailure(f"player {p}: {k}: expected {want!r}, actual {got!r}")
             return
-        (k, want), = e.items()
+        ((k, want),) = e.items()
         if k == "winner":
             got: Any = "draw" if g.is_over and g.winner is None and not g.truncated else g.winner
             if not g.is_over:

@@ -111,7 +111,14 @@ class FilterModel(_Strict):
 
 
 TARGET_KINDS = Literal[
-    "any", "creature", "player", "permanent", "land", "spell", "graveyard_card", "aura",
+    "any",
+    "creature",
+    "player",
+    "permanent",
+    "land",
+    "spell",
+    "graveyard_card",
+    "aura",
     "enchantment",
 ]
 
@@ -253,7 +260,7 @@ OP_MODELS: dict[str, type[_Strict]] = {
 def _validate_op(v: Any) -> dict[str, Any]:
     if not isinstance(v, dict) or len(v) != 1:
         raise ValueError("an effect is a mapping with exactly one key, the op name")
-    (name, args), = v.items()
+    ((name, args),) = v.items()
     if name == "may":
         if not isinstance(args, dict) or set(args) != {"effects"}:
             raise ValueError("'may' takes exactly one field, 'effects'")
@@ -435,7 +442,7 @@ def compile_target(t: TargetField) -> TargetSpec:
 def compile_ops(effects: list[dict[str, Any]]) -> tuple[Op, ...]:
     out = []
     for e in effects:
-        (name, args), = e.items()
+        ((name, args),) = e.items()
         if name == "may":
             out.append(Op("may", {"effects": compile_ops(args["effects"])}))
         else:
@@ -450,15 +457,21 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
     if s.add_types:
         comps.append(Component(STATIC_OPS["add_types"], "add_types", _mask(s.add_types, TYPE_BITS)))
     if s.add_subtypes:
-        comps.append(Component(STATIC_OPS["add_subtypes"], "add_subtypes", frozenset(s.add_subtypes)))
+        comps.append(
+            Component(STATIC_OPS["add_subtypes"], "add_subtypes", frozenset(s.add_subtypes))
+        )
     if s.all_creature_types:
         comps.append(Component(STATIC_OPS["all_creature_types"], "all_creature_types", True))
     if s.set_land_type:
         comps.append(Component(STATIC_OPS["set_land_type"], "set_land_type", s.set_land_type))
     if s.set_colors is not None:
-        comps.append(Component(STATIC_OPS["set_colors"], "set_colors", _mask(s.set_colors, COLOR_BITS)))
+        comps.append(
+            Component(STATIC_OPS["set_colors"], "set_colors", _mask(s.set_colors, COLOR_BITS))
+        )
     if s.add_keywords:
-        comps.append(Component(STATIC_OPS["add_keywords"], "add_keywords", frozenset(s.add_keywords)))
+        comps.append(
+            Component(STATIC_OPS["add_keywords"], "add_keywords", frozenset(s.add_keywords))
+        )
     if s.add_abilities:
         comps.append(
             Component(
@@ -556,7 +569,9 @@ def _fmt_loc(loc: tuple[Any, ...]) -> str:
 
 
 def _errors(e: ValidationError) -> str:
-    return "; ".join(f"field {_fmt_loc(err['loc']) or '(entry)'}: {err['msg']}" for err in e.errors())
+    return "; ".join(
+        f"field {_fmt_loc(err['loc']) or '(entry)'}: {err['msg']}" for err in e.errors()
+    )
 
 
 @dataclass(frozen=True)
@@ -699,8 +714,7 @@ def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:
         count, name = (int(m.group(1)), m.group(2)) if m else (1, line.strip())
         if name not in cs.cards:
             raise CardDataError(
-                f"{path}: deck {model.name!r}: cards[{i}]: unknown card {name!r} "
-                f"in set {cs.name!r}"
+                f"{path}: deck {model.name!r}: cards[{i}]: unknown card {name!r} in set {cs.name!r}"
             )
         names.extend([name] * count)
     size = DECK_SIZE.get(model.format)

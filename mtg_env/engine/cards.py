@@ -78,7 +78,7 @@ def parse_cost(text: str) -> Cost:
     tap = False
     for m in _SYMBOL.finditer(s):
         if s[pos : m.start()].strip():
-            raise ValueError(f"unexpected text {s[pos:m.start()].strip()!r} in cost {text!r}")
+            raise ValueError(f"unexpected text {s[pos : m.start()].strip()!r} in cost {text!r}")
         pos = m.end()
         sym = m.group(1)
         if sym.isdigit():

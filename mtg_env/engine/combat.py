@@ -147,8 +147,10 @@ def block_problem(g: Game, b: int, a: int) -> str | None:
         return f"{bch.name} can't block (an effect forbids it, CR 509.1b)"
     akw = ach.keywords
     if "flying" in akw and not ("flying" in bch.keywords or "reach" in bch.keywords):
-        return (f"{ach.name} has flying and can be blocked only by creatures with flying or "
-                "reach (CR 702.9b, 702.17b)")
+        return (
+            f"{ach.name} has flying and can be blocked only by creatures with flying or "
+            "reach (CR 702.9b, 702.17b)"
+        )
     for kw in akw:
         land_type = _LANDWALK.get(kw)
         if land_type and _controls_land_type(g, defender, land_type):
@@ -171,8 +173,12 @@ def start_declare_blockers(g: Game) -> None:
     g.blockers = {}
     if blocker_choices(g):
         g.ctx = ("blockers",)
-        g._set_decision(D_BLOCKERS, 1 - g.active, -1,
-                        "declare blockers (a blocker, then the attacker it blocks; then done)")
+        g._set_decision(
+            D_BLOCKERS,
+            1 - g.active,
+            -1,
+            "declare blockers (a blocker, then the attacker it blocks; then done)",
+        )
     else:
         _finish_blocks(g)
 
@@ -247,16 +253,19 @@ def answer_blockers(g: Game, a: Action) -> None:
         b = ctx[1]
         g.blockers[b] = a.obj
         g.ctx = ("blockers",)
-        g._set_decision(D_BLOCKERS, defender, -1,
-                        "declare blockers (a blocker, then the attacker it blocks; then done)")
+        g._set_decision(
+            D_BLOCKERS,
+            defender,
+            -1,
+            "declare blockers (a blocker, then the attacker it blocks; then done)",
+        )
         return
     if a.kind == PASS:
         g.ctx = None
         _finish_blocks(g)
         return
     g.ctx = ("block_target", a.obj)
-    g._set_decision(D_BLOCK_TARGET, defender, a.obj,
-                    f"choose the attacker {g.name(a.obj)} blocks")
+    g._set_decision(D_BLOCK_TARGET, defender, a.obj, f"choose the attacker {g.name(a.obj)} blocks")
 
 
 def _finish_blocks(g: Game) -> None:
@@ -327,8 +336,9 @@ def lethal_for(g: Game, attacker_deathtouch: bool, b: int) -> int:
     return max(0, (bch.toughness or 0) - g.perm[b].damage)
 
 
-def divide(g: Game, a: int, blockers: list[int], power: int,
-           defender: int) -> list[tuple[int, int]]:
+def divide(
+    g: Game, a: int, blockers: list[int], power: int, defender: int
+) -> list[tuple[int, int]]:
     """The attacker's damage split among its blockers (module docstring)."""
     ach = g.chars(a)
     dt = "deathtouch" in ach.keywords

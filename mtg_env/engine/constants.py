@@ -141,6 +141,7 @@ ACTION_NAMES = (
     "card",
 )
 
+
 # Players as target ids: -1 is seat 0, -2 is seat 1.
 def player_ref(seat: int) -> int:
     return -1 - seat

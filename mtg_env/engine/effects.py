@@ -116,21 +116,42 @@ def source_chars(g: Game, res: Resolution) -> Chars:
     return g._source_chars(item.cid, item.src_oid)
 
 
-def _ask(g: Game, res: Resolution, kind: int, seat: int, prompt: str,
-         options: tuple[str, ...] = (), select: tuple[int, ...] = ()) -> None:
+def _ask(
+    g: Game,
+    res: Resolution,
+    kind: int,
+    seat: int,
+    prompt: str,
+    options: tuple[str, ...] = (),
+    select: tuple[int, ...] = (),
+) -> None:
     g.ctx = ("res", select) if kind == D_SELECT else ("res",)
     g._set_decision(kind, seat, res.item.cid, prompt, options)
 
 
-def _effect(g: Game, res: Resolution, comps: tuple[Component, ...], cids: list[int],
-            duration: str, text: str) -> None:
+def _effect(
+    g: Game,
+    res: Resolution,
+    comps: tuple[Component, ...],
+    cids: list[int],
+    duration: str,
+    text: str,
+) -> None:
     """Create a continuous effect; the affected set is locked now (CR 611.2c) and its
     timestamp is the time it was created (CR 613.7a)."""
     if not cids:
         return
     item = res.item
-    e = Effect(g._tick(), comps, tuple((c, g.oid[c]) for c in cids), DURATION[duration],
-               item.cid, item.src_oid, item.controller, f"{g.name(item.cid)}: {text}")
+    e = Effect(
+        g._tick(),
+        comps,
+        tuple((c, g.oid[c]) for c in cids),
+        DURATION[duration],
+        item.cid,
+        item.src_oid,
+        item.controller,
+        f"{g.name(item.cid)}: {text}",
+    )
     g.effects.append(e)
     g._dirty = True
 
@@ -243,8 +264,11 @@ def _pt(layer: int, op: str) -> Any:
             text = "switch power and toughness"
         else:
             comp = Component(layer, op, (a["power"], a["toughness"]))
-            text = (f"{a['power']:+d}/{a['toughness']:+d}" if op == "modify_pt"
-                    else f"base P/T {a['power']}/{a['toughness']}")
+            text = (
+                f"{a['power']:+d}/{a['toughness']:+d}"
+                if op == "modify_pt"
+                else f"base P/T {a['power']}/{a['toughness']}"
+            )
         _effect(g, res, (comp,), cids, a["duration"], text)
         return True
 
@@ -289,25 +313,29 @@ def op_animate(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     if a["all_creature_types"]:
         comps.append(Component(L_TYPE, "all_creature_types", True))
     comps.append(Component(L_PT_SET, "set_pt", (a["power"], a["toughness"])))
-    _effect(g, res, tuple(comps), cids, a["duration"],
-            f"becomes a {a['power']}/{a['toughness']} creature")
+    _effect(
+        g,
+        res,
+        tuple(comps),
+        cids,
+        a["duration"],
+        f"becomes a {a['power']}/{a['toughness']} creature",
+    )
     return True
 
 
 def op_land_type_change(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
-    """"Becomes the basic land type of your choice" (CR 305.7): the choice is made on
+    """ "Becomes the basic land type of your choice" (CR 305.7): the choice is made on
     resolution, by the controller."""
     cids = _on_battlefield(g, res, a["what"])
     if not cids:
         return True
     ans = res.vars.pop("answer", None)
     if ans is None:
-        _ask(g, res, D_CHOICE, res.item.controller, "choose a basic land type",
-             BASIC_LAND_TYPES)
+        _ask(g, res, D_CHOICE, res.item.controller, "choose a basic land type", BASIC_LAND_TYPES)
         return False
     t = BASIC_LAND_TYPES[ans]
-    _effect(g, res, (Component(L_TYPE, "set_land_type", t),), cids, a["duration"],
-            f"becomes a {t}")
+    _effect(g, res, (Component(L_TYPE, "set_land_type", t),), cids, a["duration"], f"becomes a {t}")
     return True
 
 
@@ -340,7 +368,7 @@ def op_prevent_combat_damage(g: Game, res: Resolution, a: dict[str, Any]) -> boo
 
 
 def op_sacrifice_unless_pay(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
-    """"Sacrifice <source> unless you pay <cost>": the controller chooses on resolution."""
+    """ "Sacrifice <source> unless you pay <cost>": the controller chooses on resolution."""
     from .cards import parse_mana_cost
 
     item = res.item
@@ -351,8 +379,14 @@ def op_sacrifice_unless_pay(g: Game, res: Resolution, a: dict[str, Any]) -> bool
     ans = res.vars.pop("answer", None)
     if ans is None:
         if can_pay(g.mana_sources(item.controller), cost):
-            _ask(g, res, D_CHOICE, item.controller,
-                 f"pay {cost.text} to keep {g.name(src)}?", (f"pay {cost.text}", "sacrifice"))
+            _ask(
+                g,
+                res,
+                D_CHOICE,
+                item.controller,
+                f"pay {cost.text} to keep {g.name(src)}?",
+                (f"pay {cost.text}", "sacrifice"),
+            )
             return False
         ans = 1
     if ans == 0:
@@ -372,7 +406,8 @@ def op_return_own_enchantment(g: Game, res: Resolution, a: dict[str, Any]) -> bo
         mask |= COLOR_BITS[c]
     you = res.item.controller
     cands = tuple(
-        c for c in g.battlefield
+        c
+        for c in g.battlefield
         if (ch := g.chars(c)).controller == you and ch.types & ENCHANTMENT and ch.colors & mask
     )
     if not cands:
@@ -382,8 +417,14 @@ def op_return_own_enchantment(g: Game, res: Resolution, a: dict[str, Any]) -> bo
         if len(cands) == 1:
             ans = cands[0]
         else:
-            _ask(g, res, D_SELECT, you, "choose an enchantment to return to its owner's hand",
-                 select=cands)
+            _ask(
+                g,
+                res,
+                D_SELECT,
+                you,
+                "choose an enchantment to return to its owner's hand",
+                select=cands,
+            )
             return False
     g._move(ans, HAND)
     g._log("to_hand", ans)
@@ -391,7 +432,7 @@ def op_return_own_enchantment(g: Game, res: Resolution, a: dict[str, Any]) -> bo
 
 
 def op_may(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
-    """"You may ...": yes or no, by the controller on resolution."""
+    """ "You may ...": yes or no, by the controller on resolution."""
     ans = res.vars.pop("answer", None)
     if ans is None:
         _ask(g, res, D_CHOICE, res.item.controller, "you may: do it?", ("yes", "no"))

@@ -77,13 +77,17 @@ def _reason(g: Game, a: Action) -> str:
             if g.lands_played >= 1:
                 return "you have already played a land this turn (CR 305.2)"
             if not main:
-                return ("a land can be played only in your main phase when the stack is empty "
-                        "and you have priority (CR 305.2, 505.5b)")
+                return (
+                    "a land can be played only in your main phase when the stack is empty "
+                    "and you have priority (CR 305.2, 505.5b)"
+                )
             return ""
         if not (main or cd.types & INSTANT or "flash" in g.chars(cid).keywords):
-            return (f"{cd.name} can be cast only at sorcery speed: in your main phase with an "
-                    "empty stack (CR 307.1); only instants and spells with flash (CR 702.8a) "
-                    "can be cast now")
+            return (
+                f"{cd.name} can be cast only at sorcery speed: in your main phase with an "
+                "empty stack (CR 307.1); only instants and spells with flash (CR 702.8a) "
+                "can be cast now"
+            )
         if cd.cost is not None and not can_pay(g.mana_sources(p), cd.cost):
             return f"you can't pay {cd.cost.text} (CR 601.2h)"
         return "it has no legal targets (CR 601.2c)"

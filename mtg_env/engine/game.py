@@ -21,8 +21,6 @@ from .cards import (
     ActivatedAbility,
     CardDef,
     ManaAbility,
-    SpellAbility,
-    StaticAbility,
     TargetSpec,
     TriggeredAbility,
 )
@@ -73,11 +71,9 @@ from .constants import (
     PLAY,
     PREGAME,
     STACK,
-    STEP_NAMES,
     TARGET,
     UNTAP,
     UPKEEP,
-    ZONE_NAMES,
     player_ref,
     ref_player,
 )
@@ -106,8 +102,20 @@ HAND_SIZE = 7
 MAX_HAND = 7
 
 # Continuation frames.
-(F_BEGIN_STEP, F_PRIO, F_END_STEP, F_RESOLVE, F_OPS, F_CAST_DONE, F_ACT_DONE, F_TRIG_DONE,
- F_PUT_TRIGGERS, F_MULLIGAN, F_CLEANUP, F_DAMAGE) = range(12)
+(
+    F_BEGIN_STEP,
+    F_PRIO,
+    F_END_STEP,
+    F_RESOLVE,
+    F_OPS,
+    F_CAST_DONE,
+    F_ACT_DONE,
+    F_TRIG_DONE,
+    F_PUT_TRIGGERS,
+    F_MULLIGAN,
+    F_CLEANUP,
+    F_DAMAGE,
+) = range(12)
 
 
 class Game:
@@ -115,18 +123,63 @@ class Game:
     scripted position); then alternate `legal_actions()` and `apply()`."""
 
     __slots__ = (
-        "format", "cardset", "auto_pass", "max_decisions", "rng",
-        "cdef", "owner", "zone", "oid", "next_oid",
-        "library", "hand", "graveyard", "exile", "battlefield", "perm", "stack",
-        "life", "lost", "lose_reason", "drew_from_empty",
-        "turn", "active", "step", "first_player", "lands_played", "clock",
-        "last_turn_start", "turn_start_clock",
-        "effects", "triggers", "delayed",
-        "attackers", "blocked", "blockers", "fs_participants", "fs_step", "fog_turn",
-        "k", "_decision", "ctx", "res", "passes",
-        "mull_count", "mull_kept", "mull_round",
-        "over", "winner", "truncated", "n_decisions",
-        "_chars", "_dirty", "_legal", "_events", "_ev_shared", "lki", "deck_names",
+        "format",
+        "cardset",
+        "auto_pass",
+        "max_decisions",
+        "rng",
+        "cdef",
+        "owner",
+        "zone",
+        "oid",
+        "next_oid",
+        "library",
+        "hand",
+        "graveyard",
+        "exile",
+        "battlefield",
+        "perm",
+        "stack",
+        "life",
+        "lost",
+        "lose_reason",
+        "drew_from_empty",
+        "turn",
+        "active",
+        "step",
+        "first_player",
+        "lands_played",
+        "clock",
+        "last_turn_start",
+        "turn_start_clock",
+        "effects",
+        "triggers",
+        "delayed",
+        "attackers",
+        "blocked",
+        "blockers",
+        "fs_participants",
+        "fs_step",
+        "fog_turn",
+        "k",
+        "_decision",
+        "ctx",
+        "res",
+        "passes",
+        "mull_count",
+        "mull_kept",
+        "mull_round",
+        "over",
+        "winner",
+        "truncated",
+        "n_decisions",
+        "_chars",
+        "_dirty",
+        "_legal",
+        "_events",
+        "_ev_shared",
+        "lki",
+        "deck_names",
     )
 
     # ------------------------------------------------------------------ construction
@@ -210,8 +263,13 @@ class Game:
         n = 0
         for seat, spec in enumerate(players):
             g.life[seat] = spec.get("life", STARTING_LIFE)
-            for zname, zone in (("library", LIBRARY), ("hand", HAND), ("graveyard", GRAVEYARD),
-                                ("exile", EXILE), ("battlefield", BATTLEFIELD)):
+            for zname, zone in (
+                ("library", LIBRARY),
+                ("hand", HAND),
+                ("graveyard", GRAVEYARD),
+                ("exile", EXILE),
+                ("battlefield", BATTLEFIELD),
+            ):
                 entries = list(spec.get(zname, []))
                 if zone == LIBRARY:
                     entries.reverse()  # listed top first; stored bottom first
@@ -244,8 +302,9 @@ class Game:
                             attach.append((cid, e["attached_to"]))
                     else:
                         g.zone[cid] = zone
-                        {LIBRARY: g.library, HAND: g.hand, GRAVEYARD: g.graveyard,
-                         EXILE: g.exile}[zone][owner].append(cid)
+                        {LIBRARY: g.library, HAND: g.hand, GRAVEYARD: g.graveyard, EXILE: g.exile}[
+                            zone
+                        ][owner].append(cid)
         for cid, label in attach:
             if label not in labels:
                 raise ValueError(f"attached_to: unknown label {label!r}")
@@ -458,9 +517,7 @@ class Game:
         g.attackers = dict(self.attackers)
         g.blocked = set(self.blocked)
         g.blockers = dict(self.blockers)
-        g.fs_participants = (
-            None if self.fs_participants is None else set(self.fs_participants)
-        )
+        g.fs_participants = None if self.fs_participants is None else set(self.fs_participants)
         g.fs_step = self.fs_step
         g.fog_turn = self.fog_turn
         g.k = self.k[:]
@@ -497,26 +554,52 @@ class Game:
     def state_hash(self) -> str:
         """A stable hash of the full state (hex), equal across processes and machines."""
         parts = [
-            self.format, self.turn, self.active, self.step, self.first_player, self.lands_played,
-            self.clock, tuple(self.last_turn_start), self.turn_start_clock, tuple(self.life),
-            tuple(self.lost), tuple(self.drew_from_empty), self.rng.state,
-            tuple(c.name for c in self.cdef), tuple(self.owner), tuple(self.zone),
-            tuple(self.oid), self.next_oid,
-            tuple(map(tuple, self.library)), tuple(map(tuple, self.hand)),
-            tuple(map(tuple, self.graveyard)), tuple(map(tuple, self.exile)),
+            self.format,
+            self.turn,
+            self.active,
+            self.step,
+            self.first_player,
+            self.lands_played,
+            self.clock,
+            tuple(self.last_turn_start),
+            self.turn_start_clock,
+            tuple(self.life),
+            tuple(self.lost),
+            tuple(self.drew_from_empty),
+            self.rng.state,
+            tuple(c.name for c in self.cdef),
+            tuple(self.owner),
+            tuple(self.zone),
+            tuple(self.oid),
+            self.next_oid,
+            tuple(map(tuple, self.library)),
+            tuple(map(tuple, self.hand)),
+            tuple(map(tuple, self.graveyard)),
+            tuple(map(tuple, self.exile)),
             tuple(self.battlefield),
             tuple(self.perm[c].state() for c in sorted(self.perm)),
             tuple(it.state() for it in self.stack),
             tuple(_effect_state(e) for e in self.effects),
             tuple(t.state() for t in self.triggers),
             tuple(t.state() for t in self.delayed),
-            tuple(sorted(self.attackers.items())), tuple(sorted(self.blocked)),
+            tuple(sorted(self.attackers.items())),
+            tuple(sorted(self.blocked)),
             tuple(sorted(self.blockers.items())),
             None if self.fs_participants is None else tuple(sorted(self.fs_participants)),
-            self.fs_step, self.fog_turn, tuple(self.k), self._decision, _ctx_state(self.ctx),
+            self.fs_step,
+            self.fog_turn,
+            tuple(self.k),
+            self._decision,
+            _ctx_state(self.ctx),
             None if self.res is None else (self.res.item.oid, self.res.state()),
-            self.passes, tuple(self.mull_count), tuple(self.mull_kept), tuple(self.mull_round),
-            self.over, self.winner, self.truncated, self.n_decisions,
+            self.passes,
+            tuple(self.mull_count),
+            tuple(self.mull_kept),
+            tuple(self.mull_round),
+            self.over,
+            self.winner,
+            self.truncated,
+            self.n_decisions,
         ]
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
@@ -567,8 +650,10 @@ class Game:
         for e in self.effects:
             if e.duration == 2:  # DUR_WHILE_CONTROL_SOURCE
                 src = chars.get(e.source)
-                if src is None or self.perm[e.source].oid != e.source_oid or (
-                    src.controller != e.controller
+                if (
+                    src is None
+                    or self.perm[e.source].oid != e.source_oid
+                    or (src.controller != e.controller)
                 ):
                     changed = True
                     continue
@@ -596,8 +681,14 @@ class Game:
 
     # ------------------------------------------------------------------ the run loop
 
-    def _set_decision(self, kind: int, player: int, source: int = -1, prompt: str = "",
-                      options: tuple[str, ...] = ()) -> None:
+    def _set_decision(
+        self,
+        kind: int,
+        player: int,
+        source: int = -1,
+        prompt: str = "",
+        options: tuple[str, ...] = (),
+    ) -> None:
         self._decision = Decision(kind, player, source, prompt, options)
         self._legal = None
 
@@ -621,8 +712,14 @@ class Game:
 
     # ------------------------------------------------------------------ zones
 
-    def _move(self, cid: int, to: int, seat: int | None = None, bottom: bool = False,
-              controller: int | None = None) -> None:
+    def _move(
+        self,
+        cid: int,
+        to: int,
+        seat: int | None = None,
+        bottom: bool = False,
+        controller: int | None = None,
+    ) -> None:
         """Move object `cid` to zone `to` (of `seat`, default its owner). A moved object
         becomes a new object (CR 400.7): it gets a new object id."""
         frm = self.zone[cid]
@@ -838,8 +935,9 @@ class Game:
                 return False
         return True
 
-    def _add_trigger(self, controller: int, cid: int, ab: TriggeredAbility, idx: int,
-                     info: dict[str, Any]) -> None:
+    def _add_trigger(
+        self, controller: int, cid: int, ab: TriggeredAbility, idx: int, info: dict[str, Any]
+    ) -> None:
         self.triggers.append(Trigger(controller, cid, self.oid[cid], ab, idx, info))
         self._log("trigger", controller, cid, idx)
 
@@ -942,9 +1040,11 @@ class Game:
         if k in (D_CHOICE, D_TRIGGER_ORDER):
             return [Action(CHOOSE, 0, i) for i in range(len(d.options))]
         if k == D_MULLIGAN:
-            return [KEEP_ACTION, MULLIGAN_ACTION] if self.mull_count[p] < HAND_SIZE - 1 else [
-                KEEP_ACTION
-            ]
+            return (
+                [KEEP_ACTION, MULLIGAN_ACTION]
+                if self.mull_count[p] < HAND_SIZE - 1
+                else [KEEP_ACTION]
+            )
         if k in (D_BOTTOM, D_DISCARD):
             return [Action(CARD, c) for c in self.hand[p]]
         if k == D_SELECT:
@@ -953,9 +1053,7 @@ class Game:
 
     def _priority_actions(self, p: int) -> list[Action]:
         acts = [PASS_ACTION]
-        sorcery_ok = (
-            self.active == p and self.step in (MAIN1, MAIN2) and not self.stack
-        )
+        sorcery_ok = self.active == p and self.step in (MAIN1, MAIN2) and not self.stack
         hand = self.hand[p]
         if sorcery_ok and self.lands_played < 1:
             for cid in hand:
@@ -997,8 +1095,9 @@ class Game:
                     acts.append(Action(ACTIVATE, cid, idx))
         return acts
 
-    def _can_activate(self, p: int, cid: int, ch: Chars, ab: ActivatedAbility,
-                      sorcery_ok: bool) -> str | None:
+    def _can_activate(
+        self, p: int, cid: int, ch: Chars, ab: ActivatedAbility, sorcery_ok: bool
+    ) -> str | None:
         """None if `ab` of `cid` can be activated by `p` now, else the reason."""
         if ab.timing == "your_turn" and self.active != p:
             return "it can be activated only during your turn"
@@ -1022,15 +1121,17 @@ class Game:
 
     # ------------------------------------------------------------------ targets
 
-    def _targets_exist(self, specs: Sequence[TargetSpec], src: int, you: int, kind: int,
-                       src_ch: Any) -> bool:
+    def _targets_exist(
+        self, specs: Sequence[TargetSpec], src: int, you: int, kind: int, src_ch: Any
+    ) -> bool:
         colors = src_ch.colors
         return all(
             any(True for _ in self._iter_targets(spec, src, you, colors, kind)) for spec in specs
         )
 
-    def _iter_targets(self, spec: TargetSpec, src: int, you: int, src_colors: int,
-                      kind: int) -> Iterable[int]:
+    def _iter_targets(
+        self, spec: TargetSpec, src: int, you: int, src_colors: int, kind: int
+    ) -> Iterable[int]:
         k = spec.kind
         if spec.allows_player:
             yield player_ref(0)
@@ -1057,8 +1158,10 @@ class Game:
         k = spec.kind
         z = self.zone[cid]
         if k == "spell":
-            return z == STACK and cid != src and any(
-                it.kind == SPELL and it.cid == cid for it in self.stack
+            return (
+                z == STACK
+                and cid != src
+                and any(it.kind == SPELL and it.cid == cid for it in self.stack)
             )
         if k == "graveyard_card":
             if z != GRAVEYARD:
@@ -1215,8 +1318,12 @@ class Game:
         _, item, specs, _ = self.ctx
         i = len(item.targets)
         if i < len(specs):
-            self._set_decision(D_TARGET, item.controller, item.cid,
-                               f"target {i + 1} of {len(specs)}: {specs[i].text}")
+            self._set_decision(
+                D_TARGET,
+                item.controller,
+                item.cid,
+                f"target {i + 1} of {len(specs)}: {specs[i].text}",
+            )
 
     def _f_cast_done(self) -> None:
         item = self.ctx[1]
@@ -1256,17 +1363,20 @@ class Game:
                 self.triggers.remove(mine[0])
                 self._put_trigger(mine[0])
             else:
-                opts = tuple(f"{self.name(t.cid)}: {t.ability.text or t.ability.event}"
-                             for t in mine)
+                opts = tuple(
+                    f"{self.name(t.cid)}: {t.ability.text or t.ability.event}" for t in mine
+                )
                 self.ctx = ("trigger_order",)
-                self._set_decision(D_TRIGGER_ORDER, seat, -1,
-                                   "choose the next trigger to put on the stack", opts)
+                self._set_decision(
+                    D_TRIGGER_ORDER, seat, -1, "choose the next trigger to put on the stack", opts
+                )
             return
 
     def _put_trigger(self, t: Trigger) -> None:
         ab: TriggeredAbility = t.ability
-        item = StackItem(self._new_oid(), TRIGGER, t.cid, t.src_oid, t.controller, ab,
-                         t.ab_index, dict(t.info))
+        item = StackItem(
+            self._new_oid(), TRIGGER, t.cid, t.src_oid, t.controller, ab, t.ab_index, dict(t.info)
+        )
         if ab.targets:
             src_ch = self._source_chars(t.cid, t.src_oid)
             if not self._targets_exist(ab.targets, t.cid, t.controller, TRIGGER, src_ch):
@@ -1397,8 +1507,12 @@ class Game:
             elif self.drew_from_empty[seat]:
                 acts.append(("lose", seat, "drew from an empty library (CR 704.5b)"))
         for seat in (0, 1):
-            for zone in (self.hand[seat], self.graveyard[seat], self.exile[seat],
-                         self.library[seat]):
+            for zone in (
+                self.hand[seat],
+                self.graveyard[seat],
+                self.exile[seat],
+                self.library[seat],
+            ):
                 for cid in zone:
                     if self.cdef[cid].token:
                         acts.append(("token_gone", cid))
@@ -1461,8 +1575,9 @@ class Game:
                     self.ctx = None
                 else:
                     self.ctx = ("legend", cids)
-                    self._set_decision(D_SELECT, a[1], -1,
-                                       f"legend rule: choose the {self.name(cids[0])} to keep")
+                    self._set_decision(
+                        D_SELECT, a[1], -1, f"legend rule: choose the {self.name(cids[0])} to keep"
+                    )
                     return "paused"
         losers = [a[1] for a in acts if a[0] == "lose"]
         to_gy: list[tuple[int, str]] = []
@@ -1485,8 +1600,12 @@ class Game:
             elif a[0] == "token_gone":
                 cid = a[1]
                 z = self.zone[cid]
-                zl = {HAND: self.hand, GRAVEYARD: self.graveyard, EXILE: self.exile,
-                      LIBRARY: self.library}[z]
+                zl = {
+                    HAND: self.hand,
+                    GRAVEYARD: self.graveyard,
+                    EXILE: self.exile,
+                    LIBRARY: self.library,
+                }[z]
                 zl[self.owner[cid]].remove(cid)
                 self.zone[cid] = NOWHERE
                 self._dirty = True
@@ -1546,8 +1665,9 @@ class Game:
         for seat in order:
             if not self.mull_kept[seat] and seat not in self.mull_round:
                 self.k.append((F_MULLIGAN,))
-                self._set_decision(D_MULLIGAN, seat, -1,
-                                   f"keep {len(self.hand[seat])} cards or mulligan")
+                self._set_decision(
+                    D_MULLIGAN, seat, -1, f"keep {len(self.hand[seat])} cards or mulligan"
+                )
                 return
         # Everyone declared this round: those who mulliganed draw new hands.
         again = [s for s in order if not self.mull_kept[s]]
@@ -1683,8 +1803,7 @@ def _ctx_state(ctx: Any) -> Any:
 
 
 def _effect_state(e: Effect) -> tuple:
-    return (e.ts, repr(e.components), e.affected, e.duration, e.source, e.source_oid,
-            e.controller)
+    return (e.ts, repr(e.components), e.affected, e.duration, e.source, e.source_oid, e.controller)
 
 
 _F_BOTTOM = 12
@@ -1703,5 +1822,3 @@ _FRAMES: tuple = (
     Game._f_damage,
     Game._f_bottom,
 )
-_ = (SpellAbility, StaticAbility, STEP_NAMES, ZONE_NAMES, CHOOSE, UPKEEP, END, MAIN2, DRAW,
-     END_COMBAT, DECLARE_ATTACKERS, DECLARE_BLOCKERS, BEGIN_COMBAT, UNTAP, CLEANUP)

@@ -124,8 +124,16 @@ class Effect:
     """A continuous effect from a resolved spell or ability (CR 611.2): its components,
     the objects it affects (locked when it began, CR 611.2c), timestamp and duration."""
 
-    __slots__ = ("ts", "components", "affected", "duration", "source", "source_oid", "controller",
-                 "text")
+    __slots__ = (
+        "ts",
+        "components",
+        "affected",
+        "duration",
+        "source",
+        "source_oid",
+        "controller",
+        "text",
+    )
 
     def __init__(
         self,
@@ -198,12 +206,32 @@ def apply_cda(g: Game, ch: Chars) -> None:
 class _Cand:
     """One effect taking part in a layer: from a static ability or a resolved effect."""
 
-    __slots__ = ("key", "ts", "components", "source", "you", "filter", "locked", "cda", "text",
-                 "is_static")
+    __slots__ = (
+        "key",
+        "ts",
+        "components",
+        "source",
+        "you",
+        "filter",
+        "locked",
+        "cda",
+        "text",
+        "is_static",
+    )
 
-    def __init__(self, key: Any, ts: int, components: tuple[Component, ...], source: int,
-                 you: int, flt: Filter | None, locked: list[int] | None, cda: bool, text: str,
-                 is_static: bool) -> None:
+    def __init__(
+        self,
+        key: Any,
+        ts: int,
+        components: tuple[Component, ...],
+        source: int,
+        you: int,
+        flt: Filter | None,
+        locked: list[int] | None,
+        cda: bool,
+        text: str,
+        is_static: bool,
+    ) -> None:
         self.key = key
         self.ts = ts
         self.components = components
@@ -231,8 +259,17 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
     started: dict[Any, _Cand] = {}
     effects = g.effects
 
-    for layer in (L_COPY, L_CONTROL, L_TYPE, L_COLOR, L_ABILITY, L_PT_CDA, L_PT_SET, L_PT_MOD,
-                  L_PT_SWITCH):
+    for layer in (
+        L_COPY,
+        L_CONTROL,
+        L_TYPE,
+        L_COLOR,
+        L_ABILITY,
+        L_PT_CDA,
+        L_PT_SET,
+        L_PT_MOD,
+        L_PT_SWITCH,
+    ):
         cands: list[_Cand] = []
         for cid in bf:
             ch = work[cid]
@@ -241,8 +278,20 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
                     continue
                 if layer == L_PT_CDA:
                     if ab.cda:  # CDAs apply in 7a (and in every zone: see chars_off_battlefield)
-                        cands.append(_Cand(("cda", cid), 0, (), cid, ch.controller, None, [cid],
-                                           True, ab.text or "characteristic-defining", True))
+                        cands.append(
+                            _Cand(
+                                ("cda", cid),
+                                0,
+                                (),
+                                cid,
+                                ch.controller,
+                                None,
+                                [cid],
+                                True,
+                                ab.text or "characteristic-defining",
+                                True,
+                            )
+                        )
                     continue
                 key = (cid, id(ab))
                 if key in started:
@@ -250,8 +299,20 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
                 comps = ab.components
                 if not any(c.layer == layer for c in comps):
                     continue
-                cands.append(_Cand(key, perm[cid].timestamp, comps, cid, ch.controller,
-                                   ab.affects, None, False, ab.text or cdef[cid].name, True))
+                cands.append(
+                    _Cand(
+                        key,
+                        perm[cid].timestamp,
+                        comps,
+                        cid,
+                        ch.controller,
+                        ab.affects,
+                        None,
+                        False,
+                        ab.text or cdef[cid].name,
+                        True,
+                    )
+                )
         for c in started.values():
             if any(x.layer == layer for x in c.components):
                 cands.append(c)
@@ -261,8 +322,11 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
                 locked = [cid for cid, oid in e.affected if cid in work and perm[cid].oid == oid]
                 if e.duration == DUR_WHILE_CONTROL_SOURCE and not _source_controls(g, e, work):
                     continue
-                cands.append(_Cand(e, e.ts, comps, e.source, e.controller, None, locked, False,
-                                   e.text, False))
+                cands.append(
+                    _Cand(
+                        e, e.ts, comps, e.source, e.controller, None, locked, False, e.text, False
+                    )
+                )
         if not cands:
             if layer == L_TYPE:
                 _refresh_intrinsic(work)
@@ -309,7 +373,9 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
 
 def _source_controls(g: Game, e: Effect, work: dict[int, Chars]) -> bool:
     src = work.get(e.source)
-    return src is not None and g.perm[e.source].oid == e.source_oid and src.controller == e.controller
+    return (
+        src is not None and g.perm[e.source].oid == e.source_oid and src.controller == e.controller
+    )
 
 
 def _affected(g: Game, c: _Cand, work: dict[int, Chars]) -> list[int]:
@@ -381,7 +447,7 @@ def _refresh_intrinsic(work: dict[int, Chars]) -> None:
 
 def _finish(g: Game, work: dict[int, Chars]) -> None:
     """Rules-modifying statics (after layers) and derived fields."""
-    for cid, ch in work.items():
+    for ch in work.values():
         prot = 0
         for k in ch.keywords:
             b = _PROT.get(k)
@@ -398,8 +464,11 @@ def _finish(g: Game, work: dict[int, Chars]) -> None:
                 elif f.relation == "self":
                     targets = [cid]
                 else:
-                    targets = [x for x, c2 in work.items()
-                               if matches(f, c2, x, cid, ch.controller, g.owner[x])]
+                    targets = [
+                        x
+                        for x, c2 in work.items()
+                        if matches(f, c2, x, cid, ch.controller, g.owner[x])
+                    ]
                 for t in targets:
                     tch = work.get(t)
                     if tch is not None:

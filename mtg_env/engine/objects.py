@@ -96,9 +96,18 @@ class Perm:
 
     def state(self) -> tuple:
         return (
-            self.cid, self.oid, self.controller, self.tapped, self.damage, self.deathtouched,
-            tuple(sorted(self.counters.items())) if self.counters else (), self.attached,
-            self.timestamp, self.control_since, self.last_ctrl, self.attacked_turn,
+            self.cid,
+            self.oid,
+            self.controller,
+            self.tapped,
+            self.damage,
+            self.deathtouched,
+            tuple(sorted(self.counters.items())) if self.counters else (),
+            self.attached,
+            self.timestamp,
+            self.control_since,
+            self.last_ctrl,
+            self.attacked_turn,
             self.copy_def.name if self.copy_def else None,
         )
 
@@ -107,11 +116,29 @@ class StackItem:
     """A spell or ability on the stack (CR 405). For spells `cid` is the card itself; for
     abilities it is the source. `targets` holds (ref, oid) pairs chosen on casting."""
 
-    __slots__ = ("oid", "kind", "cid", "src_oid", "controller", "ability", "ab_index", "targets",
-                 "info")
+    __slots__ = (
+        "oid",
+        "kind",
+        "cid",
+        "src_oid",
+        "controller",
+        "ability",
+        "ab_index",
+        "targets",
+        "info",
+    )
 
-    def __init__(self, oid: int, kind: int, cid: int, src_oid: int, controller: int,
-                 ability: Any, ab_index: int, info: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        oid: int,
+        kind: int,
+        cid: int,
+        src_oid: int,
+        controller: int,
+        ability: Any,
+        ab_index: int,
+        info: dict[str, Any] | None = None,
+    ) -> None:
         self.oid = oid
         self.kind = kind
         self.cid = cid
@@ -136,8 +163,16 @@ class StackItem:
         return s
 
     def state(self) -> tuple:
-        return (self.oid, self.kind, self.cid, self.src_oid, self.controller, self.ab_index,
-                tuple(self.targets), tuple(sorted((k, repr(v)) for k, v in self.info.items())))
+        return (
+            self.oid,
+            self.kind,
+            self.cid,
+            self.src_oid,
+            self.controller,
+            self.ab_index,
+            tuple(self.targets),
+            tuple(sorted((k, repr(v)) for k, v in self.info.items())),
+        )
 
 
 class Trigger:
@@ -145,8 +180,15 @@ class Trigger:
 
     __slots__ = ("controller", "cid", "src_oid", "ability", "ab_index", "info")
 
-    def __init__(self, controller: int, cid: int, src_oid: int, ability: Any, ab_index: int,
-                 info: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        controller: int,
+        cid: int,
+        src_oid: int,
+        ability: Any,
+        ab_index: int,
+        info: dict[str, Any],
+    ) -> None:
         self.controller = controller
         self.cid = cid
         self.src_oid = src_oid
@@ -155,8 +197,13 @@ class Trigger:
         self.info = info
 
     def state(self) -> tuple:
-        return (self.controller, self.cid, self.src_oid, self.ab_index,
-                tuple(sorted((k, repr(v)) for k, v in self.info.items())))
+        return (
+            self.controller,
+            self.cid,
+            self.src_oid,
+            self.ab_index,
+            tuple(sorted((k, repr(v)) for k, v in self.info.items())),
+        )
 
 
 class Resolution:
@@ -178,5 +225,7 @@ class Resolution:
         return r
 
     def state(self) -> tuple:
-        return (tuple((len(f[0]), f[1]) for f in self.frames),
-                tuple(sorted((k, repr(v)) for k, v in self.vars.items())))
+        return (
+            tuple((len(f[0]), f[1]) for f in self.frames),
+            tuple(sorted((k, repr(v)) for k, v in self.vars.items())),
+        )

@@ -1,0 +1,212 @@
+"""The public engine API: construction, legal actions, apply, clone, hashing, replay."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mtg_env.engine import (
+    ATTACK,
+    KEEP,
+    MULLIGAN,
+    PASS,
+    PLAY,
+    Action,
+    Game,
+    IllegalActionError,
+    load_decks,
+)
+from mtg_env.engine.constants import D_BOTTOM, D_MULLIGAN, D_PRIORITY
+
+DECKS = load_decks("classic")
+NAMES = sorted(DECKS)
+
+
+def play_random(g: Game, seed: int, limit: int = 5000) -> list[Action]:
+    r = random.Random(seed)
+    actions = []
+    while not g.is_over and len(actions) < limit:
+        a = r.choice(g.legal_actions())
+        actions.append(a)
+        g.apply(a)
+    return actions
+
+
+@pytest.mark.parametrize("deck_a", NAMES)
+def test_every_deck_pair_plays_to_the_end_and_replays(deck_a: str) -> None:
+    """Done-when: every ordered pair of bundled decks plays 5 seeded games of random legal
+    actions to the end, and replaying each action list reproduces every state_hash."""
+    for deck_b in NAMES:
+        for seed in range(5):
+            g = Game.new((DECKS[deck_a], DECKS[deck_b]), seed=seed)
+            start = g.clone()
+            r = random.Random(seed)
+            actions, hashes = [], []
+            while not g.is_over:
+                a = r.choice(g.legal_actions())
+                actions.append(a)
+                g.apply(a)
+                hashes.append(g.state_hash())
+            assert g.is_over and len(actions) < 5000
+            assert g.winner in (0, 1, None)
+            replay = Game.new((DECKS[deck_a], DECKS[deck_b]), seed=seed)
+            assert replay.state_hash() == start.state_hash()
+            for a, h in zip(actions, hashes, strict=True):
+                replay.apply(a)
+                assert replay.state_hash() == h
+
+
+def test_same_seed_same_game_different_seed_differs() -> None:
+    a = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=11)
+    b = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=11)
+    c = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=12)
+    assert a.state_hash() == b.state_hash()
+    assert a.state_hash() != c.state_hash()
+
+
+def test_first_player_from_seed_and_option() -> None:
+    firsts = {Game.new((NAMES[0], NAMES[1]), seed=s).first_player for s in range(20)}
+    assert firsts == {0, 1}
+    for fp in (0, 1):
+        assert Game.new((NAMES[0], NAMES[1]), seed=3, first_player=fp).first_player == fp
+
+
+def test_clone_is_independent() -> None:
+    g = Game.new((DECKS[NAMES[2]], DECKS[NAMES[3]]), seed=5)
+    play_random(g, 1, limit=40)
+    h = g.state_hash()
+    c = g.clone()
+    assert c.state_hash() == h
+    play_random(c, 2, limit=60)
+    assert g.state_hash() == h
+    # and the other way round
+    c2 = g.clone()
+    h2 = c2.state_hash()
+    play_random(g, 3, limit=60)
+    assert c2.state_hash() == h2
+
+
+def test_legal_actions_are_exact() -> None:
+    """Every listed action applies; actions near the listed ones that are not listed raise
+    IllegalActionError with a reason."""
+    r = random.Random(0)
+    for seed in range(6):
+        g = Game.new((DECKS[NAMES[seed % 6]], DECKS[NAMES[(seed + 2) % 6]]), seed=seed)
+        steps = 0
+        while not g.is_over and steps < 400:
+            legal = g.legal_actions()
+            assert len(set(legal)) == len(legal)
+            for a in legal:
+                g.clone().apply(a)  # must not raise
+            n = len(g.cdef)
+            probes = [
+                Action(k, r.randrange(-2, n), r.randrange(0, 3))
+                for k in range(11)
+                for _ in range(3)
+            ]
+            for a in probes:
+                if a in legal:
+                    continue
+                with pytest.raises(IllegalActionError) as e:
+                    g.clone().apply(a)
+                assert str(e.value)
+            g.apply(r.choice(legal))
+            steps += 1
+
+
+def test_illegal_attack_with_summoning_sick_creature_names_the_rule() -> None:
+    g, lab = Game.setup(
+        [
+            {"battlefield": [{"card": "Grizzly Bears", "id": "bears", "sick": True}, "Hill Giant"]},
+            {},
+        ],
+        turn=3,
+        step=4,
+    )
+    # step 4 = beginning of combat: pass to the declaration
+    while g.decision.kind == D_PRIORITY:
+        g.apply(Action(PASS))
+    with pytest.raises(IllegalActionError) as e:
+        g.apply(Action(ATTACK, lab["bears"], 1))
+    assert "302.6" in str(e.value) and "summoning sickness" in str(e.value)
+
+
+def test_london_mulligan() -> None:
+    g = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=4, first_player=0)
+    assert g.decision.kind == D_MULLIGAN and g.current_player == 0
+    g.apply(Action(MULLIGAN))
+    assert g.decision.kind == D_MULLIGAN and g.current_player == 1
+    g.apply(Action(KEEP))
+    # player 0 gets a new 7 and decides again
+    assert g.decision.kind == D_MULLIGAN and g.current_player == 0
+    assert len(g.hand[0]) == 7
+    g.apply(Action(KEEP))
+    assert g.decision.kind == D_BOTTOM and g.current_player == 0
+    g.apply(g.legal_actions()[0])
+    assert len(g.hand[0]) == 6 and len(g.library[0]) == 34
+    assert len(g.hand[1]) == 7
+
+
+def test_no_mulligans_option_and_first_turn_skips_draw() -> None:
+    g = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=4, first_player=1, mulligans=False)
+    assert g.turn == 1 and g.active == 1
+    assert len(g.hand[1]) == 7 and len(g.library[1]) == 33  # 103.8a: no draw on turn 1
+
+
+def test_decision_cap_truncates() -> None:
+    g = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=1, max_decisions=10)
+    play_random(g, 0)
+    assert g.is_over and g.truncated and g.winner is None and g.n_decisions == 10
+
+
+def test_auto_pass_off_shows_pass_only_windows() -> None:
+    on = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=2, mulligans=False)
+    off = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=2, mulligans=False, auto_pass=False)
+    only_pass = 0
+    while not off.is_over and off.turn < 4:
+        legal = off.legal_actions()
+        only_pass += legal == [Action(PASS)]
+        off.apply(legal[0])
+    assert only_pass > 0
+    while not on.is_over and on.turn < 4:
+        assert on.legal_actions() != [Action(PASS)]
+        on.apply(on.legal_actions()[0])
+
+
+def test_game_over_rejects_actions() -> None:
+    g = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=1)
+    play_random(g, 5)
+    assert g.is_over and g.current_player is None and g.legal_actions() == []
+    with pytest.raises(IllegalActionError):
+        g.apply(Action(PASS))
+
+
+def test_log_text_and_events() -> None:
+    g = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=8)
+    play_random(g, 8)
+    text = g.log_text()
+    assert "Turn 1" in text and "Game over" in text
+    assert g.events[-1][0] in ("game_over", "truncated")
+
+
+def test_play_action_for_card_not_in_hand() -> None:
+    g = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=8, mulligans=False)
+    p = g.current_player
+    other = g.library[p][0]
+    with pytest.raises(IllegalActionError) as e:
+        g.apply(Action(PLAY, other))
+    assert "not in your hand" in str(e.value)
+
+
+def test_resample_hidden_keeps_own_view() -> None:
+    g = Game.new((DECKS[NAMES[1]], DECKS[NAMES[4]]), seed=9, mulligans=False)
+    play_random(g, 4, limit=30)
+    seat = g.current_player
+    r = g.resample_hidden(seat, random.Random(1))
+    assert r.hand[seat] == g.hand[seat]
+    assert sorted(r.hand[1 - seat] + r.library[1 - seat]) == sorted(
+        g.hand[1 - seat] + g.library[1 - seat]
+    )
+    assert len(r.hand[1 - seat]) == len(g.hand[1 - seat])
+    assert r.legal_actions() == g.legal_actions()
