@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 lint: install
-	$(BIN)/ruff check mtg_env agents scripts tests
+	$(BIN)/ruff check .
 
 test: install lint
 	$(BIN)/python -m pytest -n 2

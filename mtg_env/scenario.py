@@ -47,6 +47,8 @@ from .engine.constants import (
     D_TARGET,
     D_TRIGGER_ORDER,
     DECISION_NAMES,
+    DECLARE_ATTACKERS,
+    DECLARE_BLOCKERS,
     STEP_BY_NAME,
     STEP_NAMES,
     SUPERTYPE_NAMES,
@@ -346,6 +348,22 @@ class Runner:
             raise ScenarioFailure(f"{x!r} is ambiguous ({len(found)} objects): give it an id")
         return found[0]
 
+    def pick(self, x: Any, legal: list[Action], what: str) -> Action:
+        """The legal action whose object is `x`: a label or player ref; a card name picks
+        the first legal object of that name (so unlabelled tokens can be named)."""
+        g = self.g
+        if isinstance(x, str) and (x in self.labels or x in ("player0", "player1")):
+            ref = self.obj(x)
+            for a in legal:
+                if a.obj == ref:
+                    return a
+            raise IllegalActionError(f"{x!r} is not {what}")
+        for a in legal:
+            if a.obj >= 0 and g.cdef[a.obj].name == x:
+                return a
+        self.obj(x)  # raises "no object" if it doesn't exist at all
+        raise IllegalActionError(f"{x!r} is not {what}")
+
     def choice_action(self, c: Any) -> Action:
         """The action answering the pending decision with script value `c`."""
         g = self.g
@@ -354,15 +372,7 @@ class Runner:
             raise ScenarioFailure(f"choose {c!r}: no decision is pending")
         legal = g.legal_actions()
         if d.kind == D_TARGET:
-            ref = self.obj(c)
-            for a in legal:
-                if a.obj == ref:
-                    return a
-            # A card name may match several objects: take the first legal one of that name.
-            for a in legal:
-                if a.obj >= 0 and g.cdef[a.obj].name == c:
-                    return a
-            raise ScenarioFailure(f"{c!r} is not a legal target")
+            return self.pick(c, legal, "a legal target")
         if d.kind in (D_CHOICE, D_TRIGGER_ORDER):
             if isinstance(c, bool):
                 c = "yes" if c else "no"
@@ -394,7 +404,7 @@ class Runner:
             for a in legal:
                 if g.cdef[a.obj].name == c:
                     return a
-            raise ScenarioFailure(f"{c!r} is not among the choices")
+            raise IllegalActionError(f"{c!r} is not among the choices")
         if d.kind == D_MULLIGAN:
             return Action(KEEP) if str(c).lower() == "keep" else Action(MULLIGAN)
         raise ScenarioFailure(f"choose {c!r}: pending decision is {DECISION_NAMES[d.kind]}")
@@ -433,13 +443,23 @@ class Runner:
         elif "attack" in step:
             self._expect_decision(D_ATTACKERS, p, "attack")
             for x in step["attack"]:
-                self._apply(g, Action(ATTACK, self.obj(x), 1 - p), p)
+                legal = [a for a in g.legal_actions() if a.kind == ATTACK]
+                try:
+                    act = self.pick(x, legal, "able to attack")
+                except IllegalActionError:
+                    act = Action(ATTACK, self.obj(x), 1 - p)  # let the engine say why
+                self._apply(g, act, p)
             self._apply(g, Action(PASS), p)
         elif "block" in step:
             self._expect_decision(D_BLOCKERS, p, "block")
             for b, a in step["block"].items():
-                self._apply(g, Action(BLOCKER, self.obj(b)), p)
-                self._apply(g, Action(BLOCK, self.obj(a)), p)
+                for x, kind in ((b, BLOCKER), (a, BLOCK)):
+                    legal = [y for y in g.legal_actions() if y.kind == kind]
+                    try:
+                        act = self.pick(x, legal, "a legal choice")
+                    except IllegalActionError:
+                        act = Action(kind, self.obj(x))  # let the engine say why
+                    self._apply(g, act, p)
             self._apply(g, Action(PASS), p)
         elif "choose" in step:
             vals = step["choose"] if isinstance(step["choose"], list) else [step["choose"]]
@@ -448,6 +468,10 @@ class Runner:
 
     def _expect_decision(self, kind: int, p: int, what: str) -> None:
         d = self.g.decision
+        step = DECLARE_ATTACKERS if kind == D_ATTACKERS else DECLARE_BLOCKERS
+        if d is not None and d.kind == D_PRIORITY and self.g.step == step:
+            # The engine skips a declaration with no legal choice: the action is illegal.
+            raise IllegalActionError(f"{what}: no creature of player {p} can {what} now")
         if d is None or d.kind != kind or d.player != p:
             now = "none" if d is None else f"{DECISION_NAMES[d.kind]} of player {d.player}"
             raise ScenarioFailure(
@@ -563,7 +587,7 @@ class Runner:
             try:
                 probe.action_step(step)
                 ok, why = True, ""
-            except (IllegalActionError, ScenarioFailure) as err:
+            except IllegalActionError as err:
                 ok, why = False, str(err)
             if ok != want:
                 raise ScenarioFailure(
@@ -711,7 +735,7 @@ def _run_step(r: Runner, step: Any) -> None:
     if step.get("expect_error"):
         try:
             r.action_step(step)
-        except (IllegalActionError, ScenarioFailure):
+        except IllegalActionError:
             return
         raise ScenarioFailure("expected the action to be rejected, but it was legal")
     r.action_step(step)

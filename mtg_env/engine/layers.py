@@ -101,6 +101,12 @@ class Chars:
         self.rules: frozenset[str] = frozenset()
         self.prot = 0
 
+    def copy(self) -> Chars:
+        c = Chars.__new__(Chars)
+        for k in Chars.__slots__:
+            setattr(c, k, getattr(self, k))
+        return c
+
     def has_subtype(self, s: str) -> bool:
         if s in self.subtypes:
             return True
@@ -332,8 +338,10 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
                 _refresh_intrinsic(work)
             continue
         if len(cands) > 1:
-            cands.sort(key=lambda c: (not c.cda, c.ts))
+            cands = _order(g, cands, work, layer)
         for c in cands:
+            if c.locked is None and c.is_static and not _has_ability(work, c.key):
+                continue  # its ability was removed earlier in this layer (CR 613.8 example)
             if c.cda:
                 ch = work[c.source]
                 apply_cda(g, ch)
@@ -369,6 +377,73 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
                     trace.setdefault(cid, []).append(f"7c: counters {d:+d}/{d:+d}")
     _finish(g, work)
     return work
+
+
+def _has_ability(work: dict[int, Chars], key: Any) -> bool:
+    cid, ab_id = key
+    ch = work.get(cid)
+    return ch is not None and any(id(a) == ab_id for a in ch.abilities)
+
+
+def _trial(g: Game, b: _Cand, work: dict[int, Chars], layer: int) -> dict[int, Chars]:
+    """The working characteristics after applying only `b`'s part in `layer`."""
+    trial = {cid: ch.copy() for cid, ch in work.items()}
+    objs = b.locked if b.locked is not None else _affected(g, b, trial)
+    for comp in b.components:
+        if comp.layer == layer:
+            for cid in objs:
+                ch = trial.get(cid)
+                if ch is not None:
+                    _apply(g, comp, ch, b)
+    if layer == L_TYPE:
+        _refresh_intrinsic(trial)
+    return trial
+
+
+def _order(g: Game, cands: list[_Cand], work: dict[int, Chars], layer: int) -> list[_Cand]:
+    """Order effects within a layer (CR 613.7, 613.8): characteristic-defining abilities
+    first; then an effect that depends on another applies after it; otherwise by
+    timestamp. Dependency loops fall back to timestamp order (613.8b).
+
+    A dependency is found by trial: B is applied alone to the current characteristics and
+    we look whether A still exists and still applies to the same objects. Effects that
+    already started (613.6) or come from resolved spells have locked object sets and fixed
+    instructions, so only not-yet-started static abilities can depend on others; and from
+    layer 7a on, no effect changes what a filter or an ability's existence looks at.
+    """
+    cands = sorted(cands, key=lambda c: (not c.cda, c.ts))
+    if layer > L_ABILITY:
+        return cands
+    pending = [c for c in cands if not c.cda and c.locked is None and c.is_static]
+    if not pending:
+        return cands
+    deps: dict[int, set[int]] = {id(c): set() for c in cands}
+    base = {id(a): _affected(g, a, work) for a in pending}
+    trials: dict[int, dict[int, Chars]] = {}
+    for b in cands:
+        if b.cda:
+            continue
+        for a in pending:
+            if a is b:
+                continue
+            t = trials.get(id(b))
+            if t is None:
+                t = trials[id(b)] = _trial(g, b, work, layer)
+            if not _has_ability(t, a.key) or _affected(g, a, t) != base[id(a)]:
+                deps[id(a)].add(id(b))
+    if not any(deps.values()):
+        return cands
+    out: list[_Cand] = [c for c in cands if c.cda]
+    rest = [c for c in cands if not c.cda]
+    done: set[int] = set()
+    while rest:
+        ready = [c for c in rest if deps[id(c)] <= done]
+        # In a dependency loop nothing is ready: ignore the loop, use timestamps.
+        nxt = ready[0] if ready else rest[0]
+        out.append(nxt)
+        done.add(id(nxt))
+        rest.remove(nxt)
+    return out
 
 
 def _source_controls(g: Game, e: Effect, work: dict[int, Chars]) -> bool:
