@@ -526,23 +526,32 @@ class Runner:
                 return
 
     def advance(self, step_name: str) -> None:
+        """Pass until the next time a player would receive priority in a new instance of
+        STEP (for declare_attackers / declare_blockers: until its declaration decision).
+        From inside STEP this goes to the next instance (e.g. the second combat damage
+        step with first strike, or the same step next turn)."""
         target = STEP_BY_NAME[step_name]
         g = self.g
         start = g.turn
-        moved = False
+        mark = len(g.events)
         decl = {"declare_attackers": D_ATTACKERS, "declare_blockers": D_BLOCKERS}.get(step_name)
+
+        def begun() -> bool:
+            return any(e[0] == "step" and e[1] == target for e in g.events[mark:])
+
         while not g.is_over:
             d = g.decision
             assert d is not None
-            if decl is not None and d.kind == decl and g.step == target:
-                return
-            if d.kind == D_PRIORITY and g.step == target and moved:
+            if (
+                g.step == target
+                and begun()
+                and (d.kind == D_PRIORITY or (decl is not None and d.kind == decl))
+            ):
                 return
             if g.turn > start + 2:
                 raise ScenarioFailure(f"advance: step {step_name} not reached within two turns")
-            if not self._auto():
+            if not self._auto(stop_declarations=(decl,) if decl is not None else ()):
                 return
-            moved = True
 
     # ----------------------------------------------------------------- expectations
 

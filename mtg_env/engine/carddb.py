@@ -211,6 +211,11 @@ class LandTypeOp(_Strict):
     duration: DURATIONS = "end_of_turn"
 
 
+class AttachOp(_Strict):
+    what: REFS = "self"
+    to: REFS
+
+
 class CostOp(_Strict):
     cost: str
 
@@ -252,6 +257,7 @@ OP_MODELS: dict[str, type[_Strict]] = {
     "add_subtypes": SubtypeOp,
     "land_type_change": LandTypeOp,
     "prevent_combat_damage": EmptyOp,
+    "attach": AttachOp,
     "sacrifice_unless_pay": CostOp,
     "return_own_enchantment": ColorsOp,
 }
@@ -326,7 +332,7 @@ class TriggeredModel(_Effects):
 
 
 class StaticModel(_Strict):
-    affects: Literal["enchanted", "self"] | FilterModel
+    affects: Literal["enchanted", "equipped", "self"] | FilterModel
     control: Literal["you"] | None = None
     add_types: list[TYPE_NAMES] = []
     add_subtypes: list[str] = []
@@ -491,7 +497,8 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
     if s.switch_pt:
         comps.append(Component(STATIC_OPS["switch_pt"], "switch_pt", True))
     if isinstance(s.affects, str):
-        affects = Filter(relation=s.affects)
+        # "enchanted" and "equipped" both mean the object the source is attached to.
+        affects = Filter(relation="self" if s.affects == "self" else "enchanted")
     else:
         affects = compile_filter(s.affects)
     if not comps and not s.rules and not s.cda:

@@ -431,6 +431,22 @@ def op_return_own_enchantment(g: Game, res: Resolution, a: dict[str, Any]) -> bo
     return True
 
 
+def op_attach(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """Attach an Aura or Equipment to an object (CR 701.3). It gets a new timestamp when
+    it moves onto a different object (CR 613.7e)."""
+    objs = _on_battlefield(g, res, a["what"])
+    to = _on_battlefield(g, res, a["to"])
+    if not objs or not to or objs[0] == to[0]:
+        return True
+    p = g.perm[objs[0]]
+    if p.attached != to[0]:
+        p.attached = to[0]
+        p.timestamp = g._tick()
+        g._dirty = True
+        g._log("attach", objs[0], to[0])
+    return True
+
+
 def op_may(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     """ "You may ...": yes or no, by the controller on resolution."""
     ans = res.vars.pop("answer", None)
@@ -468,5 +484,6 @@ _OPS = {
     "prevent_combat_damage": op_prevent_combat_damage,
     "sacrifice_unless_pay": op_sacrifice_unless_pay,
     "return_own_enchantment": op_return_own_enchantment,
+    "attach": op_attach,
     "may": op_may,
 }

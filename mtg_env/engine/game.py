@@ -1535,6 +1535,14 @@ class Game:
                 if not self._aura_legal(cid, ch):
                     acts.append(("graveyard", cid, "Aura not legally attached (CR 704.5m)"))
                     continue
+            elif p.attached >= 0 and "Equipment" in ch.subtypes:
+                t = p.attached
+                if (
+                    self.zone[t] != BATTLEFIELD
+                    or not self.chars(t).types & CREATURE
+                    or (ch.colors & self.chars(t).prot)
+                ):
+                    acts.append(("unattach", cid))
             if ch.supertypes & LEGENDARY:
                 legends.setdefault((ch.controller, ch.name), []).append(cid)
             c = p.counters
@@ -1597,6 +1605,10 @@ class Game:
                     if not c[key]:
                         del c[key]
                 self._dirty = True
+            elif a[0] == "unattach":
+                self.perm[a[1]].attached = -1  # 704.5n: it stays on the battlefield
+                self._dirty = True
+                self._log("unattach", a[1])
             elif a[0] == "token_gone":
                 cid = a[1]
                 z = self.zone[cid]
