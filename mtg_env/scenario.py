@@ -348,10 +348,15 @@ class Runner:
             raise ScenarioFailure(f"{x!r} is ambiguous ({len(found)} objects): give it an id")
         return found[0]
 
+    def name_of(self, c: int) -> str:
+        """An object's name: on the battlefield as its characteristics say (a Clone copying
+        Hill Giant is named Hill Giant), elsewhere the card's name."""
+        g = self.g
+        return g.chars(c).name if g.zone[c] == BATTLEFIELD else g.cdef[c].name
+
     def pick(self, x: Any, legal: list[Action], what: str) -> Action:
         """The legal action whose object is `x`: a label or player ref; a card name picks
         the first legal object of that name (so unlabelled tokens can be named)."""
-        g = self.g
         if isinstance(x, str) and (x in self.labels or x in ("player0", "player1")):
             ref = self.obj(x)
             for a in legal:
@@ -359,7 +364,7 @@ class Runner:
                     return a
             raise IllegalActionError(f"{x!r} is not {what}")
         for a in legal:
-            if a.obj >= 0 and g.cdef[a.obj].name == x:
+            if a.obj >= 0 and self.name_of(a.obj) == x:
                 return a
         self.obj(x)  # raises "no object" if it doesn't exist at all
         raise IllegalActionError(f"{x!r} is not {what}")
@@ -581,7 +586,7 @@ class Runner:
             for c in range(len(g.cdef)):
                 if g.zone[c] != zone:
                     continue
-                if "name" in spec and g.cdef[c].name != spec["name"]:
+                if "name" in spec and self.name_of(c) != spec["name"]:
                     continue
                 if "controller" in spec and g.controller(c) != spec["controller"]:
                     continue

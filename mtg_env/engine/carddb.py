@@ -216,6 +216,12 @@ class AttachOp(_Strict):
     to: REFS
 
 
+class TokenCopyOp(_Strict):
+    what: REFS
+    haste: bool = False
+    sacrifice_at_next_end_step: bool = False
+
+
 class CostOp(_Strict):
     cost: str
 
@@ -258,6 +264,8 @@ OP_MODELS: dict[str, type[_Strict]] = {
     "land_type_change": LandTypeOp,
     "prevent_combat_damage": EmptyOp,
     "attach": AttachOp,
+    "create_token_copy": TokenCopyOp,
+    "text_change": WhatOp,
     "sacrifice_unless_pay": CostOp,
     "return_own_enchantment": ColorsOp,
 }
@@ -346,8 +354,9 @@ class StaticModel(_Strict):
     set_pt_mv: bool = False
     modify_pt: tuple[int, int] | None = None
     switch_pt: bool = False
-    rules: list[Literal["cant_attack", "cant_block"]] = []
+    rules: list[Literal["cant_attack", "cant_block", "spend_white_as_any"]] = []
     cda: Literal["tarmogoyf"] | None = None
+    everywhere: bool = False
 
     _kw = field_validator("add_keywords")(_check_keywords)
 
@@ -368,6 +377,10 @@ class AbilityModel(_Strict):
 StaticModel.model_rebuild()
 
 
+class EntersAsCopyModel(_Strict):
+    except_pt: tuple[int, int] | None = None
+
+
 class CardModel(_Strict):
     name: str
     cost: str | None = None
@@ -381,6 +394,7 @@ class CardModel(_Strict):
     abilities: list[AbilityModel] = []
     spell: SpellModel | None = None
     enchant: TargetField | None = None
+    enters_as_copy: EntersAsCopyModel | None = None
     text: str = ""
 
     _kw = field_validator("keywords")(_check_keywords)
@@ -503,7 +517,9 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
         affects = compile_filter(s.affects)
     if not comps and not s.rules and not s.cda:
         raise ValueError("a static ability must do something")
-    return StaticAbility(affects, tuple(comps), frozenset(s.rules), s.cda, text)
+    return StaticAbility(
+        affects, tuple(comps), frozenset(s.rules), s.cda, text, everywhere=s.everywhere
+    )
 
 
 def compile_ability(a: AbilityModel) -> Any:
@@ -556,6 +572,12 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         spell=spell,
         enchant=compile_target(m.enchant) if m.enchant is not None else None,
         token=token,
+        enters_as_copy=m.enters_as_copy is not None,
+        copy_except_pt=(
+            tuple(m.enters_as_copy.except_pt)  # type: ignore[arg-type]
+            if m.enters_as_copy is not None and m.enters_as_copy.except_pt is not None
+            else None
+        ),
         text=m.text,
         set_name=set_name,
         index=index,

@@ -238,6 +238,9 @@ class StaticAbility:
     cda: str | None = None  # characteristic-defining ability (CR 604.3), e.g. "tarmogoyf"
     text: str = ""
     kind: str = "static"
+    # Also affects spells its controller controls and nonland cards they own outside the
+    # battlefield (Celestial Dawn's "The same is true for ...").
+    everywhere: bool = False
 
     def layers(self) -> frozenset[int]:
         return frozenset(c.layer for c in self.components)
@@ -266,6 +269,10 @@ class CardDef:
     spell: SpellAbility | None = None
     enchant: TargetSpec | None = None  # Auras (CR 303.4)
     token: bool = False
+    # "You may have this enter as a copy of any creature on the battlefield" (CR 707.5),
+    # with an optional copy exception for power/toughness (Quicksilver Gargantuan).
+    enters_as_copy: bool = False
+    copy_except_pt: tuple[int, int] | None = None
     text: str = ""
     set_name: str = ""
     index: int = 0  # position in the format's card list (stable ids for encoders)
@@ -307,4 +314,5 @@ STATIC_OPS = {
     "set_pt_mv": L_PT_SET,
     "modify_pt": L_PT_MOD,
     "switch_pt": L_PT_SWITCH,
+    "text": 3,
 }

@@ -7,12 +7,14 @@ same op runs again to finish).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from .cards import Component, Op
+from .cards import Component, Op, TriggeredAbility
 from .constants import (
     BASIC_LAND_TYPES,
     BATTLEFIELD,
+    COLOR_WORD_OF,
     CREATURE,
     D_CHOICE,
     D_DISCARD,
@@ -28,6 +30,7 @@ from .constants import (
     L_PT_MOD,
     L_PT_SET,
     L_PT_SWITCH,
+    L_TEXT,
     L_TYPE,
     STACK,
     TYPE_BITS,
@@ -36,7 +39,8 @@ from .constants import (
 )
 from .layers import Chars, Effect
 from .mana import can_pay
-from .objects import SPELL, Resolution
+from .objects import SPELL, Resolution, Trigger
+from .text import words
 
 if TYPE_CHECKING:
     from .game import Game
@@ -92,6 +96,9 @@ def refs(g: Game, res: Resolution, what: str) -> list[int]:
         return [player_ref(item.info["player"])]
     if what == "each_opponent":
         return [player_ref(1 - item.controller)]
+    if what == "that_object":
+        c, oid = item.info["object"]
+        return [c] if g.oid[c] == oid and g.zone[c] == BATTLEFIELD else []
     if what == "all_creatures":
         return [c for c in g.battlefield if g.chars(c).types & CREATURE]
     raise AssertionError(what)  # pragma: no cover - validated when loading
@@ -439,11 +446,131 @@ def op_attach(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     if not objs or not to or objs[0] == to[0]:
         return True
     p = g.perm[objs[0]]
+    if g.cdef[objs[0]].enchant is not None and not g.can_enchant(objs[0], to[0]):
+        return True  # 701.3b: an Aura can't be attached to something it can't enchant
     if p.attached != to[0]:
         p.attached = to[0]
         p.timestamp = g._tick()
         g._dirty = True
         g._log("attach", objs[0], to[0])
+    return True
+
+
+def copiable(g: Game, cid: int) -> Any:
+    """Copiable values (CR 707.2): the printed card as modified by copy effects and copy
+    exceptions; not counters, Auras, or other effects."""
+    p = g.perm.get(cid)
+    if p is not None and p.copy_def is not None:
+        return p.copy_def
+    return g.cdef[cid]
+
+
+def op_create_token_copy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """Kiki-Jiki: a token that's a copy of the target (CR 707.2, 111.10)."""
+    objs = _on_battlefield(g, res, a["what"])
+    if not objs:
+        return True
+    you = res.item.controller
+    tdef = dataclasses.replace(copiable(g, objs[0]), token=True)
+    cid = g._new_card(tdef, you)
+    g._move(cid, BATTLEFIELD, controller=you)
+    g._log("token", you, cid)
+    if a["haste"]:
+        # Haste is given by the ability, not part of the copy (the issue's reading of the
+        # seed article): a copy of this token has no haste.
+        comp = Component(L_ABILITY, "add_keywords", frozenset({"haste"}))
+        _effect(g, res, (comp,), [cid], "forever", "gains haste")
+    if a["sacrifice_at_next_end_step"]:
+        ab = TriggeredAbility(
+            "next_end_step",
+            effects=(Op("sacrifice", {"what": "that_object"}),),
+            text="sacrifice it at the beginning of the next end step",
+        )
+        g.delayed.append(
+            Trigger(
+                you, cid, g.oid[cid], ab, -1, {"at": "next_end_step", "object": (cid, g.oid[cid])}
+            )
+        )
+    g._etb(cid)
+    return True
+
+
+def op_enter_as_copy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "You may have this enter as a copy of any creature on the battlefield": first yes
+    or no, then which creature (chosen as it resolves, CR 707.5)."""
+    v = res.vars
+    cands = tuple(c for c in g.battlefield if g.chars(c).types & CREATURE)
+    if "copy_of" in v:
+        return True
+    ans = v.pop("answer", None)
+    if "may" not in v:
+        if not cands:
+            v["copy_of"] = -1
+            return True
+        if ans is None:
+            _ask(
+                g,
+                res,
+                D_CHOICE,
+                res.item.controller,
+                f"have {g.name(res.item.cid)} enter as a copy of a creature?",
+                ("yes", "no"),
+            )
+            return False
+        v["may"] = ans
+        if ans == 1:
+            v["copy_of"] = -1
+            return True
+        _ask(g, res, D_SELECT, res.item.controller, "choose a creature to copy", select=cands)
+        return False
+    v["copy_of"] = ans if ans in cands else -1
+    return True
+
+
+def op_enter_battlefield(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """608.3: the permanent spell enters the battlefield (as a copy if one was chosen)."""
+    item = res.item
+    cid = item.cid
+    copy_of = res.vars.get("copy_of", -1)
+    base = copiable(g, copy_of) if copy_of >= 0 else None
+    if base is not None:
+        ex = g.cdef[cid].copy_except_pt
+        if ex is not None:
+            base = dataclasses.replace(base, power=ex[0], toughness=ex[1])
+    g._enter_from_stack(item, base)
+    return True
+
+
+def op_text_change(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """Mind Bend: replace one color word with another or one basic land type with another
+    in the target's text (CR 612). The choice is made on resolution among the words the
+    text holds; a text without such words is unchanged."""
+    objs = _on_battlefield(g, res, a["what"])
+    if not objs:
+        return True
+    cid = objs[0]
+    opts = res.vars.get("text_options")
+    if opts is None:
+        base = copiable(g, cid)
+        ch = g.chars(cid)
+        colors, lands = words(base.abilities, base.keywords, ch.subtypes | base.subtypes)
+        opts = [("color", c, t) for c in colors for t in (1, 2, 4, 8, 16) if t != c]
+        opts += [("land", c, t) for c in lands for t in BASIC_LAND_TYPES if t != c]
+        if not opts:
+            return True
+        res.vars["text_options"] = opts
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        labels = tuple(
+            (f"{COLOR_WORD_OF[f]} -> {COLOR_WORD_OF[t]}" if k == "color" else f"{f} -> {t}")
+            for k, f, t in opts
+        )
+        _ask(g, res, D_CHOICE, res.item.controller, "replace which word with which?", labels)
+        return False
+    change = tuple(opts[ans])
+    res.vars.pop("text_options", None)
+    comp = Component(L_TEXT, "text", change)
+    _effect(g, res, (comp,), [cid], "forever", f"text change {change[1]} -> {change[2]}")
     return True
 
 
@@ -485,5 +612,9 @@ _OPS = {
     "sacrifice_unless_pay": op_sacrifice_unless_pay,
     "return_own_enchantment": op_return_own_enchantment,
     "attach": op_attach,
+    "create_token_copy": op_create_token_copy,
+    "enter_as_copy": op_enter_as_copy,
+    "enter_battlefield": op_enter_battlefield,
+    "text_change": op_text_change,
     "may": op_may,
 }

@@ -21,6 +21,7 @@ from .cards import (
     ActivatedAbility,
     CardDef,
     ManaAbility,
+    Op,
     TargetSpec,
     TriggeredAbility,
 )
@@ -180,6 +181,8 @@ class Game:
         "_ev_shared",
         "lki",
         "deck_names",
+        "_offbf",
+        "_white_any",
     )
 
     # ------------------------------------------------------------------ construction
@@ -383,6 +386,8 @@ class Game:
         g.truncated = False
         g.n_decisions = 0
         g._chars = {}
+        g._offbf = [0, 0]
+        g._white_any = [False, False]
         g._dirty = True
         g._legal = None
         g._events = []
@@ -437,6 +442,10 @@ class Game:
     def controller(self, cid: int) -> int:
         if self.zone[cid] == BATTLEFIELD:
             return self.chars(cid).controller
+        return self.controller_off_battlefield(cid)
+
+    def controller_off_battlefield(self, cid: int) -> int:
+        """A spell's controller is who cast it; other cards are "controlled" by their owner."""
         if self.zone[cid] == STACK:
             for it in self.stack:
                 if it.kind == SPELL and it.cid == cid:
@@ -538,6 +547,8 @@ class Game:
         g.n_decisions = self.n_decisions
         # Computed characteristics are read-only outside `compute`, so they can be shared.
         g._chars = self._chars
+        g._offbf = self._offbf
+        g._white_any = self._white_any
         g._dirty = self._dirty
         g._legal = self._legal
         g._events = self._events
@@ -1000,6 +1011,10 @@ class Game:
                     other = True
             if not colors and not free:
                 continue
+            if self._white_any[seat]:
+                # Celestial Dawn: white mana pays any color; other mana only generic.
+                colors = 31 if colors & 1 else 0
+                free = 31 if free & 1 else free & 32
             creature = bool(ch.types & CREATURE)
             if creature and self.sick(cid) and "haste" not in ch.keywords:
                 continue  # 302.6: {T} abilities of a "sick" creature can't be activated
@@ -1423,15 +1438,42 @@ class Game:
         self.k.append((F_OPS,))
 
     def _resolve_permanent(self, item: StackItem) -> None:
-        """608.3: a permanent spell enters the battlefield; an Aura attaches to its target."""
-        cid = item.cid
-        cd = self.cdef[cid]
+        """608.3: a permanent spell enters the battlefield; an Aura attaches to its target.
+        A card that may enter as a copy makes its choice first (CR 707.5)."""
+        cd = self.cdef[item.cid]
+        if cd.enters_as_copy:
+            self._log("resolve", item.cid, SPELL)
+            ops = (Op("enter_as_copy"), Op("enter_battlefield"))
+            self.res = Resolution(item, ops)
+            self.k.append((F_OPS,))
+            return
         self.stack.pop()
-        self._log("resolve", cid, SPELL)
+        self._log("resolve", item.cid, SPELL)
+        self._enter_from_stack(item, None)
+
+    def _enter_from_stack(self, item: StackItem, copy_def: CardDef | None) -> None:
+        cid = item.cid
+        if self.stack and self.stack[-1] is item:
+            self.stack.pop()
         self._move(cid, BATTLEFIELD, controller=item.controller)
-        if cd.enchant is not None:
+        if copy_def is not None:
+            self.perm[cid].copy_def = copy_def
+            self._log("copy", cid, copy_def.name)
+        if self.cdef[cid].enchant is not None:
             self.perm[cid].attached = item.targets[0][0]
         self._etb(cid)
+
+    def can_enchant(self, aura: int, target: int) -> bool:
+        """Could Aura `aura` legally enchant object `target` (CR 303.4, 702.16c)?"""
+        spec = self.cdef[aura].enchant
+        if spec is None or self.zone[target] != BATTLEFIELD or aura == target:
+            return False
+        tch = self.chars(target)
+        if spec.kind == "creature" and not tch.types & CREATURE:
+            return False
+        if spec.kind == "land" and not tch.types & LAND:
+            return False
+        return not self.chars(aura).colors & tch.prot
 
     def _f_ops(self) -> None:
         res = self.res

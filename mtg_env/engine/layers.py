@@ -38,6 +38,7 @@ from .constants import (
     L_PT_MOD,
     L_PT_SET,
     L_PT_SWITCH,
+    L_TEXT,
     L_TYPE,
     LAND,
     LAND_TYPE_MANA,
@@ -46,6 +47,7 @@ from .constants import (
     PLANESWALKER,
     SORCERY,
 )
+from .text import change_ability, change_keywords, change_subtypes
 
 if TYPE_CHECKING:
     from .game import Game
@@ -268,6 +270,7 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
     for layer in (
         L_COPY,
         L_CONTROL,
+        L_TEXT,
         L_TYPE,
         L_COLOR,
         L_ABILITY,
@@ -506,6 +509,10 @@ def _apply(g: Game, comp: Component, ch: Chars, c: _Cand) -> None:
         ch.colors = arg
     elif op == "set_pt_mv":
         ch.power = ch.toughness = ch.mv
+    elif op == "text":
+        ch.abilities = tuple(change_ability(a, arg) for a in ch.abilities)
+        ch.keywords = change_keywords(ch.keywords, arg)
+        ch.subtypes = change_subtypes(ch.subtypes, arg)
     else:  # pragma: no cover - validated at load time
         raise AssertionError(f"unknown layer op {op}")
 
@@ -521,7 +528,23 @@ def _refresh_intrinsic(work: dict[int, Chars]) -> None:
 
 
 def _finish(g: Game, work: dict[int, Chars]) -> None:
-    """Rules-modifying statics (after layers) and derived fields."""
+    """Rules-modifying statics (after layers) and derived fields. Also records, per player,
+    color-setting effects that reach spells and cards outside the battlefield, and the
+    mana-spending rule, both from Celestial Dawn."""
+    offbf = [0, 0]
+    white_any = [False, False]
+    for cid in g.battlefield:
+        ch = work[cid]
+        for ab in ch.abilities:
+            if ab.__class__ is StaticAbility:
+                if ab.everywhere:
+                    for comp in ab.components:
+                        if comp.op == "set_colors":
+                            offbf[ch.controller] = comp.arg
+                if "spend_white_as_any" in ab.rules:
+                    white_any[ch.controller] = True
+    g._offbf = offbf
+    g._white_any = white_any
     for ch in work.values():
         prot = 0
         for k in ch.keywords:
@@ -553,9 +576,12 @@ def _finish(g: Game, work: dict[int, Chars]) -> None:
 def chars_off_battlefield(g: Game, cid: int) -> Chars:
     """Characteristics of a card in a zone other than the battlefield: printed values
     plus characteristic-defining abilities, which work in every zone (CR 604.3)."""
-    ch = Chars(g.cdef[cid], g.owner[cid])
+    ch = Chars(g.cdef[cid], g.controller_off_battlefield(cid))
     if ch.abilities:
         apply_cda(g, ch)
+    color = g._offbf[ch.controller]
+    if color and not ch.types & LAND:
+        ch.colors = color
     return ch
 
 

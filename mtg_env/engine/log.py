@@ -196,6 +196,16 @@ def render_event(g: Game, e: tuple) -> str | None:
         return f"  {n(e[1])} gets {e[3]} {e[2]} counter(s)"
     if k == "prevent_combat_damage":
         return "  combat damage will be prevented this turn"
+    if k == "copy":
+        return f"  {n(e[1])} enters as a copy of {e[2]}"
+    if k == "attach":
+        return f"  {n(e[1])} becomes attached to {n(e[2])}"
+    if k == "unattach":
+        return f"  {n(e[1])} becomes unattached"
+    if k == "setup":
+        return f"Scripted position: turn {e[1]}, player {e[2]} active, step {step_name(e[3])}"
+    if k == "sacrifice":
+        return f"  player {e[1]} sacrifices {n(e[2])}"
     if k == "truncated":
         return f"Game truncated after {e[1]} decisions"
     return f"  {k} {e[1:]}"
