@@ -84,6 +84,13 @@ def watch(
         str | None, typer.Option(help="DECK_A,DECK_B: bundled names or YAML paths.")
     ] = None,
     board: Annotated[bool, typer.Option(help="Print the board at the start of every turn.")] = True,
+    explain: Annotated[
+        str | None,
+        typer.Option(
+            help="A card name: with each board, list the continuous effects applied to "
+            "permanents of that name, layer by layer (CR 613)."
+        ),
+    ] = None,
 ) -> None:
     """Watch a game between two agents, as a readable log with the result."""
     from agents import make_agent
@@ -125,6 +132,10 @@ def watch(
                 typer.echo(text)
             shown = len(ev)
             typer.echo("--- board ---\n" + render(game) + "\n-------------")
+            if explain:
+                for cid in game.battlefield:
+                    if explain in (game.chars(cid).name, game.cdef[cid].name):
+                        typer.echo("\n".join(game.explain(cid)))
             last_turn = game.turn
     typer.echo(game.log_text(game.events[shown:]))
     result = "draw" if game.winner is None else f"player {game.winner} ({specs[game.winner]}) wins"

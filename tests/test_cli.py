@@ -80,3 +80,21 @@ def test_watch_bad_deck_is_a_clear_error() -> None:
     r = runner.invoke(app, ["watch", "--decks", "Nope,Red Burn"])
     assert r.exit_code == 2
     assert "Nope" in r.output
+
+
+def test_watch_explain_lists_layer_effects() -> None:
+    r = runner.invoke(
+        app,
+        [
+            "watch",
+            "--seed",
+            "4",
+            "--decks",
+            "Merfolk Auras,Rakdos Vampires",
+            "--explain",
+            "Coral Merfolk",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    assert "Coral Merfolk" in r.output and "printed Coral Merfolk 2/1" in r.output
+    assert "7c (modify P/T): Lord of Atlantis" in r.output and "(timestamp" in r.output

@@ -675,11 +675,32 @@ class Game:
         return changed
 
     def explain(self, cid: int) -> list[str]:
-        """The continuous effects applied to object `cid`, layer by layer."""
+        """Why object `cid` looks the way it does: its printed (or copied) values, then the
+        continuous effects applied to it layer by layer with their timestamps (CR 613),
+        then the result."""
+        from .log import obj_name
+
+        cd = self.cdef[cid]
+        pt = f" {cd.power}/{cd.toughness}" if cd.power is not None else ""
+        lines = [f"{obj_name(self, cid)}: printed {cd.name}{pt}"]
         trace: dict[int, list[str]] = {}
         if self.zone[cid] == BATTLEFIELD:
+            p = self.perm[cid]
+            if p.copy_def is not None:
+                c = p.copy_def
+                cpt = f" {c.power}/{c.toughness}" if c.power is not None else ""
+                lines.append(f"  1 (copy): copiable values of {c.name}{cpt}")
+            lines.append(f"  entered the battlefield at timestamp {p.timestamp}")
             compute(self, trace)
-        return trace.get(cid, [])
+        lines.extend("  " + t for t in trace.get(cid, []))
+        ch = self.chars(cid)
+        kws = ", ".join(sorted(ch.keywords)) or "none"
+        res = f"  result: controller {ch.controller}"
+        if ch.power is not None and ch.types & CREATURE:
+            res += f", {ch.power}/{ch.toughness}"
+        res += f", subtypes {sorted(ch.subtypes)}, keywords {kws}"
+        lines.append(res)
+        return lines
 
     def sick(self, cid: int) -> bool:
         """CR 302.6: not continuously controlled since its controller's most recent turn
