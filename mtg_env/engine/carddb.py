@@ -354,7 +354,9 @@ class StaticModel(_Strict):
     set_pt_mv: bool = False
     modify_pt: tuple[int, int] | None = None
     switch_pt: bool = False
-    rules: list[Literal["cant_attack", "cant_block", "spend_white_as_any"]] = []
+    rules: list[
+        Literal["cant_attack", "cant_block", "spend_white_as_any", "doesnt_remove_source"]
+    ] = []
     cda: Literal["tarmogoyf"] | None = None
     everywhere: bool = False
 

@@ -22,6 +22,7 @@ from .cards import (
     CardDef,
     ManaAbility,
     Op,
+    StaticAbility,
     TargetSpec,
     TriggeredAbility,
 )
@@ -1494,7 +1495,9 @@ class Game:
             return False
         if spec.kind == "land" and not tch.types & LAND:
             return False
-        return not self.chars(aura).colors & tch.prot
+        # 702.16c: can't be enchanted by an Aura of a color it has protection from.
+        ach = self.chars(aura)
+        return not (ach.colors & tch.prot and not _keeps_itself(ach))
 
     def _f_ops(self) -> None:
         res = self.res
@@ -1618,17 +1621,7 @@ class Game:
 
     def _aura_legal(self, cid: int, ch: Chars) -> bool:
         t = self.perm[cid].attached
-        if t < 0 or self.zone[t] != BATTLEFIELD or t == cid:
-            return False
-        spec = self.cdef[cid].enchant
-        if spec is None:
-            return True
-        tch = self.chars(t)
-        if spec.kind == "creature" and not tch.types & CREATURE:
-            return False
-        if spec.kind == "land" and not tch.types & LAND:
-            return False
-        return not ch.colors & tch.prot  # 702.16c: can't be enchanted by that color
+        return t >= 0 and self.can_enchant(cid, t)
 
     def _sba(self) -> str:
         """Perform one round of state-based actions (CR 704.3). Returns "none" if there
@@ -1806,6 +1799,15 @@ class Game:
         r.shuffle(g.library[seat])
         g._legal = None
         return g
+
+
+def _keeps_itself(aura: Chars) -> bool:
+    """Black Ward: "This effect doesn't remove Black Ward" (its protection never makes the
+    Aura itself fall off, whatever color word a text change put there)."""
+    return any(
+        ab.__class__ is StaticAbility and "doesnt_remove_source" in ab.rules
+        for ab in aura.abilities
+    )
 
 
 def _as_rng(rng: Any) -> Rng:
