@@ -10,10 +10,11 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from .cards import Component, Op, TriggeredAbility
+from .cards import Component, Op, TriggeredAbility, parse_mana_cost
 from .constants import (
     BASIC_LAND_TYPES,
     BATTLEFIELD,
+    COLOR_BITS,
     COLOR_WORD_OF,
     CREATURE,
     D_CHOICE,
@@ -376,8 +377,6 @@ def op_prevent_combat_damage(g: Game, res: Resolution, a: dict[str, Any]) -> boo
 
 def op_sacrifice_unless_pay(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     """ "Sacrifice <source> unless you pay <cost>": the controller chooses on resolution."""
-    from .cards import parse_mana_cost
-
     item = res.item
     src = item.cid
     if not (g.zone[src] == BATTLEFIELD and g.oid[src] == item.src_oid):
@@ -406,8 +405,6 @@ def op_sacrifice_unless_pay(g: Game, res: Resolution, a: dict[str, Any]) -> bool
 def op_return_own_enchantment(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     """Return an enchantment you control of one of these colors to its owner's hand (not
     targeted: chosen on resolution)."""
-    from .constants import COLOR_BITS
-
     mask = 0
     for c in a["colors"]:
         mask |= COLOR_BITS[c]

@@ -896,7 +896,7 @@ class Game:
         if step == END_COMBAT:
             cb.end_combat(self)
         if step == CLEANUP:
-            self._start_turn(1 - self.active)
+            self.k.append((F_BEGIN_STEP,))  # 514.3a: a new cleanup step
             return
         nxt = step + 1
         if nxt in (DECLARE_BLOCKERS, COMBAT_DAMAGE) and not self.attackers:
@@ -924,9 +924,9 @@ class Game:
         # 514.3a: if SBAs or triggers would happen, players get priority, then another
         # cleanup step follows.
         if self._sba_pending() or self.triggers:
-            self.k.append((F_PRIO, a))
+            self.k.append((F_PRIO, a))  # when all pass: another cleanup step (F_END_STEP)
             return
-        self.k.append((F_END_STEP,))
+        self._start_turn(1 - a)
 
     def _step_triggers(self, event: str) -> None:
         a = self.active
