@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
 
 from mtg_env.engine import Action, Game
 
 
 @runtime_checkable
 class Agent(Protocol):
-    """Anything that picks a legal action for the game's current decision."""
+    """An agent picks a legal action: `act` from the env's observation and mask (an
+    index), `choose` from the engine state (an engine Action). `info` from the env holds
+    the engine `game` (search agents use `game.resample_hidden`) and the acting `seat`."""
+
+    def act(self, observation: Any, mask: np.ndarray, info: dict[str, Any]) -> int: ...
 
     def choose(self, game: Game) -> Action: ...
 

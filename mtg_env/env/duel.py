@@ -1,0 +1,382 @@
+"""
+# MTG Duel
+
+| Import             | `import mtg_env; env = mtg_env.env(format="classic")`              |
+|--------------------|--------------------------------------------------------------------|
+| Registered id      | `pettingzoo.make("mtg/duel-v0")` (after `import mtg_env`)          |
+| Actions            | Discrete                                                           |
+| Parallel API       | No                                                                 |
+| Manual control     | No (`mtg-env watch` shows games; a terminal player comes later)    |
+| Agents             | `agents = ['player_0', 'player_1']`                                |
+| Action shape       | (1,)                                                               |
+| Action values      | Discrete(N), N = `env.unwrapped.layout.n_actions` (825 for classic) |
+| Observation shape  | dict: `observation` (F,) float32 in [0, 1] (F = 12706 for classic), `action_mask` (N,) int8 |
+
+A two-player game of a Magic: The Gathering-style card game on the full rules engine
+(`mtg_env.engine`): turn steps, priority and the stack, instant/sorcery timing and flash,
+combat with first and double strike, deathtouch, state-based actions and the layer system.
+The acting agent is whoever the engine says must decide: priority passes, declarations of
+attackers and blockers, target choices and other choices make the order irregular, so
+always read `env.agent_selection`.
+
+## Arguments
+
+```python
+mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=3000,
+            auto_pass=True, reward_shaping=False, mulligans=True)
+```
+
+- `format`: rules format (`"classic"`).
+- `decks`: a pair of decks (bundled names, YAML paths or `Deck`s), or a list/tuple of
+  three or more forming a pool from which each game samples two (seeded by `reset(seed=)`).
+  Default: the pool of all bundled decks of the format.
+- `render_mode`: `"ansi"` (render returns the board as text) or `"human"` (prints it).
+- `max_decisions`: decisions after which the game is truncated (both agents truncated).
+- `auto_pass`: skip priority windows where passing is the only legal action (default on).
+- `reward_shaping`: off by default. If on, each step also gives a zero-sum shaping reward of
+  `0.01 * (change in own life - change in opponent life)` to each player.
+- `mulligans`: London mulligans as decisions (default on).
+
+## Observation space
+
+`observation` is a flat float32 vector from the acting agent's point of view, every value
+in [0, 1]; `env.unwrapped.layout.obs_slices` maps names to slices. It holds only what that
+player may see: its own hand (counts per card identity), both battlefields, the stack,
+graveyards, and sizes; never the opponent's hand identities or any library order.
+
+| slice | meaning |
+|---|---|
+| `turn` | turn number / 50 |
+| `step` | one-hot step (12 steps + pregame) |
+| `active_is_me`, `first_is_me`, `i_decide` | flags |
+| `decision` | one-hot decision kind (priority, target, declare_attackers, ...) |
+| `life`, `hand_size`, `library_size`, `graveyard_size`, `mulligans` | (me, opponent), scaled |
+| `land_played` | a land was played this turn (my turn) |
+| `mana` | untapped mana sources able to pay W U B R G C, me then opponent, / 20 |
+| `stack_size`, `n_attackers` | scaled counts |
+| `decision_source` | one-hot identity of the card the decision is about (spell being cast, ...) |
+| `target_index`, `target_kind` | which target is being chosen and of what kind |
+| `chosen_blocker` | one-hot own slot of the blocker being assigned |
+| `n_options` | number of options of a choice / 40 |
+| `hand` | own hand: count per card identity / 4 |
+| `graveyard_own`, `graveyard_opp` | count per card identity / 4 |
+| `permanents_own`, `permanents_opp` | 40 slots each (battlefield order), per slot: present, identity one-hot, types, colors, power/20, toughness/20, keywords, tapped, summoning sick, attacking, blocking, blocked, blocked attacker's slot, number of blockers, damage, +1/+1 and -1/-1 counters, token, controlled by non-owner, attached (and to an opponent's permanent), is a copy, has abilities |
+| `stack` | 20 slots from the top: present, identity one-hot, spell/ability/trigger, mine, has targets |
+
+Characteristics are as the layer system computes them (a Clone shows the copied card).
+
+## Action space
+
+`Discrete(N)` over a fixed layout; `env.unwrapped.layout.action_slices` names the slices
+and `env.describe_action(i)` returns a readable string for the current state:
+
+| slice | size | meaning |
+|---|---|---|
+| `pass` | 1 | pass priority; "done" when declaring attackers or blockers |
+| `keep`, `mulligan` | 1, 1 | mulligan decision |
+| `play` | cards | play a land or cast a spell with this card identity from hand |
+| `hand_card` | cards | choose a card of this identity in hand (bottom, discard) |
+| `activate` | 40 * 6 | own permanent slot k, ability j (card text order, mana abilities counted): k * 6 + j |
+| `attack` | 40 | declare own permanent slot k as an attacker |
+| `blocker` | 40 | choose own permanent slot k as a blocker |
+| `block` | 40 | the chosen blocker blocks the opponent's permanent slot a |
+| `target_player` | 2 | target yourself (0) or the opponent (1) |
+| `object_own`, `object_opp` | 40, 40 | target or select a permanent (own or the opponent's slot) |
+| `target_stack` | 20 | target the spell at this stack position (0 = top) |
+| `target_graveyard_own`, `target_graveyard_opp` | cards | target a card of this identity in a graveyard |
+| `choose` | 40 | option c of a choice (mode, land type, yes/no, trigger order, ...) |
+
+Cards in hand and graveyard are identified by name: two copies of a card are equivalent
+there, so the index of "cast Lightning Bolt" is the same in every state. Every legal engine
+action has an index; a state that would exceed the slot counts (more than 40 permanents on
+one side, a stack deeper than 20) is truncated instead (`infos[agent]["truncated_reason"]`).
+
+## Legal action mask
+
+`action_mask` (int8, N) is exactly the engine's legal actions for the acting agent, and all
+zeros for the other agent. `raw_env.step` with a masked-out action raises the engine's
+`IllegalActionError` with the reason; the wrapped `env()` follows PettingZoo's convention
+(`TerminateIllegalWrapper`: the game ends and the offender gets -1).
+
+## Rewards
+
++1 for a win, -1 for a loss, 0 for a draw or a truncation, given when the game ends (also to
+the player who did not make the last move). Optional shaping: see `reward_shaping`.
+
+## Version history
+
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..engine import Action, Deck, Game, IllegalActionError, load_cards, load_decks, resolve_deck
+from ..render import render as render_board
+from .spaces import Layout
+
+AGENTS = ("player_0", "player_1")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment (PettingZoo's standard wrappers)."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "mtg_duel_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        format: str = "classic",
+        decks: Any = None,
+        render_mode: str | None = None,
+        max_decisions: int = 3000,
+        auto_pass: bool = True,
+        reward_shaping: bool = False,
+        mulligans: bool = True,
+    ) -> None:
+        EzPickle.__init__(
+            self, format, decks, render_mode, max_decisions, auto_pass, reward_shaping, mulligans
+        )
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.format = format
+        self.render_mode = render_mode
+        self.max_decisions = max_decisions
+        self.auto_pass = auto_pass
+        self.reward_shaping = reward_shaping
+        self.mulligans = mulligans
+        self.deck_pool, self.fixed_pair = _deck_spec(decks, format)
+        self.layout = Layout(load_cards(format))
+        n, f = self.layout.n_actions, self.layout.n_obs
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (f,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (n,), np.int8),
+                }
+            )
+            for a in AGENTS
+        }
+        self.game: Game | None = None
+        self._seed: int | None = None
+        self._rng = random.Random()
+        self._map: dict[int, Action] = {}
+        self._mask = np.zeros(n, dtype=np.int8)
+        self._map_ok = False
+        self._missing = 0
+        self.decks: tuple[Deck, Deck] | None = None
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def action_layout(self) -> dict[str, slice]:
+        return self.layout.action_slices
+
+    @property
+    def observation_layout(self) -> dict[str, slice]:
+        return self.layout.obs_slices
+
+    # ------------------------------------------------------------------ core API
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng.seed(seed)
+        elif self._seed is None:
+            self._rng.seed(random.SystemRandom().getrandbits(63))
+        self._seed = self._rng.getrandbits(63) if seed is None else seed
+        if self.fixed_pair is not None:
+            pair = self.fixed_pair
+        else:
+            a, b = self._rng.sample(range(len(self.deck_pool)), 2)
+            pair = (self.deck_pool[a], self.deck_pool[b])
+        self.decks = pair
+        self.game = Game.new(
+            pair,
+            seed=self._rng.getrandbits(63),
+            format=self.format,
+            auto_pass=self.auto_pass,
+            mulligans=self.mulligans,
+            max_decisions=self.max_decisions,
+        )
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._map_ok = False
+        self._sync()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        g = self._g()
+        seat = AGENTS.index(agent)
+        obs = self.layout.observe(g, seat)
+        if g.current_player == seat:
+            mask, _ = self._current_map()
+            mask = mask.copy()
+        else:
+            mask = np.zeros(self.layout.n_actions, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        g = self._g()
+        _, amap = self._current_map()
+        a = amap.get(int(action))
+        if a is None:
+            raise IllegalActionError(self._illegal_reason(int(action)))
+        life_before = list(g.life)
+        self._cumulative_rewards[agent] = 0.0
+        g.apply(a)
+        self._map_ok = False
+        self._clear_rewards()
+        if self.reward_shaping and not g.is_over:
+            d = [g.life[i] - life_before[i] for i in (0, 1)]
+            for i, ag in enumerate(AGENTS):
+                self.rewards[ag] = 0.01 * (d[i] - d[1 - i])
+        if g.is_over:
+            self._finish()
+        else:
+            self._sync()
+            reason = self.layout.overflow(g)
+            if reason is not None or self._missing > 0:
+                self._truncate(reason or "a legal action has no index in the layout")
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = render_board(self._g())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ helpers
+
+    def describe_action(self, i: int) -> str:
+        """A readable string for action index `i` in the current state."""
+        _, amap = self._current_map()
+        a = amap.get(int(i))
+        slot = self.layout.describe_index(int(i))
+        if a is None:
+            return f"{slot} (not legal now)"
+        return f"{slot}: {self._g().describe(a)}"
+
+    def action_for(self, i: int) -> Action | None:
+        """The engine action behind index `i` now, or None if it is masked out."""
+        return self._current_map()[1].get(int(i))
+
+    def index_of(self, action: Action) -> int:
+        """The index of a legal engine action for the acting agent."""
+        g = self._g()
+        seat = g.current_player
+        assert seat is not None
+        own, opp, stack = self.layout.slots(g, seat)
+        return self.layout.action_index(g, action, seat, own, opp, stack)
+
+    def _g(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
+
+    def _current_map(self) -> tuple[np.ndarray, dict[int, Action]]:
+        """Mask and index -> action map of the current state (computed once per state)."""
+        if not self._map_ok:
+            g = self._g()
+            seat = g.current_player
+            if seat is None:
+                self._mask = np.zeros(self.layout.n_actions, dtype=np.int8)
+                self._map = {}
+                self._missing = 0
+            else:
+                self._mask, self._map, self._missing = self.layout.mask_and_map(g, seat)
+            self._map_ok = True
+        return self._mask, self._map
+
+    def _sync(self) -> None:
+        g = self._g()
+        self._current_map()
+        if g.current_player is not None:
+            self.agent_selection = AGENTS[g.current_player]
+
+    def _finish(self) -> None:
+        g = self._g()
+        if g.truncated:
+            self._truncate("decision cap reached")
+            return
+        if g.winner is not None:
+            self.rewards[AGENTS[g.winner]] += 1.0
+            self.rewards[AGENTS[1 - g.winner]] -= 1.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        for ag in self.agents:
+            self.infos[ag] = {"winner": g.winner}
+
+    def _truncate(self, reason: str) -> None:
+        self.truncations = dict.fromkeys(self.agents, True)
+        for ag in self.agents:
+            self.infos[ag] = {"truncated_reason": reason}
+
+    def _illegal_reason(self, i: int) -> str:
+        g = self._g()
+        if not 0 <= i < self.layout.n_actions:
+            return f"action {i} is outside Discrete({self.layout.n_actions})"
+        slot = self.layout.describe_index(i)
+        legal = ", ".join(self.describe_action(j) for j in sorted(self._map)[:8])
+        return (
+            f"action {i} ({slot}) is not legal for {self.agent_selection} at this "
+            f"{g.decision.name if g.decision else ''} decision; legal: {legal}"
+        )
+
+
+def _deck_spec(decks: Any, fmt: str) -> tuple[list[Deck], tuple[Deck, Deck] | None]:
+    if decks is None:
+        pool = list(load_decks(fmt).values())
+        return pool, None
+    if isinstance(decks, str | Deck):
+        raise ValueError("decks: give a pair of decks or a pool of three or more")
+    items = [resolve_deck(d, fmt) for d in decks]
+    if len(items) == 2:
+        return items, (items[0], items[1])
+    if len(items) < 2:
+        raise ValueError("decks: give a pair of decks or a pool of three or more")
+    return items, None

@@ -1,0 +1,169 @@
+"""A single-agent Gymnasium view of the duel for Stable-Baselines3 (`mtg_env/SelfPlay-v0`).
+
+The learner's seat alternates per episode (seat 0 on even episodes); the opponent (an agent
+spec such as "random", an agent object with `act(observation, mask, info)`, or a plain
+callable with that signature) moves inside `step` until the learner must decide or the
+game ends. The learner's reward arrives even when the game ends on the opponent's move.
+An illegal action (masked out) ends the episode with reward -1 (PettingZoo's convention).
+`action_masks()` serves sb3-contrib's MaskablePPO. Swap the opponent at run time with
+`set_opponent` (for snapshot pools).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .duel import AGENTS, raw_env
+
+Opponent = Any
+
+
+def make_opponent(spec: Opponent, seed: int = 0) -> Any:
+    if isinstance(spec, str):
+        from agents import make_agent
+
+        return make_agent(spec, seed)
+    if hasattr(spec, "act") or callable(spec):
+        return spec
+    raise TypeError("opponent must be an agent spec string, an agent, or a callable")
+
+
+class SelfPlayEnv(gym.Env):
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(
+        self,
+        format: str = "classic",
+        decks: Any = None,
+        opponent: Opponent = "random",
+        max_decisions: int = 3000,
+        auto_pass: bool = True,
+        reward_shaping: bool = False,
+        mulligans: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.aec = raw_env(
+            format=format,
+            decks=decks,
+            render_mode=None,
+            max_decisions=max_decisions,
+            auto_pass=auto_pass,
+            reward_shaping=reward_shaping,
+            mulligans=mulligans,
+        )
+        self.render_mode = render_mode
+        self.layout = self.aec.layout
+        self.observation_space = spaces.Box(0.0, 1.0, (self.layout.n_obs,), np.float32)
+        self.action_space = spaces.Discrete(self.layout.n_actions)
+        self._opponent_spec = opponent
+        self.opponent = make_opponent(opponent)
+        self.episode = 0
+        self.learner = 0
+        self._illegal = False
+
+    def set_opponent(self, opponent: Opponent) -> None:
+        self._opponent_spec = opponent
+        self.opponent = make_opponent(opponent)
+
+    @property
+    def game(self) -> Any:
+        return self.aec.game
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self.episode = 0
+        self.learner = self.episode % 2
+        if options and "learner_seat" in options:
+            self.learner = int(options["learner_seat"])
+        self.episode += 1
+        self._illegal = False
+        game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.aec.reset(seed=game_seed)
+        if hasattr(self.opponent, "reset"):
+            self.opponent.reset()
+        self._play_opponent()
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        me = AGENTS[self.learner]
+        aec = self.aec
+        if (
+            self._illegal
+            or aec.agent_selection != me
+            or aec.terminations[me]
+            or (aec.truncations[me])
+        ):
+            raise RuntimeError("step() called when the learner has no decision; call reset()")
+        mask, _ = aec._current_map()
+        if not (0 <= int(action) < len(mask)) or not mask[int(action)]:
+            # PettingZoo's illegal-move convention: the episode ends and the learner gets -1.
+            self._illegal = True
+            info = self._info()
+            info["illegal_action"] = int(action)
+            return self._obs(), -1.0, True, False, info
+        aec.step(int(action))
+        self._play_opponent()
+        reward = float(aec._cumulative_rewards.get(me, 0.0))
+        aec._cumulative_rewards[me] = 0.0
+        terminated = bool(aec.terminations.get(me, False))
+        truncated = bool(aec.truncations.get(me, False))
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, terminated, truncated, self._info()
+
+    def _play_opponent(self) -> None:
+        aec = self.aec
+        opp = AGENTS[1 - self.learner]
+        while aec.agent_selection == opp and not aec.terminations[opp] and not aec.truncations[opp]:
+            game = aec.game
+            mask, _ = aec._current_map()
+            info = {"game": game, "seat": 1 - self.learner, "env": aec}
+            obs = (
+                aec.layout.observe(game, 1 - self.learner)
+                if getattr(self.opponent, "needs_observation", True)
+                else None
+            )
+            if hasattr(self.opponent, "act"):
+                a = self.opponent.act(obs, mask, info)
+            else:
+                a = self.opponent(obs, mask, info)
+            aec.step(int(a))
+
+    def _obs(self) -> np.ndarray:
+        return self.layout.observe(self.aec.game, self.learner)
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (for MaskablePPO)."""
+        aec = self.aec
+        if aec.game is None or aec.game.current_player != self.learner:
+            return np.zeros(self.layout.n_actions, dtype=bool)
+        mask, _ = aec._current_map()
+        return mask.astype(bool)
+
+    def _info(self) -> dict[str, Any]:
+        g = self.aec.game
+        info: dict[str, Any] = {"learner_seat": self.learner}
+        if g is not None and g.is_over:
+            info["winner"] = g.winner
+            info["truncated"] = g.truncated
+        return info
+
+    def render(self) -> str | None:
+        from ..render import render
+
+        text = render(self.aec.game, seat=self.learner)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def describe_action(self, i: int) -> str:
+        return self.aec.describe_action(i)

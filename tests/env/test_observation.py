@@ -1,0 +1,159 @@
+"""Observation bounds, masks against the engine, hidden information, extreme boards."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+import mtg_env
+from mtg_env.engine import Game, load_cards, load_decks
+from mtg_env.engine.constants import BATTLEFIELD
+from mtg_env.env import Layout
+
+DECKS = load_decks("classic")
+NAMES = sorted(DECKS)
+LAYOUT = Layout(load_cards("classic"))
+
+
+def test_random_play_obs_in_bounds_and_mask_equals_engine_legal_set() -> None:
+    space = mtg_env.raw_env().observation_space("player_0")["observation"]
+    steps = 0
+    for i, a in enumerate(NAMES):
+        for j, b in enumerate(NAMES):
+            g = Game.new((DECKS[a], DECKS[b]), seed=100 + 6 * i + j)
+            r = random.Random(i * 7 + j)
+            while not g.is_over:
+                seat = g.current_player
+                for s in (0, 1):
+                    obs = LAYOUT.observe(g, s)
+                    assert space.contains(obs), (a, b, steps)
+                mask, amap, missing = LAYOUT.mask_and_map(g, seat)
+                assert missing == 0
+                legal = g.legal_actions()
+                own, opp, stack = LAYOUT.slots(g, seat)
+                idx = {LAYOUT.action_index(g, x, seat, own, opp, stack) for x in legal}
+                assert set(np.flatnonzero(mask)) == idx
+                assert all(amap[k] in legal for k in amap)
+                if steps % 7 == 0:
+                    for k in amap:
+                        g.clone().apply(amap[k])  # every masked-in action applies
+                g.apply(r.choice(legal))
+                steps += 1
+    assert steps > 3000
+
+
+def _swap_hidden(g: Game, seat: int) -> Game:
+    """Change what `seat` can't see: the opponent's hand cards and both library orders."""
+    h = g.clone()
+    opp = 1 - seat
+    lib, hand = h.library[opp], h.hand[opp]
+    for k in range(min(len(hand), len(lib))):
+        if h.cdef[hand[k]].name != h.cdef[lib[k]].name:
+            hand[k], lib[k] = lib[k], hand[k]
+            h.zone[hand[k]], h.zone[lib[k]] = 1, 0
+    h.library[seat].reverse()
+    h.library[opp].reverse()
+    h._legal = None
+    return h
+
+
+def test_hidden_information_does_not_change_the_observation() -> None:
+    checked = 0
+    for seed in range(30):
+        g = Game.new((DECKS[NAMES[seed % 6]], DECKS[NAMES[(seed + 3) % 6]]), seed=seed)
+        r = random.Random(seed)
+        while not g.is_over and g.n_decisions < 120:
+            seat = g.current_player
+            h = _swap_hidden(g, seat)
+            if sorted(h.cdef[c].name for c in h.hand[1 - seat]) != sorted(
+                g.cdef[c].name for c in g.hand[1 - seat]
+            ):
+                checked += 1
+            assert np.array_equal(LAYOUT.observe(g, seat), LAYOUT.observe(h, seat))
+            g.apply(r.choice(g.legal_actions()))
+    assert checked > 100
+
+
+def test_resample_hidden_keeps_the_seat_view_and_mask() -> None:
+    for seed in range(20):
+        g = Game.new((DECKS[NAMES[seed % 6]], DECKS[NAMES[(seed + 1) % 6]]), seed=seed)
+        r = random.Random(seed)
+        while not g.is_over and g.n_decisions < 80:
+            seat = g.current_player
+            rs = g.resample_hidden(seat, random.Random(seed))
+            assert np.array_equal(LAYOUT.observe(g, seat), LAYOUT.observe(rs, seat))
+            m1, _, _ = LAYOUT.mask_and_map(g, seat)
+            m2, _, _ = LAYOUT.mask_and_map(rs, seat)
+            assert np.array_equal(m1, m2)
+            g.apply(r.choice(g.legal_actions()))
+
+
+def _extreme_players(n_perm: int) -> list[dict]:
+    mine = (
+        [{"card": "Prodigal Sorcerer"}] * 6
+        + [{"card": "Windreaver"}] * 4
+        + [{"card": "Island"}] * 20
+        + [{"card": "Plains"}] * 10
+    )
+    theirs = [{"card": "Grizzly Bears"}] * 20 + [{"card": "Forest"}] * 20
+    hand = [
+        "Lightning Bolt",
+        "Counterspell",
+        "Giant Growth",
+        "Unsummon",
+        "Mind Bend",
+        "Aura Finesse",
+        "Holy Strength",
+        "Air Elemental",
+        "Gravedigger",
+        "Shock",
+        "Humble",
+        "Doom Blade",
+        "Mind Control",
+        "Threaten",
+        "Insurrection",
+    ] * 2
+    return [
+        {
+            "battlefield": mine[:n_perm],
+            "hand": hand,
+            "library": ["Island"] * 5,
+            "graveyard": ["Grizzly Bears", "Air Elemental"],
+        },
+        {"battlefield": theirs[:n_perm], "hand": hand, "library": ["Forest"] * 5},
+    ]
+
+
+def test_extreme_board_every_legal_action_has_an_index() -> None:
+    g, _ = Game.setup(_extreme_players(40), turn=3)
+    assert LAYOUT.overflow(g) is None
+    assert sum(1 for c in g.battlefield if g.zone[c] == BATTLEFIELD) == 80
+    r = random.Random(0)
+    seen = 0
+    for _ in range(300):
+        if g.is_over:
+            break
+        seat = g.current_player
+        mask, amap, missing = LAYOUT.mask_and_map(g, seat)
+        assert missing == 0
+        assert len(g.legal_actions()) >= len(amap) > 0
+        seen = max(seen, len(g.legal_actions()))
+        g.apply(r.choice(g.legal_actions()))
+    assert seen > 40
+
+
+def test_env_truncates_a_board_beyond_the_layout() -> None:
+    e = mtg_env.raw_env()
+    e.reset(seed=0)
+    players = _extreme_players(40)
+    players[0]["battlefield"] = players[0]["battlefield"] + [{"card": "Island"}]
+    g, _ = Game.setup(players, turn=3)
+    e.game = g
+    e._map_ok = False
+    e._sync()
+    assert e.layout.overflow(g) is not None
+    mask = e.observe(e.agent_selection)["action_mask"]
+    e.step(int(np.flatnonzero(mask)[0]))
+    assert all(e.truncations.values())
+    assert "permanents" in e.infos["player_0"]["truncated_reason"]

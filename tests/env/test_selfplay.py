@@ -1,0 +1,99 @@
+"""The single-agent self-play Gymnasium env (SB3-facing)."""
+
+from __future__ import annotations
+
+import pickle
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.utils.env_checker import check_env
+
+import mtg_env
+from mtg_env.env import SelfPlayEnv
+
+
+def test_check_env() -> None:
+    check_env(SelfPlayEnv(), skip_render_check=True)
+
+
+def test_registered_with_gymnasium() -> None:
+    e = gym.make("mtg_env/SelfPlay-v0")
+    obs, info = e.reset(seed=0)
+    assert e.observation_space.contains(obs)
+    assert mtg_env.SelfPlayEnv is SelfPlayEnv
+
+
+def _play(env: SelfPlayEnv, seed: int) -> tuple[float, dict, int, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    total, steps = 0.0, 0
+    while True:
+        mask = env.action_masks()
+        assert mask.any()
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        total += r
+        steps += 1
+        assert env.observation_space.contains(obs)
+        if term or trunc:
+            return total, info, steps, obs
+
+
+def test_learner_seat_alternates_and_reward_arrives_on_opponent_moves() -> None:
+    env = SelfPlayEnv(opponent="random")
+    seats, ends_on_opponent = [], 0
+    for ep in range(12):
+        rng = np.random.default_rng(ep)
+        obs, info = env.reset(seed=None if ep else 0)
+        seats.append(info["learner_seat"])
+        total = 0.0
+        while True:
+            before = env.game.n_decisions
+            obs, r, term, trunc, info = env.step(
+                int(rng.choice(np.flatnonzero(env.action_masks())))
+            )
+            total += r
+            if term or trunc:
+                # More than one decision in the last step: the opponent moved last.
+                ends_on_opponent += env.game.n_decisions - before > 1
+                break
+        w = info["winner"]
+        assert total == (0.0 if w is None else 1.0 if w == info["learner_seat"] else -1.0)
+        assert isinstance(obs, np.ndarray) and obs.dtype == np.float32
+    assert seats == [0, 1] * 6
+    assert ends_on_opponent > 0
+
+
+def test_swap_opponent_with_callable_and_pickle() -> None:
+    env = SelfPlayEnv()
+    calls = []
+
+    def first_legal(obs, mask, info):
+        calls.append(info["seat"])
+        return int(np.flatnonzero(mask)[0])
+
+    env.set_opponent(first_legal)
+    _play(env, 1)
+    assert calls and set(calls) == {1}
+    env2 = pickle.loads(pickle.dumps(SelfPlayEnv()))
+    env2.reset(seed=2)
+
+
+def test_maskable_ppo_smoke() -> None:
+    from sb3_contrib import MaskablePPO
+
+    env = SelfPlayEnv(max_decisions=400)
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=64,
+        batch_size=32,
+        n_epochs=1,
+        seed=0,
+        policy_kwargs={"net_arch": [32]},
+        verbose=0,
+        device="cpu",
+    )
+    model.learn(total_timesteps=128)
+    obs, _ = env.reset(seed=3)
+    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    assert env.action_masks()[int(action)]
