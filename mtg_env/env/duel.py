@@ -10,7 +10,7 @@
 | Agents             | `agents = ['player_0', 'player_1']`                                |
 | Action shape       | (1,)                                                               |
 | Action values      | Discrete(N), N = `env.unwrapped.layout.n_actions` (825 for classic) |
-| Observation shape  | dict: `observation` (F,) float32 in [0, 1] (F = 12706 for classic), `action_mask` (N,) int8 |
+| Observation shape  | dict: `observation` (F,) float32 in [0, 1] (F = 12786 for classic), `action_mask` (N,) int8 |
 
 A two-player game of a Magic: The Gathering-style card game on the full rules engine
 (`mtg_env.engine`): turn steps, priority and the stack, instant/sorcery timing and flash,
@@ -60,7 +60,7 @@ graveyards, and sizes; never the opponent's hand identities or any library order
 | `n_options` | number of options of a choice / 40 |
 | `hand` | own hand: count per card identity / 4 |
 | `graveyard_own`, `graveyard_opp` | count per card identity / 4 |
-| `permanents_own`, `permanents_opp` | 40 slots each (battlefield order), per slot: present, identity one-hot, types, colors, power/20, toughness/20, keywords, tapped, summoning sick, attacking, blocking, blocked, blocked attacker's slot, number of blockers, damage, +1/+1 and -1/-1 counters, token, controlled by non-owner, attached (and to an opponent's permanent), is a copy, has abilities |
+| `permanents_own`, `permanents_opp` | 40 slots each (battlefield order), per slot: present, identity one-hot, types, colors, power/20, toughness/20, keywords, tapped, summoning sick, attacking, blocking, blocked, blocked attacker's slot, number of blockers, damage, +1/+1 and -1/-1 counters, token, controlled by non-owner, attached (to an opponent's permanent; the slot it is attached to), is a copy, has abilities |
 | `stack` | 20 slots from the top: present, identity one-hot, spell/ability/trigger, mine, has targets |
 
 Characteristics are as the layer system computes them (a Clone shows the copied card).

@@ -131,6 +131,7 @@ class Layout:
             ("stolen", 1),
             ("attached", 1),
             ("attached_to_opp", 1),
+            ("attached_slot", 1),
             ("copy", 1),
             ("has_ability", 1),
         ]
@@ -453,5 +454,7 @@ class Layout:
         if p.attached >= 0:
             o[b + po["attached"]] = 1.0
             o[b + po["attached_to_opp"]] = float(p.attached in opp)
+            s = own.get(p.attached, opp.get(p.attached, -1))
+            o[b + po["attached_slot"]] = (s + 1) / self.limits.permanents if s >= 0 else 0.0
         o[b + po["copy"]] = float(p.copy_def is not None)
         o[b + po["has_ability"]] = float(bool(ch.abilities))
