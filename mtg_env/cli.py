@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -15,11 +16,132 @@ app = typer.Typer(
 )
 scenario_app = typer.Typer(no_args_is_help=True, help="Scripted positions (DESIGN §5).")
 app.add_typer(scenario_app, name="scenario")
+replay_app = typer.Typer(no_args_is_help=True, help="Record, verify and show replays.")
+app.add_typer(replay_app, name="replay")
+
+DEBUG = {"on": False}
+
+
+@app.callback()
+def _main(
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+) -> None:
+    DEBUG["on"] = debug
 
 
 def _fail(msg: str) -> None:
     typer.echo(f"error: {msg}", err=True)
     raise typer.Exit(2)
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """Errors caused by bad input: one clear message and exit status 2 (no traceback
+    unless --debug)."""
+    from .engine import CardDataError, IllegalActionError
+    from .replay import ReplayError
+    from .scenario import ScenarioError
+
+    return (
+        CardDataError,
+        IllegalActionError,
+        ReplayError,
+        ScenarioError,
+        ValueError,
+        FileNotFoundError,
+    )
+
+
+def _clean(func: Any) -> Any:
+    """Bad input (a malformed file, an unknown card or deck, an illegal action, a corrupt
+    replay) gives one clear line and exit status 2, no traceback unless --debug."""
+
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except _user_errors() as e:
+            if DEBUG["on"]:
+                raise
+            _fail(str(e))
+
+    return run
+
+
+def _deck_pair(fmt: str, decks: str | None, seed: int) -> list:
+    from .engine import load_decks, resolve_deck
+
+    bundled = load_decks(fmt)
+    if decks:
+        names = [d.strip() for d in decks.split(",")]
+        if len(names) != 2:
+            _fail("--decks needs two decks, e.g. 'Green Stompy,Red Burn'")
+        return [resolve_deck(n, fmt) for n in names]
+    order = sorted(bundled)
+    return [bundled[order[seed % len(order)]], bundled[order[(seed + 1) % len(order)]]]
+
+
+def _agents(spec: str, seed: int) -> tuple[list[str], list]:
+    from agents import make_agent
+
+    specs = [s.strip() for s in spec.split(",")]
+    if len(specs) != 2:
+        _fail("--agents needs two specs, e.g. random,random")
+    return specs, [make_agent(s, seed * 2 + i) for i, s in enumerate(specs)]
+
+
+@replay_app.command("record")
+@_clean
+def replay_record(
+    out: Annotated[str, typer.Option(help="Replay file to write (JSON).")],
+    seed: Annotated[int, typer.Option(help="Game seed.")] = 0,
+    agents: Annotated[str, typer.Option(help="Two agent specs.")] = "random,random",
+    fmt: Annotated[str, typer.Option("--format", help="Rules format.")] = "classic",
+    decks: Annotated[str | None, typer.Option(help="DECK_A,DECK_B")] = None,
+) -> None:
+    """Play a game between two agents and record it as a replay."""
+    from .engine import Game
+    from .replay import Recorder
+
+    specs, players = _agents(agents, seed)
+    pair = _deck_pair(fmt, decks, seed)
+    game = Game.new(pair, seed=seed, format=fmt)
+    rec = Recorder(game, pair, seed, agents=specs)
+    while not game.is_over:
+        p = game.current_player
+        assert p is not None
+        rec.apply(players[p].choose(game))
+    rec.save(out)
+    res = "draw" if game.winner is None else f"player {game.winner} wins"
+    typer.echo(f"recorded {len(rec.actions)} decisions ({res}) to {out}")
+
+
+@replay_app.command("verify")
+@_clean
+def replay_verify(file: Annotated[str, typer.Argument(help="Replay file.")]) -> None:
+    """Re-simulate a replay and check every hash (exit 0 only if it reproduces)."""
+    from .replay import load_replay, verify
+
+    m = load_replay(file)
+    g = verify(m)
+    typer.echo(
+        f"OK {file}: {len(m.actions)} decisions, {len(m.hashes)} hashes checked, "
+        f"final hash {g.state_hash()}"
+    )
+
+
+@replay_app.command("show")
+@_clean
+def replay_show(file: Annotated[str, typer.Argument(help="Replay file.")]) -> None:
+    """Print the readable log of a replay."""
+    from .replay import load_replay, verify
+
+    m = load_replay(file)
+    g = verify(m)
+    typer.echo(
+        f"Decks: {m.decks[0].name} vs {m.decks[1].name}; seed {m.seed}; "
+        f"agents {', '.join(m.agents) or 'unknown'}"
+    )
+    typer.echo(g.log_text())
 
 
 @scenario_app.command("run")
@@ -36,7 +158,7 @@ def scenario_run(
     files = scenario_paths(paths)
     if not files:
         _fail("no scenario files found")
-    failed = 0
+    failed = malformed = 0
     for f in files:
         try:
             sc = load_scenario(f)
@@ -44,7 +166,7 @@ def scenario_run(
                 continue  # puzzles are solved by agents (mtg-env puzzle run)
             r = run_scenario(sc)
         except ScenarioError as e:
-            failed += 1
+            malformed += 1
             if json_out:
                 typer.echo(json.dumps({"path": str(f), "ok": False, "error": str(e)}))
             else:
@@ -70,10 +192,12 @@ def scenario_run(
             typer.echo(f"FAIL {r.name}: {r.message}")
             if verbose:
                 typer.echo(r.log)
-    raise typer.Exit(1 if failed else 0)
+    # Exit 2 for malformed files (bad input), 1 for scenarios that ran and failed.
+    raise typer.Exit(2 if malformed else 1 if failed else 0)
 
 
 @app.command()
+@_clean
 def watch(
     seed: Annotated[int, typer.Option(help="Game seed (decks shuffle, first player).")] = 0,
     agents: Annotated[
@@ -93,31 +217,15 @@ def watch(
     ] = None,
 ) -> None:
     """Watch a game between two agents, as a readable log with the result."""
-    from agents import make_agent
-
-    from .engine import CardDataError, Game, load_decks
+    from .engine import Game
     from .render import render
 
-    try:
-        specs = [s.strip() for s in agents.split(",")]
-        if len(specs) != 2:
-            _fail("--agents needs two specs, e.g. random,random")
-        players = [make_agent(s, seed * 2 + i) for i, s in enumerate(specs)]
-        bundled = load_decks(fmt)
-        if decks:
-            names = [d.strip() for d in decks.split(",")]
-            if len(names) != 2:
-                _fail("--decks needs two decks, e.g. 'Green Stompy,Red Burn'")
-            deck_pair = names
-        else:
-            order = sorted(bundled)
-            deck_pair = [order[seed % len(order)], order[(seed + 1) % len(order)]]
-        game = Game.new(deck_pair, seed=seed, format=fmt)
-    except (CardDataError, ValueError) as e:
-        _fail(str(e))
-        return
+    specs, players = _agents(agents, seed)
+    deck_pair = _deck_pair(fmt, decks, seed)
+    game = Game.new(deck_pair, seed=seed, format=fmt)
     typer.echo(
-        f"Decks: player 0 {deck_pair[0]!r} ({specs[0]}), player 1 {deck_pair[1]!r} ({specs[1]})"
+        f"Decks: player 0 {deck_pair[0].name!r} ({specs[0]}), "
+        f"player 1 {deck_pair[1].name!r} ({specs[1]})"
     )
     shown = 0
     last_turn = -1
@@ -144,9 +252,25 @@ def watch(
 
 def main() -> None:
     try:
-        app()
+        rv = app(standalone_mode=False)
+        if isinstance(rv, int) and rv:
+            sys.exit(rv)  # click returns typer.Exit codes when not in standalone mode
     except KeyboardInterrupt:  # pragma: no cover
         sys.exit(130)
+    except typer.Exit as e:
+        sys.exit(e.exit_code)
+    except Exception as e:  # noqa: BLE001 - turned into one clear line below
+        import click
+
+        if isinstance(e, click.exceptions.ClickException):
+            e.show()
+            sys.exit(e.exit_code)
+        if isinstance(e, click.exceptions.Abort):
+            sys.exit(1)
+        if DEBUG["on"] or not isinstance(e, _user_errors()):
+            raise
+        typer.echo(f"error: {e}", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -39,10 +39,14 @@ def main() -> None:
             del agent
         games += 1
     dt = time.perf_counter() - t0
-    print(f"format {args.format}: observation {env.layout.n_obs} floats, "
-          f"{env.layout.n_actions} actions")
-    print(f"raw_env random play: {steps / dt:.0f} steps/s, {games / dt:.2f} games/s "
-          f"({steps} steps, {games} games, {dt:.1f} s)")
+    print(
+        f"format {args.format}: observation {env.layout.n_obs} floats, "
+        f"{env.layout.n_actions} actions"
+    )
+    print(
+        f"raw_env random play: {steps / dt:.0f} steps/s, {games / dt:.2f} games/s "
+        f"({steps} steps, {games} games, {dt:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

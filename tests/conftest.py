@@ -9,6 +9,14 @@ import pytest
 SCENARIO_ROOT = Path(__file__).parent / "scenarios"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--regen-golden",
+        action="store_true",
+        help="rewrite tests/data/golden/* from the current engine",
+    )
+
+
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
     if file_path.suffix == ".yaml" and SCENARIO_ROOT in file_path.parents:
         return ScenarioFile.from_parent(parent, path=file_path)

@@ -56,7 +56,7 @@ def test_malformed_scenario_is_a_clear_error(tmp_path: Path) -> None:
     f = tmp_path / "malformed.yaml"
     f.write_text("name: x\nsetup:\n  players: [{}, {}]\n  stepp: main1\nexpect: [{step: main1}]\n")
     r = runner.invoke(app, ["scenario", "run", str(f)])
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     assert "Traceback" not in r.output
     assert "malformed.yaml" in r.output and "stepp" in r.output
 
@@ -67,7 +67,7 @@ def test_scenario_with_unknown_card_is_a_clear_error(tmp_path: Path) -> None:
         "name: x\nsetup:\n  players: [{hand: [Lightning Blot]}, {}]\nexpect: [{step: main1}]\n"
     )
     r = runner.invoke(app, ["scenario", "run", str(f)])
-    assert r.exit_code == 1 and "Lightning Blot" in r.output and "Traceback" not in r.output
+    assert r.exit_code == 2 and "Lightning Blot" in r.output and "Traceback" not in r.output
 
 
 def test_watch_prints_a_game_with_result() -> None:

@@ -10,8 +10,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str) -> str:
-    r = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
-                       timeout=300)
+    r = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert r.returncode == 0, r.stderr
     return r.stdout
 

@@ -121,6 +121,7 @@ from pettingzoo.utils import wrappers
 
 from ..engine import Action, Deck, Game, IllegalActionError, load_cards, load_decks, resolve_deck
 from ..render import render as render_board
+from ..replay import Recorder
 from .spaces import Layout
 
 AGENTS = ("player_0", "player_1")
@@ -188,6 +189,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._map_ok = False
         self._missing = 0
         self.decks: tuple[Deck, Deck] | None = None
+        self.recorder: Any = None
+        self.agent_names: list[str] = ["unknown", "unknown"]  # specs recorded in replays
 
     # ------------------------------------------------------------------ spaces
 
@@ -219,13 +222,25 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             a, b = self._rng.sample(range(len(self.deck_pool)), 2)
             pair = (self.deck_pool[a], self.deck_pool[b])
         self.decks = pair
+        game_seed = self._rng.getrandbits(63)
         self.game = Game.new(
             pair,
-            seed=self._rng.getrandbits(63),
+            seed=game_seed,
             format=self.format,
             auto_pass=self.auto_pass,
             mulligans=self.mulligans,
             max_decisions=self.max_decisions,
+        )
+        self.recorder = Recorder(
+            self.game,
+            pair,
+            game_seed,
+            agents=list(self.agent_names),
+            options={
+                "mulligans": self.mulligans,
+                "auto_pass": self.auto_pass,
+                "max_decisions": self.max_decisions,
+            },
         )
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -261,7 +276,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             raise IllegalActionError(self._illegal_reason(int(action)))
         life_before = list(g.life)
         self._cumulative_rewards[agent] = 0.0
-        g.apply(a)
+        self.recorder.apply_index(int(action), a)
         self._map_ok = False
         self._clear_rewards()
         if self.reward_shaping and not g.is_over:
@@ -292,6 +307,16 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         pass
 
     # ------------------------------------------------------------------ helpers
+
+    def replay(self) -> dict[str, Any]:
+        """The game played since the last reset, as a replay (see `mtg_env.replay`)."""
+        if self.recorder is None:
+            raise RuntimeError("call reset() before asking for a replay")
+        return self.recorder.to_dict()
+
+    def save_replay(self, path: str) -> None:
+        """Write the game played since the last reset as a replay file (atomically)."""
+        self.recorder.save(path)
 
     def describe_action(self, i: int) -> str:
         """A readable string for action index `i` in the current state."""

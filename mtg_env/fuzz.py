@@ -1,0 +1,245 @@
+"""Invariant fuzzing: seeded random play over every format and deck pair, checking the
+engine and the env after every action.
+
+Checked after every action:
+- each card is in exactly one zone (and the battlefield list matches the permanents);
+- no negative damage or counters; life above 0 whenever a player has priority;
+- state-based actions are at a fixpoint and no trigger is waiting whenever a player has
+  priority;
+- mana pools are empty between steps (the engine pays mana automatically and keeps no
+  pool, so this holds by construction; nothing to check);
+- the env mask equals the engine's legal set (every legal action has an index, every
+  masked-in index is a legal action);
+- every legal action applies on a clone, and applying on a clone gives the same state hash
+  as applying on the game;
+- observations of both seats are inside the declared bounds;
+- replaying the recorded actions reproduces the final state hash.
+
+A failure writes a replay of the game up to the failing action and says how to reproduce.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .engine import Game, load_decks
+from .engine.constants import (
+    BATTLEFIELD,
+    D_PRIORITY,
+    EXILE,
+    GRAVEYARD,
+    HAND,
+    LIBRARY,
+    NOWHERE,
+    STACK,
+)
+from .engine.objects import SPELL
+from .replay import Recorder, layout_for, parse_replay, replay_games
+
+FORMATS = ("classic",)
+
+
+class InvariantError(AssertionError):
+    pass
+
+
+@dataclass
+class FuzzStats:
+    decisions: int = 0
+    games: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def check_zones(g: Game) -> None:
+    seen: dict[int, str] = {}
+
+    def mark(cid: int, where: str) -> None:
+        if cid in seen:
+            raise InvariantError(f"card {cid} is in {seen[cid]} and in {where}")
+        seen[cid] = where
+
+    for s in (0, 1):
+        for name, zl, z in (
+            ("library", g.library, LIBRARY),
+            ("hand", g.hand, HAND),
+            ("graveyard", g.graveyard, GRAVEYARD),
+            ("exile", g.exile, EXILE),
+        ):
+            for cid in zl[s]:
+                mark(cid, f"{name} {s}")
+                if g.zone[cid] != z:
+                    raise InvariantError(f"card {cid} listed in {name} but zone says {g.zone[cid]}")
+                if g.owner[cid] != s:
+                    raise InvariantError(f"card {cid} in player {s}'s {name} is not theirs")
+    for cid in g.battlefield:
+        mark(cid, "battlefield")
+        if g.zone[cid] != BATTLEFIELD or cid not in g.perm:
+            raise InvariantError(f"battlefield card {cid} has no permanent status")
+    if set(g.perm) != set(g.battlefield):
+        raise InvariantError("permanent statuses don't match the battlefield")
+    for it in g.stack:
+        if it.kind == SPELL:
+            mark(it.cid, "stack")
+            if g.zone[it.cid] != STACK:
+                raise InvariantError(f"spell {it.cid} on the stack has zone {g.zone[it.cid]}")
+    for cid, z in enumerate(g.zone):
+        if z != NOWHERE and cid not in seen:
+            raise InvariantError(f"card {cid} has zone {z} but is in no zone list")
+
+
+def check_state(g: Game) -> None:
+    check_zones(g)
+    for p in g.perm.values():
+        if p.damage < 0:
+            raise InvariantError(f"negative damage on {p.cid}")
+        if p.counters and any(v <= 0 for v in p.counters.values()):
+            raise InvariantError(f"non-positive counter count on {p.cid}: {p.counters}")
+    d = g.decision
+    if not g.is_over and d is not None and d.kind == D_PRIORITY:
+        if g._sba_collect():
+            raise InvariantError(f"state-based actions pending at priority: {g._sba_collect()}")
+        if g.triggers:
+            raise InvariantError("triggered abilities waiting while a player has priority")
+        for s in (0, 1):
+            if g.life[s] <= 0:
+                raise InvariantError(f"player {s} has {g.life[s]} life at priority")
+
+
+def check_env_view(g: Game, obs_high: float = 1.0) -> None:
+    lay = layout_for(g.format)
+    seat = g.current_player
+    if seat is None:
+        return
+    mask, amap, missing = lay.mask_and_map(g, seat)
+    if missing:
+        raise InvariantError(f"{missing} legal action(s) have no index in the layout")
+    legal = g.legal_actions()
+    own, opp, stack = lay.slots(g, seat)
+    idx = {lay.action_index(g, a, seat, own, opp, stack) for a in legal}
+    if set(np.flatnonzero(mask).tolist()) != idx:
+        raise InvariantError("the env mask differs from the engine's legal set")
+    for s in (0, 1):
+        o = lay.observe(g, s)
+        if o.dtype != np.float32 or o.min() < 0.0 or o.max() > obs_high or np.isnan(o).any():
+            raise InvariantError(f"observation of seat {s} out of bounds")
+
+
+def check_actions(g: Game) -> None:
+    for a in g.legal_actions():
+        c = g.clone()
+        c.apply(a)  # every legal action applies
+
+
+def fuzz_game(
+    fmt: str,
+    deck_a: str,
+    deck_b: str,
+    seed: int,
+    max_decisions: int,
+    out_dir: Path | None = None,
+    full: bool = True,
+) -> tuple[int, str | None]:
+    """Play one seeded random game with every check; (decisions, failure or None)."""
+    decks = load_decks(fmt)
+    pair = (decks[deck_a], decks[deck_b])
+    g = Game.new(pair, seed=seed, format=fmt, max_decisions=max_decisions)
+    rec = Recorder(
+        g, pair, seed, agents=["random", "random"], options={"max_decisions": max_decisions}
+    )
+    r = random.Random(seed)
+    lay = layout_for(fmt)
+    n = 0
+    try:
+        check_state(g)
+        while not g.is_over:
+            if full:
+                check_env_view(g)
+                check_actions(g)
+            seat = g.current_player
+            assert seat is not None
+            _, amap, _ = lay.mask_and_map(g, seat)
+            i = r.choice(sorted(amap))
+            a = amap[i]
+            c = g.clone()
+            c.apply(a)
+            rec.apply_index(i, a)
+            n += 1
+            if c.state_hash() != g.state_hash():
+                raise InvariantError("applying on a clone gives a different state hash")
+            check_state(g)
+        m = parse_replay(rec.to_dict())
+        if replay_games(m).state_hash() != g.state_hash():
+            raise InvariantError("replaying the actions does not reproduce the final hash")
+    except Exception as e:  # noqa: BLE001 - every failure is reported with a replay
+        msg = f"{fmt} {deck_a} vs {deck_b} seed {seed} decision {n}: {type(e).__name__}: {e}"
+        if out_dir is not None:
+            import json
+
+            from .io import atomic_write_text
+
+            out_dir.mkdir(parents=True, exist_ok=True)
+            path = out_dir / f"fuzz_fail_{fmt}_{seed}.json"
+            atomic_write_text(path, json.dumps(rec.to_dict(), indent=1))
+            msg += (
+                f"\n  replay written to {path}; reproduce with: "
+                f"python scripts/fuzz.py --replay {path}"
+            )
+        return n, msg
+    return n, None
+
+
+def run(
+    decisions: int,
+    seed: int = 0,
+    formats: tuple[str, ...] = FORMATS,
+    out_dir: Path | None = None,
+    max_decisions: int = 3000,
+    progress: bool = False,
+) -> FuzzStats:
+    """Fuzz until `decisions` decisions have been checked, cycling formats and deck
+    pairs (every ordered pair of bundled decks)."""
+    stats = FuzzStats()
+    pairs = [
+        (f, a, b) for f in formats for a in sorted(load_decks(f)) for b in sorted(load_decks(f))
+    ]
+    k = 0
+    from rich.progress import Progress
+
+    with Progress(disable=not progress, transient=True) as bar:
+        task = bar.add_task("fuzzing", total=decisions)
+        while stats.decisions < decisions:
+            fmt, a, b = pairs[k % len(pairs)]
+            n, fail = fuzz_game(fmt, a, b, seed * 1_000_003 + k, max_decisions, out_dir)
+            stats.decisions += n
+            stats.games += 1
+            bar.update(task, advance=n)
+            if fail:
+                stats.failures.append(fail)
+            k += 1
+    return stats
+
+
+def check_replay(path: str | Path) -> str | None:
+    """Re-run the invariant checks along a replay (to reproduce a fuzz failure)."""
+    from .replay import load_replay, new_game
+
+    m = load_replay(path)
+    g = new_game(m)
+    lay = layout_for(m.format)
+    try:
+        for i in m.actions:
+            check_state(g)
+            check_env_view(g)
+            check_actions(g)
+            seat = g.current_player
+            assert seat is not None
+            _, amap, _ = lay.mask_and_map(g, seat)
+            g.apply(amap[i])
+        check_state(g)
+    except Exception as e:  # noqa: BLE001
+        return f"{type(e).__name__}: {e}"
+    return None
