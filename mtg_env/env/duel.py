@@ -308,6 +308,21 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
     # ------------------------------------------------------------------ helpers
 
+    def set_game(self, game: Game) -> None:
+        """Continue from an engine position (e.g. a scenario's `Game.setup`) instead of a
+        new game: evaluation on puzzles, debugging a position. Recording starts here."""
+        self.game = game
+        self.decks = None
+        self.recorder = Recorder(game, [], 0, agents=list(self.agent_names))
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._map_ok = False
+        self._sync()
+
     def replay(self) -> dict[str, Any]:
         """The game played since the last reset, as a replay (see `mtg_env.replay`)."""
         if self.recorder is None:

@@ -149,9 +149,7 @@ def test_env_truncates_a_board_beyond_the_layout() -> None:
     players = _extreme_players(40)
     players[0]["battlefield"] = players[0]["battlefield"] + [{"card": "Island"}]
     g, _ = Game.setup(players, turn=3)
-    e.game = g
-    e._map_ok = False
-    e._sync()
+    e.set_game(g)
     assert e.layout.overflow(g) is not None
     mask = e.observe(e.agent_selection)["action_mask"]
     e.step(int(np.flatnonzero(mask)[0]))
