@@ -20,7 +20,7 @@ class Agent(Protocol):
     def choose(self, game: Game) -> Action: ...
 
 
-AGENT_SPECS = ("random",)
+AGENT_SPECS = ("random", "heuristic")
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
@@ -30,4 +30,8 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     name = spec.split(":", 1)[0].strip().lower()
     if name == "random":
         return RandomAgent(seed)
+    if name == "heuristic":
+        from .heuristic import HeuristicAgent
+
+        return HeuristicAgent(seed)
     raise ValueError(f"unknown agent spec {spec!r} (known: {', '.join(AGENT_SPECS)})")

@@ -89,6 +89,52 @@ def _agents(spec: str, seed: int) -> tuple[list[str], list]:
     return specs, [make_agent(s, seed * 2 + i) for i, s in enumerate(specs)]
 
 
+@app.command()
+@_clean
+def match(
+    agent_a: Annotated[str, typer.Argument(help="Agent spec A (random, heuristic, ...).")],
+    agent_b: Annotated[str, typer.Argument(help="Agent spec B.")],
+    games: Annotated[int, typer.Option(help="Number of games (pairs with seats swapped).")] = 100,
+    seed: Annotated[int, typer.Option(help="Base seed.")] = 0,
+    fmt: Annotated[str, typer.Option("--format", help="Rules format.")] = "classic",
+    decks: Annotated[
+        str | None, typer.Option(help="DECK_A,DECK_B (default: cycle every bundled pair).")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Seat-swapped paired games between two agents, with a Wilson 95% interval."""
+    from rich.progress import Progress
+
+    from agents.base import make_agent
+    from agents.match import run_match
+
+    make_agent(agent_a)  # validate the specs before playing
+    make_agent(agent_b)
+    deck_list = [d.strip() for d in decks.split(",")] if decks else None
+    if deck_list is not None and len(deck_list) != 2:
+        _fail("--decks needs two decks")
+    with Progress(transient=True, disable=json_out) as bar:
+        task = bar.add_task(f"{agent_a} vs {agent_b}", total=games + games % 2)
+        res = run_match(
+            agent_a,
+            agent_b,
+            games,
+            seed=seed,
+            fmt=fmt,
+            decks=deck_list,
+            progress=lambda n: bar.update(task, advance=n),
+        )
+    d = res.to_dict()
+    if json_out:
+        typer.echo(json.dumps(d))
+        return
+    typer.echo(
+        f"{agent_a} vs {agent_b}: {d['wins_a']}-{d['wins_b']}-{d['draws']} over "
+        f"{d['games']} games; win rate of {agent_a} {d['win_rate_a']:.3f} "
+        f"(95% CI {d['ci95'][0]:.3f}-{d['ci95'][1]:.3f})"
+    )
+
+
 @replay_app.command("record")
 @_clean
 def replay_record(

@@ -1,0 +1,774 @@
+"""A strong scripted player for the classic format.
+
+It plays a land every turn (the colors its hand needs), spends its mana on the best
+castable spell, attacks when the race or the trades favour it, blocks to prevent lethal
+and to make good trades (chump-blocking only to survive), burns face when that is lethal
+and otherwise removes the best threat, uses pump spells and flash creatures in combat,
+counters big threats, and pings at the end of the opponent's turn. Multi-step actions
+(targets, blocker-then-attacker picks) are planned once and then carried out.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from mtg_env.engine import Action, Game
+from mtg_env.engine.cards import ActivatedAbility, ManaAbility, StaticAbility
+from mtg_env.engine.constants import (
+    ACTIVATE,
+    ATTACK,
+    BEGIN_COMBAT,
+    BLOCK,
+    BLOCKER,
+    CARD,
+    CHOOSE,
+    CREATURE,
+    D_ATTACKERS,
+    D_BLOCK_TARGET,
+    D_BLOCKERS,
+    D_BOTTOM,
+    D_CHOICE,
+    D_DISCARD,
+    D_MULLIGAN,
+    D_PRIORITY,
+    D_SELECT,
+    D_TARGET,
+    D_TRIGGER_ORDER,
+    DECLARE_ATTACKERS,
+    DECLARE_BLOCKERS,
+    ENCHANTMENT,
+    END,
+    KEEP,
+    LAND,
+    MAIN1,
+    MAIN2,
+    MULLIGAN,
+    PASS,
+    PLAY,
+    STACK,
+    TARGET,
+    player_ref,
+)
+from mtg_env.engine.objects import SPELL
+
+from .common import (
+    HARMFUL_OPS,
+    EngineAgent,
+    creature_value,
+    creatures,
+    def_value,
+    lands,
+    power,
+    toughness,
+)
+
+PASS_A = Action(PASS)
+
+
+def _ops(g: Game, cid: int, ability: Any = None) -> list[Any]:
+    cd = g.cdef[cid]
+    if ability is not None:
+        return list(getattr(ability, "effects", ()))
+    if cd.spell is not None:
+        return list(cd.spell.effects)
+    return []
+
+
+def _damage_amount(ops: list[Any]) -> int:
+    return sum(o.args["amount"] for o in ops if o.name == "damage")
+
+
+class HeuristicAgent(EngineAgent):
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.plan: list[int] = []  # planned targets, in order
+        self.attack_plan: list[int] | None = None
+        self.block_plan: dict[int, int] | None = None
+
+    def reset(self) -> None:
+        self.plan = []
+        self.attack_plan = None
+        self.block_plan = None
+
+    # ------------------------------------------------------------------ dispatch
+
+    def choose(self, g: Game) -> Action:
+        d = g.decision
+        assert d is not None
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        k = d.kind
+        p = d.player
+        if k == D_PRIORITY:
+            a = self._priority(g, p, legal)
+        elif k == D_TARGET:
+            a = self._target(g, p, legal)
+        elif k == D_ATTACKERS:
+            a = self._attack(g, p, legal)
+        elif k in (D_BLOCKERS, D_BLOCK_TARGET):
+            a = self._block(g, p, legal)
+        elif k == D_MULLIGAN:
+            a = self._mulligan(g, p)
+        elif k in (D_BOTTOM, D_DISCARD):
+            a = self._discard(g, p, legal)
+        elif k == D_SELECT:
+            a = self._select(g, p, legal)
+        elif k == D_CHOICE:
+            a = self._choice(g, d, legal)
+        elif k == D_TRIGGER_ORDER:
+            a = legal[0]
+        else:  # pragma: no cover
+            a = legal[0]
+        if a not in legal:  # a plan that went stale: fall back safely
+            a = PASS_A if PASS_A in legal else legal[0]
+        return a
+
+    # ------------------------------------------------------------------ mulligan, discard
+
+    def _mulligan(self, g: Game, p: int) -> Action:
+        hand = g.hand[p]
+        n = len(hand) - g.mull_count[p]
+        nl = sum(1 for c in hand if g.cdef[c].types & LAND)
+        if len(hand) - g.mull_count[p] <= 5:
+            return Action(KEEP)
+        if 2 <= nl <= 5 or (n <= 6 and 1 <= nl <= 5):
+            return Action(KEEP)
+        return Action(MULLIGAN)
+
+    def _discard(self, g: Game, p: int, legal: list[Action]) -> Action:
+        """Bottom or discard: keep about three lands in hand (fewer once lands are on the
+        battlefield); otherwise drop the spell that is hardest to cast."""
+        hand = [a.obj for a in legal]
+        hand_lands = [c for c in hand if g.cdef[c].types & LAND]
+        spells = [c for c in hand if not g.cdef[c].types & LAND]
+        on_bf = len(lands(g, p))
+        want = max(0, 3 - on_bf // 2) if on_bf < 6 else 0
+        if hand_lands and (len(hand_lands) > want or not spells):
+            return Action(CARD, hand_lands[-1])
+        return Action(CARD, max(spells, key=lambda c: (g.cdef[c].mv, c)))
+
+    def _select(self, g: Game, p: int, legal: list[Action]) -> Action:
+        ctx = g.ctx
+        cands = [a.obj for a in legal]
+        if ctx is not None and ctx[0] == "legend":
+            return legal[0]
+        # Clone: copy the best creature; returning an enchantment: the cheapest.
+        d = g.decision
+        if d is not None and "copy" in d.prompt:
+            return Action(CARD, max(cands, key=lambda c: creature_value(g, c)))
+        return Action(CARD, min(cands, key=lambda c: g.cdef[c].mv))
+
+    def _choice(self, g: Game, d: Any, legal: list[Action]) -> Action:
+        opts = [o.lower() for o in d.options]
+        if "yes" in opts:
+            return Action(CHOOSE, 0, opts.index("yes"))
+        for i, o in enumerate(opts):
+            if o.startswith("pay"):
+                return Action(CHOOSE, 0, i)
+        return legal[0]
+
+    # ------------------------------------------------------------------ priority
+
+    def _priority(self, g: Game, p: int, legal: list[Action]) -> Action:
+        self.plan = []
+        if g.stack:
+            return self._respond(g, p, legal)
+        my_turn = g.active == p
+        step = g.step
+        if my_turn and step in (MAIN1, MAIN2):
+            lands_ = [a for a in legal if a.kind == PLAY and g.cdef[a.obj].types & LAND]
+            if lands_:
+                return self._best_land(g, p, lands_)
+            a = self._best_spell(g, p, legal, main2=step == MAIN2)
+            if a is not None:
+                return a
+            a = self._best_activation(g, p, legal, sorcery=True)
+            if a is not None:
+                return a
+            return PASS_A
+        if my_turn and step == DECLARE_BLOCKERS:
+            a = self._combat_trick(g, p, legal, attacking=True)
+            if a is not None:
+                return a
+        if not my_turn:
+            if step in (BEGIN_COMBAT, DECLARE_ATTACKERS) and (
+                step == DECLARE_ATTACKERS and g.attackers
+            ):
+                a = self._defend_instant(g, p, legal)
+                if a is not None:
+                    return a
+            if step == DECLARE_BLOCKERS:
+                a = self._combat_trick(g, p, legal, attacking=False)
+                if a is not None:
+                    return a
+            if step == END:
+                a = self._end_of_turn(g, p, legal)
+                if a is not None:
+                    return a
+        return PASS_A
+
+    def _best_land(self, g: Game, p: int, options: list[Action]) -> Action:
+        need = 0
+        for c in g.hand[p]:
+            cost = g.cdef[c].cost
+            if cost is not None:
+                for pip in cost.pips:
+                    need |= pip
+        have = 0
+        for s in g.mana_sources(p):
+            have |= s.colors
+
+        def score(a: Action) -> tuple[int, int]:
+            ch = g.chars(a.obj)
+            makes = 0
+            for ab in ch.abilities:
+                if isinstance(ab, ManaAbility):
+                    makes |= ab.produce & 31
+            return (bin(makes & need & ~have).count("1"), bin(makes & need).count("1"))
+
+        return max(options, key=score)
+
+    # ------------------------------------------------------------------ casting
+
+    def _spell_score(self, g: Game, p: int, cid: int, main2: bool) -> tuple[float, list[int]]:
+        """How good casting `cid` now is, and the planned targets."""
+        cd = g.cdef[cid]
+        opp = 1 - p
+        name = cd.name
+        mine = creatures(g, p)
+        theirs = creatures(g, opp)
+        if cd.types & CREATURE:
+            haste = "haste" in cd.keywords
+            if cd.enters_as_copy:
+                allc = mine + theirs
+                if not allc:
+                    return -1.0, []
+                best = max(creature_value(g, c) for c in allc)
+                return best + (4 if cd.copy_except_pt else 0), []
+            if "flash" in cd.keywords and not main2:
+                return -1.0, []  # keep flash creatures for the opponent's turn
+            v = def_value(cd) + cd.mv
+            if not main2 and not haste:
+                v -= 0.5  # creatures without haste: after combat, unless nothing else
+            if name == "Man-o'-War":
+                if not theirs:
+                    return (v * 0.5, [mine[0]]) if mine else (-1.0, [])
+                t = max(theirs, key=lambda c: creature_value(g, c))
+                return v + creature_value(g, t) * 0.5, [t]
+            if name == "Gravedigger":
+                gy = [c for c in g.graveyard[p] if g.cdef[c].types & CREATURE]
+                if gy:
+                    return v + 2, [max(gy, key=lambda c: def_value(g.cdef[c]))]
+            return v, []
+        ops = _ops(g, cid)
+        opnames = {o.name for o in ops}
+        dmg = _damage_amount(ops)
+        if "damage" in opnames:
+            spec = cd.spell.targets[0] if cd.spell and cd.spell.targets else None
+            if spec is not None and spec.allows_player and dmg >= g.life[opp]:
+                return 100.0, [player_ref(opp)]
+            if spec is not None and spec.kind != "player":
+                killable = [
+                    c
+                    for c in theirs
+                    if toughness(g, c) - g.perm[c].damage <= dmg and not g.chars(c).prot & cd.colors
+                ]
+                if killable:
+                    t = max(killable, key=lambda c: creature_value(g, c))
+                    val = creature_value(g, t)
+                    if val >= 3.5 or len(g.hand[p]) > 5:
+                        return val, [t]
+            if spec is not None and spec.allows_player and spec.kind == "player":
+                return 3.0 + dmg * 0.5, [player_ref(opp)]
+            return -1.0, []
+        if "destroy" in opnames:
+            legal_t = [
+                c for c in theirs if not (g.chars(c).colors & 4) and not g.chars(c).prot & cd.colors
+            ]
+            if legal_t:
+                t = max(legal_t, key=lambda c: creature_value(g, c))
+                if creature_value(g, t) >= 4:
+                    return creature_value(g, t), [t]
+            return -1.0, []
+        if name == "Mind Rot":
+            return (3.0, [player_ref(opp)]) if len(g.hand[opp]) >= 2 else (-1.0, [])
+        if name == "Divination":
+            return 3.0, []
+        if name == "Lava Axe":
+            return (100.0 if g.life[opp] <= 5 else 4.0), [player_ref(opp)]
+        if name == "Threaten":
+            if not theirs or main2:  # before combat only
+                return -1.0, []
+            t = max(theirs, key=lambda c: power(g, c))
+            gain = power(g, t) + sum(power(g, c) for c in mine if not g.perm[c].tapped)
+            return (50.0 if gain >= g.life[opp] else -1.0), [t]
+        if name == "Insurrection":
+            total = sum(power(g, c) for c in theirs + mine)
+            return (60.0 if total >= g.life[opp] + 2 and not main2 else -1.0), []
+        if name == "Raise the Alarm":
+            return -1.0, []  # at the end of the opponent's turn
+        if cd.types & ENCHANTMENT:
+            return self._enchantment_score(g, p, cid, mine, theirs)
+        if name == "Basilisk Collar":
+            return 2.0, []
+        return -1.0, []
+
+    def _enchantment_score(
+        self, g: Game, p: int, cid: int, mine: list[int], theirs: list[int]
+    ) -> tuple[float, list[int]]:
+        cd = g.cdef[cid]
+        name = cd.name
+        if cd.enchant is not None:
+            harmful = False
+            for ab in cd.abilities:
+                if isinstance(ab, StaticAbility) and (
+                    ab.rules & {"cant_attack", "cant_block"}
+                    or any(c.op == "control" for c in ab.components)
+                ):
+                    harmful = True
+            if cd.enchant.kind == "land":
+                if name == "Squirrel Nest":
+                    ls = lands(g, p)
+                    return (2.0, [ls[0]]) if ls else (-1.0, [])
+                ol = lands(g, 1 - p)
+                return (2.0, [ol[0]]) if ol else (-1.0, [])
+            if harmful:
+                ok = [c for c in theirs if not g.chars(c).prot & cd.colors]
+                if not ok:
+                    return -1.0, []
+                t = max(ok, key=lambda c: creature_value(g, c))
+                v = creature_value(g, t)
+                return (v * (2.0 if name == "Mind Control" else 1.0) if v >= 3 else -1.0), [t]
+            ok = [c for c in mine if not g.chars(c).prot & cd.colors]
+            if not ok:
+                return -1.0, []
+            t = max(ok, key=lambda c: (not g.sick(c), creature_value(g, c)))
+            return 2.5, [t]
+        if name in ("Crusade", "Glorious Anthem"):
+            n = len(mine)
+            return (1.5 * n if n >= 2 else -1.0), []
+        if name == "Humility":
+            diff = sum(power(g, c) + toughness(g, c) - 2 for c in creatures(g, 1 - p)) - sum(
+                power(g, c) + toughness(g, c) - 2 for c in mine
+            )
+            return (diff * 0.5 if diff > 4 else -1.0), []
+        if name == "Blood Moon":
+            nb = sum(1 for c in lands(g, 1 - p) if not g.chars(c).supertypes & 1)
+            return (2.0 * nb if nb else -1.0), []
+        if name == "Natural Emergence":
+            others = [
+                c
+                for c in g.battlefield
+                if g.chars(c).controller == p
+                and g.chars(c).types & ENCHANTMENT
+                and g.chars(c).colors & (8 | 16)
+            ]
+            return (4.0 if others and len(lands(g, p)) >= 4 else -1.0), []
+        return -1.0, []
+
+    def _best_spell(self, g: Game, p: int, legal: list[Action], main2: bool) -> Action | None:
+        best: tuple[float, Action, list[int]] | None = None
+        seen: set[str] = set()
+        for a in legal:
+            if a.kind != PLAY or g.cdef[a.obj].types & LAND:
+                continue
+            name = g.cdef[a.obj].name
+            if name in seen:
+                continue
+            seen.add(name)
+            score, targets = self._spell_score(g, p, a.obj, main2)
+            if score > 0 and (best is None or score > best[0]):
+                best = (score, a, targets)
+        if best is None and not main2:
+            # Nothing worth casting before combat: creatures too (they can't attack anyway).
+            return None
+        if best is None:
+            # In main 2 also cast the creatures held back before combat.
+            for a in legal:
+                if (
+                    a.kind == PLAY
+                    and g.cdef[a.obj].types & CREATURE
+                    and not (g.cdef[a.obj].enters_as_copy)
+                ):
+                    return a
+            return None
+        self.plan = list(best[2])
+        return best[1]
+
+    def _best_activation(
+        self, g: Game, p: int, legal: list[Action], sorcery: bool
+    ) -> Action | None:
+        opp = 1 - p
+        for a in legal:
+            if a.kind != ACTIVATE:
+                continue
+            name = g.chars(a.obj).name
+            if name == "Basilisk Collar":
+                mine = [c for c in creatures(g, p) if g.perm[a.obj].attached != c]
+                pingers = [c for c in mine if g.chars(c).name == "Prodigal Sorcerer"]
+                if g.perm[a.obj].attached < 0 and mine:
+                    t = pingers[0] if pingers else max(mine, key=lambda c: creature_value(g, c))
+                    self.plan = [t]
+                    return a
+            if name == "Olivia Voldaren" and a.arg == 0:
+                kills = [c for c in creatures(g, opp) if toughness(g, c) - g.perm[c].damage <= 1]
+                if kills:
+                    self.plan = [max(kills, key=lambda c: creature_value(g, c))]
+                    return a
+            if name == "Olivia Voldaren" and a.arg == 1:
+                vamps = [c for c in creatures(g, opp) if g.chars(c).has_subtype("Vampire")]
+                if vamps:
+                    self.plan = [max(vamps, key=lambda c: creature_value(g, c))]
+                    return a
+            if name.startswith("Kiki-Jiki"):
+                mine = [c for c in creatures(g, p) if not g.chars(c).supertypes & 2]
+                if mine:
+                    self.plan = [max(mine, key=lambda c: creature_value(g, c))]
+                    return a
+        return None
+
+    # ------------------------------------------------------------------ instant speed
+
+    def _respond(self, g: Game, p: int, legal: list[Action]) -> Action:
+        top = g.stack[-1]
+        if top.controller == p:
+            return PASS_A
+        counters = [a for a in legal if a.kind == PLAY and g.cdef[a.obj].name == "Counterspell"]
+        if counters and top.kind == SPELL:
+            cd = g.cdef[top.cid]
+            dmg = _damage_amount(_ops(g, top.cid))
+            targets_mine = any(
+                r >= 0 and g.zone[r] == 2 and g.chars(r).controller == p for r, _ in top.targets
+            )
+            if (
+                cd.mv >= 4
+                or (dmg and dmg >= g.life[p])
+                or (cd.types & CREATURE and def_value(cd) >= 8)
+                or (targets_mine and cd.name in ("Mind Control", "Doom Blade", "Threaten"))
+            ):
+                self.plan = [top.cid]
+                return counters[0]
+        # Save a creature from damage with a pump spell.
+        ops = _ops(g, top.cid, top.ability if top.kind != SPELL else None)
+        dmg = _damage_amount(ops)
+        if dmg:
+            for r, _ in top.targets:
+                if r >= 0 and g.zone[r] == 2 and g.chars(r).controller == p:
+                    left = toughness(g, r) - g.perm[r].damage
+                    if left <= dmg:
+                        for a in legal:
+                            if (
+                                a.kind == PLAY
+                                and g.cdef[a.obj].name == "Giant Growth"
+                                and (left + 3 > dmg)
+                            ):
+                                self.plan = [r]
+                                return a
+        return PASS_A
+
+    def _combat_trick(self, g: Game, p: int, legal: list[Action], attacking: bool) -> Action | None:
+        pumps = [a for a in legal if a.kind == PLAY and g.cdef[a.obj].name == "Giant Growth"]
+        burns = [
+            a for a in legal if a.kind == PLAY and g.cdef[a.obj].name in ("Lightning Bolt", "Shock")
+        ]
+        humbles = [a for a in legal if a.kind == PLAY and g.cdef[a.obj].name == "Humble"]
+        fogs = [a for a in legal if a.kind == PLAY and g.cdef[a.obj].name == "Fog"]
+        if not attacking:
+            unblocked = sum(power(g, a) for a in g.attackers if a not in g.blocked)
+            if fogs and unblocked >= g.life[p]:
+                return fogs[0]
+        # fights: (mine, theirs)
+        fights: list[tuple[int, int]] = []
+        for b, a in g.blockers.items():
+            if attacking:
+                fights.append((a, b))
+            else:
+                fights.append((b, a))
+        for mine, theirs in fights:
+            if g.zone[mine] != 2 or g.zone[theirs] != 2:
+                continue
+            my_p, my_t = power(g, mine), toughness(g, mine) - g.perm[mine].damage
+            th_p, th_t = power(g, theirs), toughness(g, theirs) - g.perm[theirs].damage
+            dies = th_p >= my_t or "deathtouch" in g.chars(theirs).keywords
+            kills = my_p >= th_t or "deathtouch" in g.chars(mine).keywords
+            if dies and pumps and th_p < my_t + 3 and "deathtouch" not in g.chars(theirs).keywords:
+                self.plan = [mine]
+                return pumps[0]
+            if dies and not kills and burns:
+                dmg = 3 if g.cdef[burns[0].obj].name == "Lightning Bolt" else 2
+                if th_t <= dmg:
+                    self.plan = [theirs]
+                    return burns[0]
+            if dies and humbles:
+                self.plan = [theirs]
+                return humbles[0]
+        return None
+
+    def _defend_instant(self, g: Game, p: int, legal: list[Action]) -> Action | None:
+        for a in legal:
+            if (
+                a.kind == PLAY
+                and "flash" in g.cdef[a.obj].keywords
+                and g.cdef[a.obj].types & (CREATURE)
+            ):
+                return a
+        attackers = [a for a in g.attackers if g.zone[a] == 2]
+        if not attackers:
+            return None
+        big = max(attackers, key=lambda c: creature_value(g, c))
+        for a in legal:
+            if a.kind != PLAY:
+                continue
+            cd = g.cdef[a.obj]
+            if cd.name == "Doom Blade" and not g.chars(big).colors & 4:
+                self.plan = [big]
+                return a
+            if cd.name == "Unsummon" and creature_value(g, big) >= 4:
+                self.plan = [big]
+                return a
+            if cd.name in ("Lightning Bolt", "Shock"):
+                dmg = 3 if cd.name == "Lightning Bolt" else 2
+                ok = [c for c in attackers if toughness(g, c) - g.perm[c].damage <= dmg]
+                if ok:
+                    self.plan = [max(ok, key=lambda c: creature_value(g, c))]
+                    return a
+        return None
+
+    def _end_of_turn(self, g: Game, p: int, legal: list[Action]) -> Action | None:
+        opp = 1 - p
+        for a in legal:
+            if a.kind == ACTIVATE and g.chars(a.obj).name == "Prodigal Sorcerer":
+                kills = [c for c in creatures(g, opp) if toughness(g, c) - g.perm[c].damage <= 1]
+                self.plan = (
+                    [max(kills, key=lambda c: creature_value(g, c))] if kills else [player_ref(opp)]
+                )
+                return a
+            if (
+                a.kind == ACTIVATE
+                and isinstance(_activated(g, a), ActivatedAbility)
+                and any(o.name == "create_token" for o in _activated(g, a).effects)
+            ):
+                return a
+        for a in legal:
+            if a.kind == PLAY and g.cdef[a.obj].name in ("Raise the Alarm",):
+                return a
+            if a.kind == PLAY and g.cdef[a.obj].name in ("Lightning Bolt", "Shock"):
+                dmg = 3 if g.cdef[a.obj].name == "Lightning Bolt" else 2
+                if dmg >= g.life[opp]:
+                    self.plan = [player_ref(opp)]
+                    return a
+        return None
+
+    # ------------------------------------------------------------------ targets
+
+    def _target(self, g: Game, p: int, legal: list[Action]) -> Action:
+        while self.plan:
+            t = self.plan.pop(0)
+            a = Action(TARGET, t)
+            if a in legal:
+                return a
+        item = g.ctx[1] if g.ctx is not None and g.ctx[0] == "targets" else None
+        harmful = True
+        if item is not None:
+            if item.kind == SPELL and g.cdef[item.cid].enchant is not None:
+                harmful = False
+                for ab in g.cdef[item.cid].abilities:
+                    if isinstance(ab, StaticAbility) and (
+                        ab.rules or any(c.op == "control" for c in ab.components)
+                    ):
+                        harmful = True
+            else:
+                ops = _ops(g, item.cid, item.ability if item.kind != SPELL else None)
+                names = {o.name for o in ops}
+                harmful = bool(names & HARMFUL_OPS) or any(
+                    o.name == "pump" and o.args["power"] < 0 for o in ops
+                )
+        opp = 1 - p
+
+        def score(a: Action) -> float:
+            r = a.obj
+            if r < 0:
+                return 5.0 if (r == player_ref(opp)) == harmful else -5.0
+            if g.zone[r] == STACK:
+                return 1.0 if harmful and g.controller(r) == opp else -1.0
+            if g.zone[r] != 2:
+                return float(def_value(g.cdef[r]))
+            ch = g.chars(r)
+            v = creature_value(g, r) if ch.types & CREATURE else 1.0
+            ours = ch.controller == p
+            return v if ours != harmful else -v
+
+        return max(legal, key=lambda a: (score(a), -a.obj))
+
+    # ------------------------------------------------------------------ combat
+
+    def _attack(self, g: Game, p: int, legal: list[Action]) -> Action:
+        if self.attack_plan is None or not g.attackers:
+            self.attack_plan = self._plan_attack(g, p, [a.obj for a in legal if a.kind == ATTACK])
+        while self.attack_plan:
+            c = self.attack_plan.pop(0)
+            a = Action(ATTACK, c, 1 - p)
+            if a in legal:
+                return a
+        self.attack_plan = None
+        return PASS_A
+
+    def _can_block(self, g: Game, b: int, a: int) -> bool:
+        akw = g.chars(a).keywords
+        bkw = g.chars(b).keywords
+        if "flying" in akw and not ({"flying", "reach"} & bkw):
+            return False
+        if g.chars(b).colors & g.chars(a).prot:
+            return False
+        if "cant_block" in g.chars(b).rules:
+            return False
+        return not (
+            "islandwalk" in akw
+            and any("Island" in g.chars(c).subtypes for c in lands(g, g.chars(b).controller))
+        )
+
+    def _plan_attack(self, g: Game, p: int, able: list[int]) -> list[int]:
+        opp = 1 - p
+        blockers = [c for c in creatures(g, opp) if not g.perm[c].tapped]
+        # Lethal: what can't be blocked, plus everything if they have few blockers.
+        evasive = [a for a in able if not any(self._can_block(g, b, a) for b in blockers)]
+        if sum(power(g, a) for a in evasive) >= g.life[opp]:
+            return able
+        total = sum(power(g, a) for a in able)
+        if (
+            total - sum(sorted((power(g, a) for a in able), reverse=True)[: len(blockers)])
+            >= (g.life[opp])
+        ):
+            return able
+        plan = []
+        for a in sorted(able, key=lambda c: -creature_value(g, c)):
+            ap, at = power(g, a), toughness(g, a)
+            if ap <= 0:
+                continue
+            bad = False
+            for b in blockers:
+                if not self._can_block(g, b, a):
+                    continue
+                bp, bt = power(g, b), toughness(g, b)
+                a_dies = bp >= at or "deathtouch" in g.chars(b).keywords
+                b_dies = ap >= bt or "deathtouch" in g.chars(a).keywords
+                if "first_strike" in g.chars(a).keywords and b_dies:
+                    a_dies = False
+                if a_dies and not b_dies:
+                    bad = True
+                    break
+                if a_dies and b_dies and creature_value(g, a) > creature_value(g, b) + 1:
+                    bad = True
+                    break
+            if not bad:
+                plan.append(a)
+        # Don't leave yourself dead to the crack-back.
+        their_power = sum(power(g, c) for c in creatures(g, opp))
+        staying = [
+            c for c in creatures(g, p) if c not in plan or "vigilance" in g.chars(c).keywords
+        ]
+        absorbed = sum(
+            sorted((power(g, c) for c in creatures(g, opp)), reverse=True)[: len(staying)]
+        )
+        if their_power - absorbed >= g.life[p] and plan:
+            keep = sorted(plan, key=lambda c: creature_value(g, c))
+            while (
+                keep
+                and their_power
+                - sum(
+                    sorted((power(g, c) for c in creatures(g, opp)), reverse=True)[
+                        : len(staying) + 1
+                    ]
+                )
+                >= g.life[p]
+            ):
+                staying.append(keep.pop(0))
+            plan = [c for c in plan if c not in staying or "vigilance" in g.chars(c).keywords]
+        return plan
+
+    def _block(self, g: Game, p: int, legal: list[Action]) -> Action:
+        if self.block_plan is None or (
+            not g.blockers and g.decision.kind == D_BLOCKERS and (self._block_started is False)
+        ):
+            self.block_plan = self._plan_blocks(g, p)
+            self._block_started = True
+        d = g.decision
+        if d is not None and d.kind == D_BLOCK_TARGET:
+            b = g.ctx[1]
+            a = self.block_plan.get(b)
+            act = Action(BLOCK, a) if a is not None else None
+            if act in legal:
+                del self.block_plan[b]
+                return act
+            return legal[0]
+        for b in list(self.block_plan):
+            act = Action(BLOCKER, b)
+            if act in legal:
+                return act
+            del self.block_plan[b]
+        self.block_plan = None
+        self._block_started = False
+        return PASS_A if PASS_A in legal else legal[0]
+
+    _block_started = False
+
+    def _plan_blocks(self, g: Game, p: int) -> dict[int, int]:
+        attackers = sorted(g.attackers, key=lambda a: -power(g, a))
+        free = [
+            c
+            for c in creatures(g, p)
+            if not g.perm[c].tapped and "cant_block" not in (g.chars(c).rules)
+        ]
+        plan: dict[int, int] = {}
+        incoming = sum(
+            power(g, a) * (2 if "double_strike" in g.chars(a).keywords else 1) for a in attackers
+        )
+        for a in attackers:
+            ap, at = power(g, a), toughness(g, a)
+            best = None
+            best_score = 0.0
+            for b in free:
+                if b in plan or not self._can_block(g, b, a):
+                    continue
+                bp, bt = power(g, b), toughness(g, b)
+                b_dies = ap >= bt or "deathtouch" in g.chars(a).keywords
+                a_dies = bp >= at or "deathtouch" in g.chars(b).keywords
+                if "first_strike" in g.chars(a).keywords and a_dies and b_dies and ap >= bt:
+                    a_dies = False
+                score = 0.0
+                if a_dies and not b_dies:
+                    score = 10 + creature_value(g, a)
+                elif a_dies and b_dies and creature_value(g, a) >= creature_value(g, b):
+                    score = 5 + creature_value(g, a) - creature_value(g, b)
+                elif not b_dies:
+                    score = 2.0  # free block
+                if score > best_score:
+                    best, best_score = b, score
+            if best is not None:
+                plan[best] = a
+                incoming -= ap
+        # Chump only to survive.
+        if incoming >= g.life[p]:
+            for a in attackers:
+                if a in plan.values() or incoming < g.life[p]:
+                    continue
+                chumps = [b for b in free if b not in plan and self._can_block(g, b, a)]
+                if chumps:
+                    b = min(chumps, key=lambda c: creature_value(g, c))
+                    plan[b] = a
+                    incoming -= power(g, a)
+        # Menace attackers need two blockers: drop single blocks on them.
+        for a in attackers:
+            if "menace" in g.chars(a).keywords:
+                bs = [b for b, x in plan.items() if x == a]
+                if len(bs) == 1:
+                    del plan[bs[0]]
+        return plan
+
+
+def _activated(g: Game, a: Action) -> Any:
+    from mtg_env.engine.game import _activated_at
+
+    return _activated_at(g.chars(a.obj), a.arg)

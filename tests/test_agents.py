@@ -1,0 +1,55 @@
+"""Agents pick only legal actions; seeded matches with known outcomes; the match command."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from agents import make_agent
+from agents.match import run_match, wilson
+from mtg_env.cli import app
+from mtg_env.env import SelfPlayEnv
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic"])
+def test_agent_picks_only_legal_actions_in_engine_and_env(spec: str) -> None:
+    # Engine level: Game.apply raises on an illegal action, so finishing proves legality.
+    res = run_match(spec, "random", 12, seed=5)
+    assert res.games == 12
+    # Env level: the agent as the self-play opponent, through act(obs, mask, info).
+    env = SelfPlayEnv(opponent=make_agent(spec, 1))
+    rng = np.random.default_rng(0)
+    for ep in range(3):
+        env.reset(seed=ep)
+        while True:
+            _, _, term, trunc, info = env.step(
+                int(rng.choice(np.flatnonzero(env.action_masks()))))
+            assert "illegal_action" not in info
+            if term or trunc:
+                break
+
+
+def test_heuristic_beats_random_on_fixed_seeds() -> None:
+    res = run_match("heuristic", "random", 60, seed=11)
+    assert res.win_rate_a >= 0.85, res.to_dict()
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(90, 100)
+    assert 0.82 < lo < 0.84 and 0.94 < hi < 0.96
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_match_cli_json_is_one_object() -> None:
+    r = CliRunner().invoke(app, ["match", "heuristic", "random", "--games", "4", "--seed",
+                                 "3", "--json"])
+    assert r.exit_code == 0, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1
+    d = json.loads(lines[0])
+    assert set(d) == {"agent_a", "agent_b", "games", "wins_a", "wins_b", "draws",
+                      "win_rate_a", "ci95"}
+    assert d["games"] == 4 and d["wins_a"] + d["wins_b"] + d["draws"] == 4
