@@ -20,7 +20,7 @@ class Agent(Protocol):
     def choose(self, game: Game) -> Action: ...
 
 
-AGENT_SPECS = ("random", "heuristic")
+AGENT_SPECS = ("random", "heuristic", "ismcts", "ismcts:ITERATIONS")
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
@@ -34,4 +34,8 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         from .heuristic import HeuristicAgent
 
         return HeuristicAgent(seed)
+    if name == "ismcts":
+        from .ismcts import parse_spec
+
+        return parse_spec(spec, seed)
     raise ValueError(f"unknown agent spec {spec!r} (known: {', '.join(AGENT_SPECS)})")
