@@ -45,8 +45,14 @@ class Node:
 
 
 class ISMCTSAgent(EngineAgent):
-    def __init__(self, iterations: int = 150, seconds: float | None = None, seed: int = 0,
-                 rollout_depth: int = 40, c: float = 0.7) -> None:
+    def __init__(
+        self,
+        iterations: int = 150,
+        seconds: float | None = None,
+        seed: int = 0,
+        rollout_depth: int = 40,
+        c: float = 0.7,
+    ) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.rng = random.Random(seed)
@@ -79,9 +85,11 @@ class ISMCTSAgent(EngineAgent):
         keys = {action_key(game, a): a for a in legal}
         best = None
         for k, child in root.children.items():
-            if k in keys and (best is None or child.visits > best.visits or (
-                child.visits == best.visits and child.value > best.value
-            )):
+            if k in keys and (
+                best is None
+                or child.visits > best.visits
+                or (child.visits == best.visits and child.value > best.value)
+            ):
                 best = child
         if best is None:
             return prior
@@ -111,8 +119,10 @@ class ISMCTSAgent(EngineAgent):
                     else:
                         ha = HeuristicAgent(self.rng.getrandbits(31)).choose(g.clone())
                         hk = action_key(g, ha)
-                        k, a = next(((k, a) for k, a in untried if k == hk),
-                                    untried[self.rng.randrange(len(untried))])
+                        k, a = next(
+                            ((k, a) for k, a in untried if k == hk),
+                            untried[self.rng.randrange(len(untried))],
+                        )
                 child = Node(player, k)
                 child.avail = 1
                 node.children[k] = child
@@ -156,4 +166,3 @@ def parse_spec(spec: str, seed: int = 0) -> ISMCTSAgent:
     if arg.endswith("s"):
         return ISMCTSAgent(seconds=float(arg[:-1]), seed=seed)
     return ISMCTSAgent(iterations=int(arg), seed=seed)
-

@@ -135,6 +135,70 @@ def match(
     )
 
 
+@app.command()
+@_clean
+def tournament(
+    agents: Annotated[str, typer.Option(help="Agent specs, comma separated.")],
+    out: Annotated[str, typer.Option(help="Folder for games.csv, summary.json, heatmap.png.")],
+    games: Annotated[int, typer.Option(help="Games per pair of agents (seat-swapped).")] = 20,
+    jobs: Annotated[int, typer.Option(help="Parallel processes.")] = 1,
+    seed: Annotated[int, typer.Option(help="Base seed (shared by every pairing).")] = 0,
+    fmt: Annotated[str, typer.Option("--format", help="Rules format.")] = "classic",
+) -> None:
+    """Round robin; resumable (a rerun with the same --out skips finished games)."""
+    from pathlib import Path
+
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from agents.base import make_agent
+    from agents.tournament import run_tournament
+
+    specs = [a.strip() for a in agents.split(",") if a.strip()]
+    if len(specs) < 2 or len(set(specs)) != len(specs):
+        _fail("--agents needs two or more different specs")
+    for s_ in specs:
+        make_agent(s_)
+    with Progress(transient=True) as bar:
+        task = bar.add_task("tournament", total=None)
+
+        def prog(n: int, total: int) -> None:
+            bar.update(task, total=total, advance=n)
+
+        summary = run_tournament(
+            specs, games, Path(out), jobs=jobs, seed=seed, fmt=fmt, progress=prog
+        )
+    console = Console()
+    t = Table(title=f"Ratings ({summary['games']} games)")
+    for col in ("agent", "Elo (batch fit)", "openskill mu", "sigma", "ordinal"):
+        t.add_column(col)
+    for a in sorted(specs, key=lambda a: -summary["elo"][a]):
+        o = summary["openskill"][a]
+        t.add_row(
+            a,
+            f"{summary['elo'][a]:.0f}",
+            f"{o['mu']:.1f}",
+            f"{o['sigma']:.1f}",
+            f"{o['ordinal']:.1f}",
+        )
+    console.print(t)
+    p = Table(title="Pairs")
+    for col in ("A", "B", "games", "win rate A", "95% CI"):
+        p.add_column(col)
+    for r in summary["pairs"]:
+        p.add_row(
+            r["agent_a"],
+            r["agent_b"],
+            str(r["games"]),
+            f"{r['win_rate_a']:.3f}",
+            f"{r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}",
+        )
+    console.print(p)
+    typer.echo(f"heatmap: {Path(out) / 'heatmap.png'}")
+    typer.echo(f"summary: {Path(out) / 'summary.json'}")
+
+
 @replay_app.command("record")
 @_clean
 def replay_record(

@@ -25,8 +25,7 @@ def test_agent_picks_only_legal_actions_in_engine_and_env(spec: str) -> None:
     for ep in range(3):
         env.reset(seed=ep)
         while True:
-            _, _, term, trunc, info = env.step(
-                int(rng.choice(np.flatnonzero(env.action_masks()))))
+            _, _, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             assert "illegal_action" not in info
             if term or trunc:
                 break
@@ -44,12 +43,21 @@ def test_wilson_interval() -> None:
 
 
 def test_match_cli_json_is_one_object() -> None:
-    r = CliRunner().invoke(app, ["match", "heuristic", "random", "--games", "4", "--seed",
-                                 "3", "--json"])
+    r = CliRunner().invoke(
+        app, ["match", "heuristic", "random", "--games", "4", "--seed", "3", "--json"]
+    )
     assert r.exit_code == 0, r.output
     lines = [x for x in r.output.splitlines() if x.strip()]
     assert len(lines) == 1
     d = json.loads(lines[0])
-    assert set(d) == {"agent_a", "agent_b", "games", "wins_a", "wins_b", "draws",
-                      "win_rate_a", "ci95"}
+    assert set(d) == {
+        "agent_a",
+        "agent_b",
+        "games",
+        "wins_a",
+        "wins_b",
+        "draws",
+        "win_rate_a",
+        "ci95",
+    }
     assert d["games"] == 4 and d["wins_a"] + d["wins_b"] + d["draws"] == 4

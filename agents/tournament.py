@@ -1,0 +1,245 @@
+"""Round-robin tournaments: seat-swapped paired games on shared seeds, played in parallel
+processes, each finished game appended to `games.csv` (atomically) so that a rerun with
+the same folder skips what is done. Then per-pair win rates with Wilson intervals,
+ratings (openskill Plackett-Luce, and a batch Elo fit), a heatmap PNG and `summary.json`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mtg_env.io import atomic_append_line, atomic_write_text
+
+from .base import make_agent
+from .match import deck_pairs, play_game, wilson
+
+FIELDS = [
+    "key",
+    "agent_a",
+    "agent_b",
+    "pair",
+    "seat_a",
+    "seed",
+    "deck_a",
+    "deck_b",
+    "winner",
+    "turns",
+    "decisions",
+]
+
+
+@dataclass(frozen=True)
+class Task:
+    a: str
+    b: str
+    pair: int  # index of the seed pair within this matchup
+    swap: bool
+    seed: int
+    fmt: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.a}|{self.b}|{self.pair}|{int(self.swap)}"
+
+
+def _play(task: Task, deck_a: str, deck_b: str) -> dict[str, Any]:
+    from mtg_env.engine import load_decks
+
+    decks = load_decks(task.fmt)
+    da, db = decks[deck_a], decks[deck_b]
+    a = make_agent(task.a, task.seed * 2 + 1)
+    b = make_agent(task.b, task.seed * 2 + 2)
+    seats = [b, a] if task.swap else [a, b]
+    g = play_game(seats, (db, da) if task.swap else (da, db), task.seed, task.fmt)
+    seat_a = 1 if task.swap else 0
+    winner = "draw" if g.winner is None else ("a" if g.winner == seat_a else "b")
+    return {
+        "key": task.key,
+        "agent_a": task.a,
+        "agent_b": task.b,
+        "pair": task.pair,
+        "seat_a": seat_a,
+        "seed": task.seed,
+        "deck_a": deck_a,
+        "deck_b": deck_b,
+        "winner": winner,
+        "turns": g.turn,
+        "decisions": g.n_decisions,
+    }
+
+
+def read_games(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    rows = []
+    with open(path, newline="") as fh:
+        for row in csv.DictReader(fh):
+            if row.get("winner") in ("a", "b", "draw"):
+                rows.append(row)
+    return rows
+
+
+def _csv_line(row: dict[str, Any]) -> str:
+    buf = io.StringIO()
+    csv.DictWriter(buf, FIELDS, lineterminator="").writerow(row)
+    return buf.getvalue()
+
+
+def run_tournament(
+    agents: list[str],
+    games: int,
+    out: Path,
+    jobs: int = 1,
+    seed: int = 0,
+    fmt: str = "classic",
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Play (or resume) a round robin; returns the summary (also written to out/)."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "games.csv"
+    if not path.exists():
+        atomic_write_text(path, ",".join(FIELDS) + "\n")
+    done = {r["key"] for r in read_games(path)}
+    pairs_per = (games + 1) // 2
+    tasks: list[tuple[Task, str, str]] = []
+    for i, a in enumerate(agents):
+        for j, b in enumerate(agents):
+            if j <= i:
+                continue
+            dps = deck_pairs(fmt, None, pairs_per, seed)
+            for k in range(pairs_per):
+                gseed = seed * 100_003 + k
+                for swap in (False, True):
+                    t = Task(a, b, k, swap, gseed, fmt)
+                    if t.key not in done:
+                        tasks.append((t, dps[k][0].name, dps[k][1].name))
+    total = len(tasks)
+    if progress is not None:
+        progress(0, total)
+    if jobs <= 1:
+        for t, da, db in tasks:
+            atomic_append_line(path, _csv_line(_play(t, da, db)))
+            if progress is not None:
+                progress(1, total)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futs = [pool.submit(_play, t, da, db) for t, da, db in tasks]
+            for f in as_completed(futs):
+                atomic_append_line(path, _csv_line(f.result()))
+                if progress is not None:
+                    progress(1, total)
+    summary = summarize(agents, read_games(path))
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=1))
+    heatmap(summary, out / "heatmap.png")
+    return summary
+
+
+def summarize(agents: list[str], rows: list[dict[str, str]]) -> dict[str, Any]:
+    n = len(agents)
+    wins = [[0.0] * n for _ in range(n)]
+    games = [[0] * n for _ in range(n)]
+    idx = {a: i for i, a in enumerate(agents)}
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {a: model.rating(name=a) for a in agents}
+    for r in rows:
+        if r["agent_a"] not in idx or r["agent_b"] not in idx:
+            continue
+        i, j = idx[r["agent_a"]], idx[r["agent_b"]]
+        games[i][j] += 1
+        games[j][i] += 1
+        w = {"a": 1.0, "b": 0.0, "draw": 0.5}[r["winner"]]
+        wins[i][j] += w
+        wins[j][i] += 1 - w
+        ra, rb = ratings[r["agent_a"]], ratings[r["agent_b"]]
+        ranks = [0, 1] if w == 1 else [1, 0] if w == 0 else [0, 0]
+        [[na], [nb]] = model.rate([[ra], [rb]], ranks=ranks)
+        ratings[r["agent_a"]], ratings[r["agent_b"]] = na, nb
+    pairs = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            if games[i][j]:
+                lo, hi = wilson(wins[i][j], games[i][j])
+                pairs.append(
+                    {
+                        "agent_a": agents[i],
+                        "agent_b": agents[j],
+                        "games": games[i][j],
+                        "win_rate_a": wins[i][j] / games[i][j],
+                        "ci95": [lo, hi],
+                    }
+                )
+    elo = elo_fit(agents, wins, games)
+    return {
+        "agents": agents,
+        "games": sum(games[i][j] for i in range(n) for j in range(i + 1, n)),
+        "win_rate": [
+            [(wins[i][j] / games[i][j]) if games[i][j] else None for j in range(n)]
+            for i in range(n)
+        ],
+        "pairs": pairs,
+        "openskill": {
+            a: {
+                "mu": ratings[a].mu,
+                "sigma": ratings[a].sigma,
+                "ordinal": ratings[a].mu - 3 * ratings[a].sigma,
+            }
+            for a in agents
+        },
+        "elo": elo,
+    }
+
+
+def elo_fit(
+    agents: list[str], wins: list[list[float]], games: list[list[int]], iters: int = 2000
+) -> dict[str, float]:
+    """Batch Bradley-Terry fit (MM algorithm), reported on the Elo scale (mean 1500)."""
+    n = len(agents)
+    p = [1.0] * n
+    for _ in range(iters):
+        new = []
+        for i in range(n):
+            w = sum(wins[i][j] for j in range(n) if j != i) + 0.5  # a weak prior
+            d = sum(games[i][j] / (p[i] + p[j]) for j in range(n) if j != i and games[i][j])
+            d += 1.0 / (p[i] + 1.0)  # prior game against a 1.0-strength player
+            new.append(w / d if d > 0 else p[i])
+        s = math.exp(sum(math.log(x) for x in new) / n)
+        p = [x / s for x in new]
+    return {a: 1500 + 400 * math.log10(p[i]) for i, a in enumerate(agents)}
+
+
+def heatmap(summary: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from mtg_env.io import atomic_write_bytes
+
+    agents = summary["agents"]
+    m = np.array([[np.nan if x is None else x for x in row] for row in summary["win_rate"]])
+    fig, ax = plt.subplots(figsize=(1.2 * len(agents) + 2, 1.0 * len(agents) + 1.5))
+    im = ax.imshow(m, vmin=0, vmax=1, cmap="RdYlGn")
+    ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
+    ax.set_yticks(range(len(agents)), agents)
+    for i in range(len(agents)):
+        for j in range(len(agents)):
+            if not np.isnan(m[i, j]):
+                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=9)
+    ax.set_title("Win rate of row vs column")
+    fig.colorbar(im, ax=ax)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    atomic_write_bytes(path, buf.getvalue())
