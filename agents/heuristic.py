@@ -306,7 +306,7 @@ class HeuristicAgent(EngineAgent):
             return (50.0 if gain >= g.life[opp] else -1.0), [t]
         if name == "Insurrection":
             total = sum(power(g, c) for c in theirs + mine)
-            return (60.0 if total >= g.life[opp] + 2 and not main2 else -1.0), []
+            return (60.0 if total >= g.life[opp] and not main2 else -1.0), []
         if name == "Raise the Alarm":
             return -1.0, []  # at the end of the opponent's turn
         if cd.types & ENCHANTMENT:
@@ -479,6 +479,21 @@ class HeuristicAgent(EngineAgent):
             unblocked = sum(power(g, a) for a in g.attackers if a not in g.blocked)
             if fogs and unblocked >= g.life[p]:
                 return fogs[0]
+        if attacking and pumps:
+            # Lethal with a pump on an unblocked attacker (double strike counts twice)?
+            opp_life = g.life[1 - p]
+            unblocked = [a for a in g.attackers if a not in g.blocked and g.zone[a] == 2]
+
+            def dealt(c: int, bonus: int) -> int:
+                n = 2 if "double_strike" in g.chars(c).keywords and not g.fs_participants else 1
+                return (power(g, c) + bonus) * n
+
+            base = sum(dealt(c, 0) for c in unblocked)
+            if unblocked and base < opp_life:
+                best = max(unblocked, key=lambda c: dealt(c, 3) - dealt(c, 0))
+                if base - dealt(best, 0) + dealt(best, 3) >= opp_life:
+                    self.plan = [best]
+                    return pumps[0]
         # fights: (mine, theirs)
         fights: list[tuple[int, int]] = []
         for b, a in g.blockers.items():

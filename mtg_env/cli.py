@@ -18,6 +18,8 @@ scenario_app = typer.Typer(no_args_is_help=True, help="Scripted positions (DESIG
 app.add_typer(scenario_app, name="scenario")
 replay_app = typer.Typer(no_args_is_help=True, help="Record, verify and show replays.")
 app.add_typer(replay_app, name="replay")
+puzzle_app = typer.Typer(no_args_is_help=True, help="Puzzles: positions with a goal.")
+app.add_typer(puzzle_app, name="puzzle")
 
 DEBUG = {"on": False}
 
@@ -197,6 +199,38 @@ def tournament(
     console.print(p)
     typer.echo(f"heatmap: {Path(out) / 'heatmap.png'}")
     typer.echo(f"summary: {Path(out) / 'summary.json'}")
+
+
+@puzzle_app.command("run")
+@_clean
+def puzzle_run(
+    paths: Annotated[
+        list[str] | None, typer.Argument(help="Puzzle files or folders (default: bundled).")
+    ] = None,
+    agent: Annotated[str, typer.Option(help="Agent spec playing seat 0.")] = "heuristic",
+    opponent: Annotated[str, typer.Option(help="Agent spec playing seat 1.")] = "heuristic",
+    seed: Annotated[int, typer.Option(help="Agent seed.")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+) -> None:
+    """Solve puzzles (scenarios with a goal): SOLVED/UNSOLVED per puzzle."""
+    from agents.puzzles import bundled_puzzles, run_puzzle
+
+    from .scenario import load_scenario, scenario_paths
+
+    files = scenario_paths(paths) if paths else bundled_puzzles()
+    solved = 0
+    for f in files:
+        sc = load_scenario(f)
+        if sc.model.goal is None:
+            continue
+        r = run_puzzle(sc, agent, opponent, seed)
+        solved += r.solved
+        if json_out:
+            typer.echo(json.dumps({"name": r.name, "path": str(f), "solved": r.solved}))
+        else:
+            typer.echo(f"{'SOLVED' if r.solved else 'UNSOLVED'} {r.name}")
+    if not json_out:
+        typer.echo(f"{agent}: {solved}/{len(files)} solved")
 
 
 @replay_app.command("record")

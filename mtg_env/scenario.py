@@ -106,6 +106,11 @@ class SetupModel(_Strict):
     players: list[PlayerModel] = Field(min_length=2, max_length=2)
 
 
+class GoalModel(_Strict):
+    winner: Literal[0, 1] = 0
+    within_turns: int = Field(default=1, ge=1)
+
+
 class ScenarioModel(_Strict):
     name: str
     format: str = "classic"
@@ -114,7 +119,9 @@ class ScenarioModel(_Strict):
     setup: SetupModel
     script: list[Any] = []
     expect: list[dict[str, Any]] = []
-    goal: dict[str, Any] | None = None
+    goal: GoalModel | None = None
+    # A winning line for a puzzle (script steps), checked by tests; not shown to agents.
+    solution: list[Any] = []
 
 
 @dataclass
@@ -160,6 +167,10 @@ def parse_scenario(raw: Any, path: str = "<scenario>") -> Scenario:
         _check_step(step, f"{path}: script[{i}]")
     for i, exp in enumerate(model.expect):
         _check_expect(exp, f"{path}: expect[{i}]")
+    for i, step in enumerate(model.solution):
+        _check_step(step, f"{path}: solution[{i}]")
+    if model.solution and model.goal is None:
+        raise ScenarioError(f"{path}: field solution: only a puzzle (with a goal) has one")
     return Scenario(model, path)
 
 
@@ -292,7 +303,7 @@ def _check_expect(e: Any, where: str) -> None:
 # --------------------------------------------------------------------------- running
 
 
-def build(sc: Scenario) -> tuple[Game, dict[str, int]]:
+def build(sc: Scenario, auto_pass: bool = False) -> tuple[Game, dict[str, int]]:
     m = sc.model
     players = []
     for pm in m.setup.players:
@@ -766,6 +777,35 @@ def run_scenario(sc: Scenario) -> Result:
     except ScenarioFailure as e:
         return Result(m.name, False, str(e), sc.path, r.g.log_text(), m.rules)
     return Result(m.name, True, "", sc.path, r.g.log_text(), m.rules)
+
+
+def goal_status(g: Game, goal: GoalModel, start_turn: int) -> bool | None:
+    """True if the puzzle's goal is met, False if it can no longer be, None if open."""
+    if g.is_over:
+        return g.winner == goal.winner
+    if g.turn > start_turn + goal.within_turns - 1:
+        return False
+    return None
+
+
+def check_solution(sc: Scenario) -> Result:
+    """Play a puzzle's stored winning line and check that it meets the goal."""
+    m = sc.model
+    assert m.goal is not None
+    g, labels = build(sc)
+    r = Runner(g, labels)
+    try:
+        run_steps(r, m.solution)
+    except ScenarioFailure as e:
+        return Result(m.name, False, str(e), sc.path, r.g.log_text())
+    ok = goal_status(r.g, m.goal, m.setup.turn)
+    return Result(
+        m.name,
+        bool(ok),
+        "" if ok else "the solution does not reach the goal",
+        sc.path,
+        r.g.log_text(),
+    )
 
 
 def scenario_paths(paths: list[str]) -> list[Path]:

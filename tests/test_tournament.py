@@ -20,8 +20,14 @@ def test_tournament_writes_results_and_resumes(tmp_path: Path) -> None:
     lines = (out / "games.csv").read_text().splitlines()
     (out / "games.csv").write_text("\n".join(lines[:-2]) + "\nrandom|heuristic|0|1,rand")
     calls = []
-    s2 = run_tournament(["random", "heuristic", "ismcts:3"], 2, out, jobs=1, seed=1,
-                        progress=lambda n, total: calls.append((n, total)))
+    s2 = run_tournament(
+        ["random", "heuristic", "ismcts:3"],
+        2,
+        out,
+        jobs=1,
+        seed=1,
+        progress=lambda n, total: calls.append((n, total)),
+    )
     assert calls[0] == (0, 2)  # only the two missing games are played again
     rows2 = read_games(out / "games.csv")
     assert len(rows2) == 6
