@@ -20,7 +20,14 @@ class Agent(Protocol):
     def choose(self, game: Game) -> Action: ...
 
 
-AGENT_SPECS = ("random", "heuristic", "ismcts", "ismcts:ITERATIONS")
+AGENT_SPECS = (
+    "random",
+    "heuristic",
+    "ismcts",
+    "ismcts:ITERATIONS",
+    "policy:PATH",
+    "policy:default",
+)
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
@@ -38,4 +45,9 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         from .ismcts import parse_spec
 
         return parse_spec(spec, seed)
+    if name == "policy":
+        from .policy import DEFAULT, PolicyAgent
+
+        path = spec.split(":", 1)[1] if ":" in spec else "default"
+        return PolicyAgent.from_path(DEFAULT if path == "default" else path)
     raise ValueError(f"unknown agent spec {spec!r} (known: {', '.join(AGENT_SPECS)})")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -25,3 +26,58 @@ def test_bench_legal_smoke() -> None:
 def test_bench_env_smoke() -> None:
     out = run("scripts/bench_env.py", "--seconds", "1")
     assert "steps/s" in out and "observation" in out
+
+
+def test_train_ppo_smoke_and_policy_agent(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    stdout = run("scripts/train_ppo.py", "--smoke", "--out", str(out), "--no-progress")
+    assert '"timesteps"' in stdout
+    card = json.loads((out / "model_card.json").read_text())
+    assert card["timesteps"] >= 256 and "final_evaluation" in card
+    assert (out / "policy.zip").exists() and (out / "checkpoint.zip").exists()
+    # resume continues from the checkpoint
+    stdout = run(
+        "scripts/train_ppo.py",
+        "--smoke",
+        "--out",
+        str(out),
+        "--resume",
+        "--total-timesteps",
+        "512",
+        "--no-progress",
+    )
+    assert json.loads(stdout.strip().splitlines()[-1])["timesteps"] >= 512
+    from agents import make_agent
+    from agents.match import run_match
+
+    agent = make_agent(f"policy:{out / 'policy.zip'}")
+    assert agent.needs_observation
+    res = run_match(f"policy:{out / 'policy.zip'}", "random", 2, seed=1)
+    assert res.games == 2
+
+
+def test_train_config_errors_name_the_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("total_timestep: 5\n")
+    r = subprocess.run(
+        [sys.executable, "scripts/train_ppo.py", "--config", str(bad)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode != 0 and "total_timestep" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_corrupt_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
+    import pytest
+
+    from agents import make_agent
+    from agents.policy import CheckpointError
+
+    bad = tmp_path / "broken.zip"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(CheckpointError, match="broken.zip"):
+        make_agent(f"policy:{bad}")
+    with pytest.raises(CheckpointError, match="not found"):
+        make_agent(f"policy:{tmp_path / 'missing.zip'}")

@@ -70,6 +70,10 @@ class SelfPlayEnv(gym.Env):
         self._opponent_spec = opponent
         self.opponent = make_opponent(opponent)
 
+    def call_opponent(self, name: str, *args: Any) -> Any:
+        """Call a method of the opponent (for snapshot pools across subprocess envs)."""
+        return getattr(self.opponent, name)(*args)
+
     @property
     def game(self) -> Any:
         return self.aec.game

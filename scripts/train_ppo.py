@@ -1,0 +1,424 @@
+"""Self-play training with sb3-contrib MaskablePPO on `mtg_env/SelfPlay-v0`.
+
+    python scripts/train_ppo.py --config configs/train/ppo_default.yaml [--out runs/ppo]
+    python scripts/train_ppo.py --config ... --resume        # continue from the checkpoint
+    python scripts/train_ppo.py --smoke                       # a tiny run (tests)
+
+One job per file (CleanRL style): a config dataclass, validated when read from YAML.
+The recipe: an entity feature extractor (`mtg_env.nets`), an optional behaviour-cloning
+warm start from the scripted heuristic, then PPO against an opponent pool (random,
+heuristic and frozen snapshots of the learner, sampled per episode; the learner's seat
+alternates). Periodic evaluation against random and heuristic goes to TensorBoard; the
+checkpoint is written atomically; at the end the policy and a model card (config, steps,
+wall time, evaluation) are written to the output folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import yaml
+from pydantic import ConfigDict, ValidationError
+from pydantic.dataclasses import dataclass as pydantic_dataclass
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agents.base import make_agent  # noqa: E402
+from agents.heuristic import HeuristicAgent  # noqa: E402
+from agents.match import deck_pairs, play_game  # noqa: E402
+from agents.policy import PolicyAgent  # noqa: E402
+from mtg_env.engine import Game, load_cards  # noqa: E402
+from mtg_env.env import SelfPlayEnv  # noqa: E402
+from mtg_env.env.spaces import Layout  # noqa: E402
+from mtg_env.io import atomic_write_text  # noqa: E402
+
+
+@pydantic_dataclass(config=ConfigDict(extra="forbid"))
+class Config:
+    """Training configuration (a YAML file with these keys; unknown keys are errors)."""
+
+    format: str = "classic"
+    total_timesteps: int = 1_000_000
+    n_envs: int = 2
+    seed: int = 0
+    learning_rate: float = 3e-4
+    n_steps: int = 1024
+    batch_size: int = 512
+    n_epochs: int = 4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    clip_range: float = 0.2
+    net_arch: list[int] = field(default_factory=lambda: [256])
+    entity_dim: int = 24
+    # Opponent pool: weights of "random", "heuristic" and "snapshots" per episode.
+    opponents: dict[str, float] = field(
+        default_factory=lambda: {"random": 0.2, "heuristic": 0.6, "snapshots": 0.2}
+    )
+    snapshot_every: int = 200_000
+    max_snapshots: int = 4
+    eval_every: int = 100_000
+    eval_games: int = 40
+    bc_games: int = 200  # behaviour-cloning warm start from heuristic play (0 = off)
+    bc_epochs: int = 3
+    reward_shaping: bool = False
+    max_decisions: int = 2000
+    checkpoint_every: int = 50_000
+
+
+def load_config(path: str | None) -> Config:
+    if path is None:
+        return Config()
+    p = Path(path)
+    try:
+        raw = yaml.safe_load(p.read_text()) or {}
+        if not isinstance(raw, dict):
+            raise SystemExit(f"error: {p}: a config is a YAML mapping")
+        cfg = Config(**raw)
+    except FileNotFoundError:
+        raise SystemExit(f"error: {p}: config file not found") from None
+    except yaml.YAMLError as e:
+        raise SystemExit(f"error: {p}: not valid YAML: {e}") from None
+    except ValidationError as e:
+        errs = "; ".join(f"field {'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())
+        raise SystemExit(f"error: {p}: {errs}") from None
+    bad = set(cfg.opponents) - {"random", "heuristic", "snapshots"}
+    if bad:
+        raise SystemExit(f"error: {p}: field opponents: unknown opponent(s) {sorted(bad)}")
+    return cfg
+
+
+# ---------------------------------------------------------------------- opponent pool
+
+
+class PoolOpponent:
+    """Samples the opponent for each episode: random, heuristic, or a frozen snapshot."""
+
+    needs_observation = True
+
+    def __init__(self, weights: dict[str, float], seed: int, fmt: str) -> None:
+        self.weights = dict(weights)
+        self.rng = random.Random(seed)
+        self.fmt = fmt
+        self.snapshots: list[str] = []
+        self.current: Any = None
+        self.fixed = {"random": make_agent("random", seed), "heuristic": HeuristicAgent(seed)}
+
+    def add_snapshot(self, path: str, keep: int) -> None:
+        self.snapshots.append(path)
+        self.snapshots = self.snapshots[-keep:]
+
+    def reset(self) -> None:
+        names = [
+            k for k, w in self.weights.items() if w > 0 and (k != "snapshots" or self.snapshots)
+        ]
+        w = [self.weights[k] for k in names]
+        pick = self.rng.choices(names, weights=w)[0]
+        if pick == "snapshots":
+            path = self.rng.choice(self.snapshots)
+            self.current = PolicyAgent.from_path(path, fmt=self.fmt, deterministic=False)
+        else:
+            self.current = self.fixed[pick]
+            if hasattr(self.current, "reset"):
+                self.current.reset()
+
+    def act(self, obs: Any, mask: np.ndarray, info: dict[str, Any]) -> int:
+        if self.current is None:
+            self.reset()
+        return self.current.act(obs, mask, info)
+
+
+def make_env(cfg: Config, rank: int) -> Any:
+    def _init() -> SelfPlayEnv:
+        env = SelfPlayEnv(
+            format=cfg.format,
+            opponent="random",
+            max_decisions=cfg.max_decisions,
+            reward_shaping=cfg.reward_shaping,
+        )
+        env.set_opponent(PoolOpponent(cfg.opponents, cfg.seed * 1000 + rank, cfg.format))
+        env.reset(seed=cfg.seed * 1000 + rank)
+        return env
+
+    return _init
+
+
+def add_snapshot(venv: Any, path: str, keep: int) -> None:
+    venv.env_method("call_opponent", "add_snapshot", path, keep)
+
+
+# ---------------------------------------------------------------------- evaluation
+
+
+def evaluate(model: Any, cfg: Config, games: int, seed: int) -> dict[str, float]:
+    """Win rates (draws half) of the current policy against random and heuristic."""
+    out = {}
+    agent = PolicyAgent(model, fmt=cfg.format, deterministic=True, name="learner")
+    for spec in ("random", "heuristic"):
+        pairs = deck_pairs(cfg.format, None, (games + 1) // 2, seed)
+        score = 0.0
+        n = 0
+        for i, (da, db) in enumerate(pairs):
+            for swap in (False, True):
+                opp = make_agent(spec, seed + i)
+                seats = [opp, agent] if swap else [agent, opp]
+                g = play_game(
+                    seats,
+                    (db, da) if swap else (da, db),
+                    seed * 7919 + i,
+                    cfg.format,
+                    max_decisions=cfg.max_decisions,
+                )
+                me = 1 if swap else 0
+                score += 0.5 if g.winner is None else float(g.winner == me)
+                n += 1
+        out[spec] = score / n
+    return out
+
+
+# ---------------------------------------------------------------------- warm start
+
+
+def behaviour_cloning(model: Any, cfg: Config, log: Any) -> None:
+    """Fit the policy to the heuristic's choices (masked cross-entropy), in rounds of
+    freshly played games so memory stays small."""
+    if cfg.bc_games <= 0:
+        return
+    lay = Layout(load_cards(cfg.format))
+    policy = model.policy
+    opt = torch.optim.Adam(policy.parameters(), lr=1e-3)
+    rng = random.Random(cfg.seed)
+    pairs = deck_pairs(cfg.format, None, cfg.bc_games, cfg.seed + 17)
+    rounds = max(1, cfg.bc_games // 25)
+    per = max(1, cfg.bc_games // rounds)
+    for r in range(rounds):
+        obs_l, mask_l, act_l = [], [], []
+        for k in range(per):
+            da, db = pairs[(r * per + k) % len(pairs)]
+            g = Game.new(
+                (da, db),
+                seed=rng.getrandbits(32),
+                format=cfg.format,
+                max_decisions=cfg.max_decisions,
+            )
+            bots = [HeuristicAgent(rng.getrandbits(31)) for _ in range(2)]
+            if rng.random() < 0.3:
+                bots[rng.randrange(2)] = make_agent("random", rng.getrandbits(31))
+            while not g.is_over:
+                p = g.current_player
+                assert p is not None
+                a = bots[p].choose(g)
+                if isinstance(bots[p], HeuristicAgent) and len(g.legal_actions()) > 1:
+                    mask, amap, _ = lay.mask_and_map(g, p)
+                    own, opp, st = lay.slots(g, p)
+                    i = lay.action_index(g, a, p, own, opp, st)
+                    if i >= 0:
+                        obs_l.append(lay.observe(g, p).astype(np.float16))
+                        mask_l.append(mask.astype(bool))
+                        act_l.append(i)
+                        a = amap[i]
+                g.apply(a)
+        obs = torch.tensor(np.stack(obs_l).astype(np.float32))
+        masks = np.stack(mask_l)
+        acts = torch.tensor(act_l)
+        n = len(act_l)
+        for _ in range(cfg.bc_epochs):
+            perm = torch.randperm(n)
+            total = 0.0
+            for s in range(0, n, 256):
+                idx = perm[s : s + 256]
+                _, logp, _ = policy.evaluate_actions(
+                    obs[idx], acts[idx], action_masks=masks[idx.numpy()]
+                )
+                loss = -logp.mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                total += float(loss.detach()) * len(idx)
+        log(f"behaviour cloning round {r + 1}/{rounds}: {n} samples, loss {total / n:.3f}")
+
+
+# ---------------------------------------------------------------------- checkpoints
+
+
+def save_atomic(model: Any, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".ckpt.", suffix=".zip", dir=path.parent)
+    os.close(fd)
+    try:
+        model.save(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--config", default=None)
+    ap.add_argument("--out", default="runs/ppo")
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="tiny budget, for tests")
+    ap.add_argument("--total-timesteps", type=int, default=None)
+    ap.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
+    args = ap.parse_args(argv)
+    cfg = load_config(args.config)
+    if args.smoke:
+        cfg = dataclasses.replace(
+            cfg,
+            total_timesteps=256,
+            n_envs=1,
+            n_steps=128,
+            batch_size=64,
+            n_epochs=1,
+            eval_every=256,
+            eval_games=2,
+            bc_games=2,
+            bc_epochs=1,
+            snapshot_every=128,
+            checkpoint_every=128,
+            max_decisions=300,
+        )
+    if args.total_timesteps is not None:
+        cfg = dataclasses.replace(cfg, total_timesteps=args.total_timesteps)
+
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.utils import set_random_seed
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from mtg_env.nets import EntityExtractor
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    ckpt = out / "checkpoint.zip"
+    state_path = out / "state.json"
+    set_random_seed(cfg.seed)
+    torch.set_num_threads(1)
+    t0 = time.time()
+
+    def log(msg: str) -> None:
+        print(f"[{time.time() - t0:7.1f}s] {msg}", flush=True)
+
+    fns = [make_env(cfg, i) for i in range(cfg.n_envs)]
+    venv = SubprocVecEnv(fns) if cfg.n_envs > 1 else DummyVecEnv(fns)
+    state: dict[str, Any] = {"timesteps": 0, "snapshots": [], "evals": [], "wall": 0.0}
+    if args.resume and ckpt.exists():
+        model = MaskablePPO.load(ckpt, env=venv, device="cpu")
+        if state_path.exists():
+            state = json.loads(state_path.read_text())
+        prior_wall = float(state.get("wall", 0.0))
+        for s in state["snapshots"]:
+            add_snapshot(venv, s, cfg.max_snapshots)
+        log(f"resumed from {ckpt} at {state['timesteps']} steps")
+    else:
+        prior_wall = 0.0
+        model = MaskablePPO(
+            "MlpPolicy",
+            venv,
+            learning_rate=cfg.learning_rate,
+            n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size,
+            n_epochs=cfg.n_epochs,
+            gamma=cfg.gamma,
+            gae_lambda=cfg.gae_lambda,
+            ent_coef=cfg.ent_coef,
+            clip_range=cfg.clip_range,
+            seed=cfg.seed,
+            device="cpu",
+            tensorboard_log=str(out / "tb"),
+            verbose=0,
+            policy_kwargs={
+                "features_extractor_class": EntityExtractor,
+                "features_extractor_kwargs": {"format": cfg.format, "entity_dim": cfg.entity_dim},
+                "net_arch": {"pi": cfg.net_arch, "vf": cfg.net_arch},
+            },
+        )
+        behaviour_cloning(model, cfg, log)
+
+    class Periodic(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_eval = state["timesteps"] + cfg.eval_every
+            self.next_snap = state["timesteps"] + cfg.snapshot_every
+            self.next_ckpt = state["timesteps"] + cfg.checkpoint_every
+
+        def _on_step(self) -> bool:
+            n = self.model.num_timesteps
+            if n >= self.next_snap:
+                self.next_snap += cfg.snapshot_every
+                snap = out / "snapshots" / f"snap_{n}.zip"
+                save_atomic(self.model, snap)
+                state["snapshots"] = (state["snapshots"] + [str(snap)])[-cfg.max_snapshots :]
+                add_snapshot(self.training_env, str(snap), cfg.max_snapshots)
+            if n >= self.next_eval:
+                self.next_eval += cfg.eval_every
+                res = evaluate(self.model, cfg, cfg.eval_games, seed=cfg.seed + n)
+                for k, v in res.items():
+                    self.logger.record(f"eval/win_rate_vs_{k}", v)
+                state["evals"].append({"timesteps": n, **res})
+                log(
+                    f"{n} steps: win rate vs random {res['random']:.2f}, "
+                    f"vs heuristic {res['heuristic']:.2f}"
+                )
+            if n >= self.next_ckpt:
+                self.next_ckpt += cfg.checkpoint_every
+                state["timesteps"] = n
+                state["wall"] = prior_wall + time.time() - t0
+                save_atomic(self.model, ckpt)
+                atomic_write_text(state_path, json.dumps(state, indent=1))
+            return True
+
+    remaining = max(0, cfg.total_timesteps - state["timesteps"])
+    model.learn(
+        total_timesteps=remaining,
+        callback=Periodic(),
+        reset_num_timesteps=not args.resume,
+        progress_bar=args.progress,
+    )
+    state["timesteps"] = model.num_timesteps
+    state["wall"] = prior_wall + time.time() - t0
+    save_atomic(model, ckpt)
+    save_atomic(model, out / "policy.zip")
+    final = evaluate(model, cfg, max(cfg.eval_games, 2), seed=cfg.seed + 99_991)
+    state["final_eval"] = final
+    atomic_write_text(state_path, json.dumps(state, indent=1))
+    card = {
+        "policy": str(out / "policy.zip"),
+        "algorithm": "sb3-contrib MaskablePPO on mtg_env/SelfPlay-v0",
+        "config": dataclasses.asdict(cfg),
+        "timesteps": state["timesteps"],
+        "wall_time_s": round(state["wall"], 1),
+        "evaluations": state["evals"],
+        "final_evaluation": {"games_per_opponent": max(cfg.eval_games, 2), **final},
+    }
+    atomic_write_text(out / "model_card.json", json.dumps(card, indent=1))
+    venv.close()
+    print(
+        json.dumps(
+            {
+                "timesteps": state["timesteps"],
+                "final_eval": final,
+                "policy": str(out / "policy.zip"),
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
