@@ -23,8 +23,9 @@ lint: install
 test: install lint
 	$(BIN)/python -m pytest -n 2
 
+# The main job: a short self-play training, then a tournament with ratings and a heatmap.
 demo: install
-	$(BIN)/mtg-env watch --seed 1 --agents random,random
+	$(BIN)/python scripts/demo.py --out runs/demo
 
 clean:
 	rm -rf $(VENV) build *.egg-info

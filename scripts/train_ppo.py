@@ -274,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="tiny budget, for tests")
     ap.add_argument("--total-timesteps", type=int, default=None)
+    ap.add_argument("--bc-games", type=int, default=None)
     ap.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
     args = ap.parse_args(argv)
     cfg = load_config(args.config)
@@ -295,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.total_timesteps is not None:
         cfg = dataclasses.replace(cfg, total_timesteps=args.total_timesteps)
+    if args.bc_games is not None:
+        cfg = dataclasses.replace(cfg, bc_games=args.bc_games)
 
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback

@@ -81,3 +81,9 @@ def test_corrupt_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
         make_agent(f"policy:{bad}")
     with pytest.raises(CheckpointError, match="not found"):
         make_agent(f"policy:{tmp_path / 'missing.zip'}")
+
+
+def test_demo_smoke(tmp_path: Path) -> None:
+    out = run("scripts/demo.py", "--smoke", "--out", str(tmp_path / "demo"))
+    assert "heatmap:" in out and "Ratings" in out
+    assert (tmp_path / "demo" / "tournament" / "heatmap.png").exists()
