@@ -106,7 +106,9 @@ def load_config(path: str | None) -> Config:
 class PoolOpponent:
     """Samples the opponent for each episode: random, heuristic, or a frozen snapshot."""
 
-    needs_observation = True
+    @property
+    def needs_observation(self) -> bool:
+        return getattr(self.current, "needs_observation", True)
 
     def __init__(self, weights: dict[str, float], seed: int, fmt: str) -> None:
         self.weights = dict(weights)
