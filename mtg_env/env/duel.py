@@ -242,14 +242,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
                 "max_decisions": self.max_decisions,
             },
         )
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self._map_ok = False
-        self._sync()
+        self._start_episode()
         if self.render_mode == "human":
             self.render()
 
@@ -308,12 +301,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
     # ------------------------------------------------------------------ helpers
 
-    def set_game(self, game: Game) -> None:
-        """Continue from an engine position (e.g. a scenario's `Game.setup`) instead of a
-        new game: evaluation on puzzles, debugging a position. Recording starts here."""
-        self.game = game
-        self.decks = None
-        self.recorder = Recorder(game, [], 0, agents=list(self.agent_names))
+    def _start_episode(self) -> None:
+        """PettingZoo bookkeeping for a fresh game (after `reset` or `set_game`)."""
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -322,6 +311,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.infos = {a: {} for a in self.agents}
         self._map_ok = False
         self._sync()
+
+    def set_game(self, game: Game) -> None:
+        """Continue from an engine position (e.g. a scenario's `Game.setup`) instead of a
+        new game: evaluation on puzzles, debugging a position. Recording starts here."""
+        self.game = game
+        self.decks = None
+        self.recorder = Recorder(game, [], 0, agents=list(self.agent_names))
+        self._start_episode()
 
     def replay(self) -> dict[str, Any]:
         """The game played since the last reset, as a replay (see `mtg_env.replay`)."""
