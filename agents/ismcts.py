@@ -47,7 +47,7 @@ class Node:
 class ISMCTSAgent(EngineAgent):
     def __init__(
         self,
-        iterations: int = 150,
+        iterations: int = 200,
         seconds: float | None = None,
         seed: int = 0,
         rollout_depth: int = 40,
