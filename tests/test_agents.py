@@ -61,3 +61,10 @@ def test_match_cli_json_is_one_object() -> None:
         "ci95",
     }
     assert d["games"] == 4 and d["wins_a"] + d["wins_b"] + d["draws"] == 4
+
+
+def test_ismcts_beats_heuristic_on_a_fixed_seed() -> None:
+    # Seeded, so never flaky: with a small budget ISMCTS wins both seat-swapped games of
+    # this pair (the full-budget measurement is in the README).
+    res = run_match("ismcts:40", "heuristic", 2, seed=10)
+    assert (res.wins_a, res.wins_b) == (2, 0), res.to_dict()
