@@ -184,6 +184,7 @@ class Game:
         "deck_names",
         "_offbf",
         "_white_any",
+        "stray_tokens",
     )
 
     # ------------------------------------------------------------------ construction
@@ -389,6 +390,7 @@ class Game:
         g._chars = {}
         g._offbf = [0, 0]
         g._white_any = [False, False]
+        g.stray_tokens = []
         g._dirty = True
         g._legal = None
         g._events = []
@@ -550,6 +552,7 @@ class Game:
         g._chars = self._chars
         g._offbf = self._offbf
         g._white_any = self._white_any
+        g.stray_tokens = self.stray_tokens[:]
         g._dirty = self._dirty
         g._legal = self._legal
         g._events = self._events
@@ -778,7 +781,7 @@ class Game:
         if self.cdef[cid].token and to != BATTLEFIELD and frm == BATTLEFIELD:
             # A token leaving the battlefield goes to the zone, then ceases to exist
             # (CR 111.7, 704.5d); it is kept in the zone list until SBAs are checked.
-            pass
+            self.stray_tokens.append(cid)
         if to == LIBRARY:
             if bottom:
                 self.library[owner].insert(0, cid)
@@ -1572,16 +1575,10 @@ class Game:
                 acts.append(("lose", seat, "life 0 or less (CR 704.5a)"))
             elif self.drew_from_empty[seat]:
                 acts.append(("lose", seat, "drew from an empty library (CR 704.5b)"))
-        for seat in (0, 1):
-            for zone in (
-                self.hand[seat],
-                self.graveyard[seat],
-                self.exile[seat],
-                self.library[seat],
-            ):
-                for cid in zone:
-                    if self.cdef[cid].token:
-                        acts.append(("token_gone", cid))
+        # Only tokens that left the battlefield can be in another zone (noted in _move).
+        for cid in self.stray_tokens:
+            if self.zone[cid] not in (BATTLEFIELD, NOWHERE, STACK):
+                acts.append(("token_gone", cid))
         legends: dict[tuple[int, str], list[int]] = {}
         for cid in self.battlefield:
             ch = self.chars(cid)
@@ -1676,6 +1673,7 @@ class Game:
                 }[z]
                 zl[self.owner[cid]].remove(cid)
                 self.zone[cid] = NOWHERE
+                self.stray_tokens.remove(cid)
                 self._dirty = True
         for p in self.perm.values():
             p.deathtouched = False
