@@ -1,8 +1,10 @@
-"""A trained policy (an sb3-contrib MaskablePPO checkpoint) as an agent.
+"""A trained policy as an agent.
 
-Specs: `policy:PATH` (a .zip written by `scripts/train_ppo.py`) and `policy:default` (the
-policy shipped in `mtg_env/data/policies/default.zip`). A checkpoint that can't be read is
-a clear error naming the file.
+Specs: `policy:PATH` and `policy:default` (the policy shipped in
+`mtg_env/data/policies/default.pt`). PATH is either a policy file written by
+`export_policy` (`.pt`: the network's weights in float16 and its constructor arguments, a
+few MB) or a full MaskablePPO checkpoint (`.zip`, with optimizer state, for resuming). A
+file that can't be read is a clear `CheckpointError` naming it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 from mtg_env.engine import Action, Game, load_cards
 from mtg_env.env.spaces import Layout
 
-DEFAULT = Path(__file__).resolve().parent.parent / "mtg_env" / "data" / "policies" / "default.zip"
+DEFAULT = Path(__file__).resolve().parent.parent / "mtg_env" / "data" / "policies" / "default.pt"
 _cache: dict[str, Any] = {}
 
 
@@ -23,7 +25,29 @@ class CheckpointError(ValueError):
     """A policy checkpoint that is missing or unreadable."""
 
 
+def export_policy(policy: Any, path: str | Path) -> None:
+    """Write the policy network alone (float16 weights + constructor arguments), atomically."""
+    import io as _io
+
+    import torch
+
+    from mtg_env.io import atomic_write_bytes
+
+    buf = _io.BytesIO()
+    state = {k: (v.half() if v.is_floating_point() else v) for k, v in policy.state_dict().items()}
+    torch.save(
+        {
+            "state_dict": state,
+            "data": policy._get_constructor_parameters(),
+            "kind": "mtg_env.policy.v1",
+        },
+        buf,
+    )
+    atomic_write_bytes(path, buf.getvalue())
+
+
 def load_model(path: str | Path) -> Any:
+    """The policy network (a MaskableActorCriticPolicy) from a `.pt` or `.zip` file."""
     p = Path(path)
     key = str(p.resolve())
     if key in _cache:
@@ -31,17 +55,32 @@ def load_model(path: str | Path) -> Any:
     if not p.exists():
         raise CheckpointError(f"{p}: policy checkpoint not found")
     try:
+        import torch
         from sb3_contrib import MaskablePPO
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     except ImportError as e:  # pragma: no cover - the train extra is missing
         raise CheckpointError(f"{p}: loading a policy needs the 'train' extra ({e})") from None
     try:
-        model = MaskablePPO.load(p, device="cpu")
+        if p.suffix == ".zip":
+            policy = MaskablePPO.load(p, device="cpu").policy
+        else:
+            saved = torch.load(p, map_location="cpu", weights_only=False)
+            if not isinstance(saved, dict) or saved.get("kind") != "mtg_env.policy.v1":
+                raise ValueError("not an mtg_env policy file")
+            policy = MaskableActorCriticPolicy(**saved["data"])
+            policy.load_state_dict(
+                {
+                    k: (v.float() if v.is_floating_point() else v)
+                    for k, v in saved["state_dict"].items()
+                }
+            )
+        policy.set_training_mode(False)
     except Exception as e:  # noqa: BLE001 - any failure means an unreadable checkpoint
         raise CheckpointError(
-            f"{p}: not a readable MaskablePPO checkpoint ({type(e).__name__}: {e})"
+            f"{p}: not a readable policy checkpoint ({type(e).__name__}: {e})"
         ) from None
-    _cache[key] = model
-    return model
+    _cache[key] = policy
+    return policy
 
 
 class PolicyAgent:

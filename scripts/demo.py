@@ -57,8 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         train += ["--smoke", "--no-progress"]
     subprocess.run(train, check=True)
-    agents = ["random", "heuristic", cfg.ismcts, f"policy:{out / 'train' / 'policy.zip'}"]
-    default = ROOT / "mtg_env" / "data" / "policies" / "default.zip"
+    agents = ["random", "heuristic", cfg.ismcts, f"policy:{out / 'train' / 'policy.pt'}"]
+    default = ROOT / "mtg_env" / "data" / "policies" / "default.pt"
     if default.exists():
         agents.append("policy:default")
     else:

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents.base import make_agent  # noqa: E402
 from agents.heuristic import HeuristicAgent  # noqa: E402
 from agents.match import deck_pairs, play_game  # noqa: E402
-from agents.policy import PolicyAgent  # noqa: E402
+from agents.policy import PolicyAgent, export_policy  # noqa: E402
 from mtg_env.engine import Game, load_cards  # noqa: E402
 from mtg_env.env import SelfPlayEnv  # noqa: E402
 from mtg_env.env.spaces import Layout  # noqa: E402
@@ -167,7 +167,7 @@ def add_snapshot(venv: Any, path: str, keep: int) -> None:
 def evaluate(model: Any, cfg: Config, games: int, seed: int) -> dict[str, float]:
     """Win rates (draws half) of the current policy against random and heuristic."""
     out = {}
-    agent = PolicyAgent(model, fmt=cfg.format, deterministic=True, name="learner")
+    agent = PolicyAgent(model.policy, fmt=cfg.format, deterministic=True, name="learner")
     for spec in ("random", "heuristic"):
         pairs = deck_pairs(cfg.format, None, (games + 1) // 2, seed)
         score = 0.0
@@ -366,8 +366,8 @@ def main(argv: list[str] | None = None) -> int:
             n = self.model.num_timesteps
             if n >= self.next_snap:
                 self.next_snap += cfg.snapshot_every
-                snap = out / "snapshots" / f"snap_{n}.zip"
-                save_atomic(self.model, snap)
+                snap = out / "snapshots" / f"snap_{n}.pt"
+                export_policy(self.model.policy, snap)
                 state["snapshots"] = (state["snapshots"] + [str(snap)])[-cfg.max_snapshots :]
                 add_snapshot(self.training_env, str(snap), cfg.max_snapshots)
             if n >= self.next_eval:
@@ -398,12 +398,12 @@ def main(argv: list[str] | None = None) -> int:
     state["timesteps"] = model.num_timesteps
     state["wall"] = prior_wall + time.time() - t0
     save_atomic(model, ckpt)
-    save_atomic(model, out / "policy.zip")
+    export_policy(model.policy, out / "policy.pt")
     final = evaluate(model, cfg, max(cfg.eval_games, 2), seed=cfg.seed + 99_991)
     state["final_eval"] = final
     atomic_write_text(state_path, json.dumps(state, indent=1))
     card = {
-        "policy": str(out / "policy.zip"),
+        "policy": str(out / "policy.pt"),
         "algorithm": "sb3-contrib MaskablePPO on mtg_env/SelfPlay-v0",
         "config": dataclasses.asdict(cfg),
         "timesteps": state["timesteps"],
@@ -418,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
             {
                 "timesteps": state["timesteps"],
                 "final_eval": final,
-                "policy": str(out / "policy.zip"),
+                "policy": str(out / "policy.pt"),
             }
         )
     )

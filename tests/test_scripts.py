@@ -34,7 +34,8 @@ def test_train_ppo_smoke_and_policy_agent(tmp_path: Path) -> None:
     assert '"timesteps"' in stdout
     card = json.loads((out / "model_card.json").read_text())
     assert card["timesteps"] >= 256 and "final_evaluation" in card
-    assert (out / "policy.zip").exists() and (out / "checkpoint.zip").exists()
+    assert (out / "policy.pt").exists() and (out / "checkpoint.zip").exists()
+    assert (out / "policy.pt").stat().st_size < 4_000_000  # float16 weights, no optimizer
     # resume continues from the checkpoint
     stdout = run(
         "scripts/train_ppo.py",
@@ -50,9 +51,9 @@ def test_train_ppo_smoke_and_policy_agent(tmp_path: Path) -> None:
     from agents import make_agent
     from agents.match import run_match
 
-    agent = make_agent(f"policy:{out / 'policy.zip'}")
+    agent = make_agent(f"policy:{out / 'policy.pt'}")
     assert agent.needs_observation
-    res = run_match(f"policy:{out / 'policy.zip'}", "random", 2, seed=1)
+    res = run_match(f"policy:{out / 'policy.pt'}", "random", 2, seed=1)
     assert res.games == 2
 
 
@@ -81,6 +82,10 @@ def test_corrupt_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
         make_agent(f"policy:{bad}")
     with pytest.raises(CheckpointError, match="not found"):
         make_agent(f"policy:{tmp_path / 'missing.zip'}")
+    bad_pt = tmp_path / "broken.pt"
+    bad_pt.write_bytes(b"garbage")
+    with pytest.raises(CheckpointError, match="broken.pt"):
+        make_agent(f"policy:{bad_pt}")
 
 
 def test_demo_smoke(tmp_path: Path) -> None:
