@@ -1131,14 +1131,24 @@ class Game:
                 if cls is not ActivatedAbility:
                     continue
                 idx += 1
-                if self._can_activate(p, cid, ch, ab, sorcery_ok) is None:
+                if srcs is None:
+                    srcs = self.mana_sources(p)
+                if self._can_activate(p, cid, ch, ab, sorcery_ok, srcs) is None:
                     acts.append(Action(ACTIVATE, cid, idx))
         return acts
 
     def _can_activate(
-        self, p: int, cid: int, ch: Chars, ab: ActivatedAbility, sorcery_ok: bool
+        self,
+        p: int,
+        cid: int,
+        ch: Chars,
+        ab: ActivatedAbility,
+        sorcery_ok: bool,
+        srcs: list[Source] | None = None,
     ) -> str | None:
-        """None if `ab` of `cid` can be activated by `p` now, else the reason."""
+        """None if `ab` of `cid` can be activated by `p` now, else the reason. `srcs`:
+        `p`'s mana sources if already computed (the source itself is left out when it
+        must tap for the ability)."""
         if ab.timing == "your_turn" and self.active != p:
             return "it can be activated only during your turn"
         if ab.timing == "sorcery" and not sorcery_ok:
@@ -1153,8 +1163,13 @@ class Game:
                     "controlled it continuously since their most recent turn began, so "
                     "abilities with {T} in the cost can't be activated"
                 )
-        if cost.mana and not can_pay(self.mana_sources(p, cid if cost.tap else -1), cost.mana):
-            return f"you can't pay {cost.mana.text}"
+        if cost.mana:
+            if srcs is None:
+                srcs = self.mana_sources(p)
+            if cost.tap:
+                srcs = [s for s in srcs if s.cid != cid]
+            if not can_pay(srcs, cost.mana):
+                return f"you can't pay {cost.mana.text}"
         if ab.targets and not self._targets_exist(ab.targets, cid, p, ABILITY, ch):
             return "there is no legal target"
         return None
