@@ -35,11 +35,13 @@ def export_policy(policy: Any, path: str | Path) -> None:
 
     buf = _io.BytesIO()
     state = {k: (v.half() if v.is_floating_point() else v) for k, v in policy.state_dict().items()}
+    cls = type(policy)
     torch.save(
         {
             "state_dict": state,
             "data": policy._get_constructor_parameters(),
             "kind": "mtg_env.policy.v1",
+            "class": f"{cls.__module__}:{cls.__qualname__}",
         },
         buf,
     )
@@ -57,7 +59,6 @@ def load_model(path: str | Path) -> Any:
     try:
         import torch
         from sb3_contrib import MaskablePPO
-        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     except ImportError as e:  # pragma: no cover - the train extra is missing
         raise CheckpointError(f"{p}: loading a policy needs the 'train' extra ({e})") from None
     try:
@@ -67,7 +68,7 @@ def load_model(path: str | Path) -> Any:
             saved = torch.load(p, map_location="cpu", weights_only=False)
             if not isinstance(saved, dict) or saved.get("kind") != "mtg_env.policy.v1":
                 raise ValueError("not an mtg_env policy file")
-            policy = MaskableActorCriticPolicy(**saved["data"])
+            policy = _policy_class(saved.get("class"))(**saved["data"])
             policy.load_state_dict(
                 {
                     k: (v.float() if v.is_floating_point() else v)
@@ -81,6 +82,19 @@ def load_model(path: str | Path) -> Any:
         ) from None
     _cache[key] = policy
     return policy
+
+
+def _policy_class(name: str | None) -> Any:
+    """Only the project's own policy classes may be named in a policy file."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    if name in (None, f"{MaskableActorCriticPolicy.__module__}:MaskableActorCriticPolicy"):
+        return MaskableActorCriticPolicy
+    if name == "mtg_env.nets:SlotPolicy":
+        from mtg_env.nets import SlotPolicy
+
+        return SlotPolicy
+    raise ValueError(f"unknown policy class {name!r}")
 
 
 class PolicyAgent:

@@ -25,7 +25,7 @@ import tempfile
 import time
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import torch
@@ -63,6 +63,8 @@ class Config:
     clip_range: float = 0.2
     net_arch: list[int] = field(default_factory=lambda: [256])
     entity_dim: int = 24
+    # "flat": a linear action head; "slot": slot actions scored from each slot's embedding.
+    head: Literal["flat", "slot"] = "flat"
     # Opponent pool: weights of "random", "heuristic" and "snapshots" per episode.
     opponents: dict[str, float] = field(
         default_factory=lambda: {"random": 0.2, "heuristic": 0.6, "snapshots": 0.2}
@@ -332,8 +334,20 @@ def main(argv: list[str] | None = None) -> int:
         log(f"resumed from {ckpt} at {state['timesteps']} steps")
     else:
         prior_wall = 0.0
+        from mtg_env.nets import SlotPolicy
+
+        extractor = {
+            "features_extractor_class": EntityExtractor,
+            "features_extractor_kwargs": {"format": cfg.format, "entity_dim": cfg.entity_dim},
+        }
+        if cfg.head == "slot":
+            policy: Any = SlotPolicy
+            pkw = {**extractor, "format": cfg.format, "hidden": cfg.net_arch[0]}
+        else:
+            policy = "MlpPolicy"
+            pkw = {**extractor, "net_arch": {"pi": cfg.net_arch, "vf": cfg.net_arch}}
         model = MaskablePPO(
-            "MlpPolicy",
+            policy,
             venv,
             learning_rate=cfg.learning_rate,
             n_steps=cfg.n_steps,
@@ -347,11 +361,7 @@ def main(argv: list[str] | None = None) -> int:
             device="cpu",
             tensorboard_log=str(out / "tb"),
             verbose=0,
-            policy_kwargs={
-                "features_extractor_class": EntityExtractor,
-                "features_extractor_kwargs": {"format": cfg.format, "entity_dim": cfg.entity_dim},
-                "net_arch": {"pi": cfg.net_arch, "vf": cfg.net_arch},
-            },
+            policy_kwargs=pkw,
         )
         behaviour_cloning(model, cfg, log)
 

@@ -92,3 +92,13 @@ def test_demo_smoke(tmp_path: Path) -> None:
     out = run("scripts/demo.py", "--smoke", "--out", str(tmp_path / "demo"))
     assert "heatmap:" in out and "Ratings" in out
     assert (tmp_path / "demo" / "tournament" / "heatmap.png").exists()
+
+
+def test_train_ppo_slot_head_smoke(tmp_path: Path) -> None:
+    cfg = tmp_path / "slot.yaml"
+    cfg.write_text("head: slot\n")
+    out = tmp_path / "slot"
+    run("scripts/train_ppo.py", "--config", str(cfg), "--smoke", "--out", str(out), "--no-progress")
+    from agents.match import run_match
+
+    assert run_match(f"policy:{out / 'policy.pt'}", "random", 2, seed=1).games == 2
