@@ -102,3 +102,10 @@ def test_train_ppo_slot_head_smoke(tmp_path: Path) -> None:
     from agents.match import run_match
 
     assert run_match(f"policy:{out / 'policy.pt'}", "random", 2, seed=1).games == 2
+
+
+def test_export_policy_from_checkpoint(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run("scripts/train_ppo.py", "--smoke", "--out", str(out), "--no-progress")
+    stdout = run("scripts/export_policy.py", str(out / "checkpoint.zip"), str(tmp_path / "p.pt"))
+    assert "MB" in stdout and (tmp_path / "p.pt").stat().st_size < 4_000_000
