@@ -8,11 +8,13 @@ the documentation of every slice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import get_args
 
 import numpy as np
 
 from ..engine import Action, Game
 from ..engine.carddb import KEYWORDS, CardSet
+from ..engine.carddb import TARGET_KINDS as _TARGET_KIND_LITERAL
 from ..engine.constants import (
     ACTIVATE,
     ARTIFACT,
@@ -53,17 +55,7 @@ class Limits:
     options: int = 40  # choices in one decision (Mind Bend has at most 40)
 
 
-TARGET_KINDS = (
-    "any",
-    "creature",
-    "player",
-    "permanent",
-    "land",
-    "spell",
-    "graveyard_card",
-    "aura",
-    "enchantment",
-)
+TARGET_KINDS: tuple[str, ...] = get_args(_TARGET_KIND_LITERAL)
 KEYWORD_LIST = tuple(sorted(KEYWORDS))
 _TYPES = (ARTIFACT, CREATURE, ENCHANTMENT, LAND, INSTANT, SORCERY)
 
