@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo clean
+.PHONY: install test lint demo bench clean
 
 install: $(STAMP)
 
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e ".[train,rllib,dev]"
+	$(BIN)/python -m pip install --quiet -e ".[train,rllib,bench,dev]"
 	touch $(STAMP)
 
 lint: install
@@ -26,6 +26,10 @@ test: install lint
 # The main job: a short self-play training, then a tournament with ratings and a heatmap.
 demo: install
 	$(BIN)/python scripts/demo.py --out runs/demo
+
+# Throughput figures (README "Performance"), with PettingZoo chess as the reference.
+bench: install
+	$(BIN)/mtg-env bench --seconds 10 --chess
 
 clean:
 	rm -rf $(VENV) build *.egg-info

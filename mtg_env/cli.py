@@ -93,6 +93,66 @@ def _agents(spec: str, seed: int) -> tuple[list[str], list]:
 
 @app.command()
 @_clean
+def bench(
+    seconds: Annotated[float, typer.Option(help="Budget of each timed loop.")] = 5.0,
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="One format (default: every format).")
+    ] = None,
+    chess: Annotated[
+        bool, typer.Option(help="Also run PettingZoo's chess raw_env and print the ratio.")
+    ] = False,
+    ppo: Annotated[bool, typer.Option(help="Include the MaskablePPO training figure.")] = True,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Throughput: engine, raw_env, wrapped env, SelfPlay-v0, clone, memory, PPO."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .bench import FORMATS, run_all
+
+    if fmt is not None and fmt not in FORMATS:
+        _fail(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+    err = Console(stderr=True)
+    res = run_all(
+        seconds=seconds,
+        formats=(fmt,) if fmt else FORMATS,
+        chess=chess,
+        ppo=ppo,
+        progress=lambda m: err.print(f"[dim]bench: {m}...[/dim]"),
+    )
+    if json_out:
+        typer.echo(json.dumps(res))
+        return
+    t = Table(title=f"mtg-env bench ({seconds:g} s per figure)")
+    t.add_column("figure")
+    for f in res["formats"]:
+        t.add_column(f, justify="right")
+    rows = [
+        ("engine decisions/s", "engine", "decisions_per_s"),
+        ("engine games/s", "engine", "games_per_s"),
+        ("raw_env steps/s (obs + mask)", "raw_env", "steps_per_s"),
+        ("env (wrapped) steps/s", "env", "steps_per_s"),
+        ("SelfPlay-v0 steps/s", "selfplay", "steps_per_s"),
+        ("clone()/s", "state", "clone_per_s"),
+        ("resample_hidden()/s", "state", "resample_hidden_per_s"),
+        ("peak MiB per env", "memory", "peak_mib_per_env"),
+    ]
+    for label, group, key in rows:
+        t.add_row(label, *(f"{r[group][key]:,.1f}" for r in res["formats"].values()))
+    if "chess" in res:
+        t.add_row("chess raw_env steps/s", f"{res['chess']['steps_per_s']:,.0f}")
+        t.add_row("raw_env / chess", *(f"{x:.2f}x" for x in res["raw_env_vs_chess"].values()))
+    Console().print(t)
+    if "ppo" in res:
+        p = res["ppo"]
+        typer.echo(
+            f"MaskablePPO ({p['n_envs']} envs): {p['steps_per_s']:,.0f} steps/s, "
+            f"env {100 * p['env_share']:.0f}% of wall time"
+        )
+
+
+@app.command()
+@_clean
 def match(
     agent_a: Annotated[str, typer.Argument(help="Agent spec A (random, heuristic, ...).")],
     agent_b: Annotated[str, typer.Argument(help="Agent spec B.")],

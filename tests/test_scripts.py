@@ -23,9 +23,35 @@ def test_bench_legal_smoke() -> None:
     assert "us/call" in out
 
 
-def test_bench_env_smoke() -> None:
-    out = run("scripts/bench_env.py", "--seconds", "1")
-    assert "steps/s" in out and "observation" in out
+def test_bench_command_json_has_every_figure() -> None:
+    out = run("-m", "mtg_env.cli", "bench", "--seconds", "0.3", "--chess", "--json")
+    res = json.loads(out)
+    r = res["formats"]["classic"]
+    for group, key in [
+        ("engine", "decisions_per_s"),
+        ("engine", "games_per_s"),
+        ("raw_env", "steps_per_s"),
+        ("env", "steps_per_s"),
+        ("selfplay", "steps_per_s"),
+        ("state", "clone_per_s"),
+        ("state", "resample_hidden_per_s"),
+        ("memory", "peak_mib_per_env"),
+    ]:
+        assert r[group][key] > 0, (group, key)
+    assert res["ppo"]["steps_per_s"] > 0 and 0 < res["ppo"]["env_share"] < 1
+    assert res["chess"]["steps_per_s"] > 0
+    assert res["raw_env_vs_chess"]["classic"] > 0
+
+
+def test_bench_command_rejects_unknown_format() -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "mtg_env.cli", "bench", "--format", "nope"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2 and "unknown format 'nope'" in r.stderr
 
 
 def test_train_ppo_smoke_and_policy_agent(tmp_path: Path) -> None:

@@ -177,6 +177,7 @@ class Game:
         "n_decisions",
         "_chars",
         "_dirty",
+        "_drv",
         "_legal",
         "_events",
         "_ev_shared",
@@ -388,6 +389,7 @@ class Game:
         g.truncated = False
         g.n_decisions = 0
         g._chars = {}
+        g._drv = None
         g._offbf = [0, 0]
         g._white_any = [False, False]
         g.stray_tokens = []
@@ -441,6 +443,10 @@ class Game:
         if ch is None:
             ch = chars_off_battlefield(self, cid)
         return ch
+
+    def controlled(self, seat: int) -> list[int]:
+        """The permanents `seat` controls, in battlefield order (do not mutate)."""
+        return self._derived().controlled[seat]
 
     def controller(self, cid: int) -> int:
         if self.zone[cid] == BATTLEFIELD:
@@ -550,6 +556,7 @@ class Game:
         g.n_decisions = self.n_decisions
         # Computed characteristics are read-only outside `compute`, so they can be shared.
         g._chars = self._chars
+        g._drv = self._drv  # derived from _chars and the battlefield only: shared too
         g._offbf = self._offbf
         g._white_any = self._white_any
         g.stray_tokens = self.stray_tokens[:]
@@ -646,6 +653,19 @@ class Game:
             self._chars = compute(self)
             if not self._track_control():
                 break
+        self._drv = None
+
+    def _derived(self) -> Derived:
+        """Per-layer-state tables read at every decision (state-based-action candidates,
+        mana sources, activated abilities), built once after each layer recomputation:
+        they depend only on the computed characteristics and on which permanents exist,
+        and both change only through `_recompute`."""
+        if self._dirty:
+            self._recompute()
+        d = self._drv
+        if d is None:
+            d = self._drv = Derived(self)
+        return d
 
     def _track_control(self) -> bool:
         """Note control changes (summoning sickness, CR 302.6; removal from combat,
@@ -1012,36 +1032,11 @@ class Game:
 
     def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]:
         out = []
-        for cid in self.battlefield:
-            if cid == exclude:
+        perm = self.perm
+        for cid, colors, pain, free, other, creature, haste in self._derived().mana[seat]:
+            if cid == exclude or perm[cid].tapped:
                 continue
-            p = self.perm[cid]
-            if p.tapped:
-                continue
-            ch = self.chars(cid)
-            if ch.controller != seat:
-                continue
-            colors = 0
-            free = 0
-            pain = 0
-            other = False
-            for ab in ch.abilities:
-                if ab.__class__ is ManaAbility:
-                    colors |= ab.produce & 31
-                    if ab.pain:
-                        pain = ab.pain
-                    else:
-                        free |= ab.produce
-                elif ab.__class__ is ActivatedAbility:
-                    other = True
-            if not colors and not free:
-                continue
-            if self._white_any[seat]:
-                # Celestial Dawn: white mana pays any color; other mana only generic.
-                colors = 31 if colors & 1 else 0
-                free = 31 if free & 1 else free & 32
-            creature = bool(ch.types & CREATURE)
-            if creature and self.sick(cid) and "haste" not in ch.keywords:
+            if creature and not haste and self.sick(cid):
                 continue  # 302.6: {T} abilities of a "sick" creature can't be activated
             score = (100 if creature else 0) + (5 if other else 0) + bin(colors).count("1")
             out.append(Source(cid, colors, pain, score, free))
@@ -1104,9 +1099,9 @@ class Game:
             cd = self.cdef[cid]
             if cd.types & LAND:
                 continue
-            ch = chars_off_battlefield(self, cid) if cd.abilities else None
-            kws = ch.keywords if ch is not None else cd.keywords
-            if not (sorcery_ok or cd.types & INSTANT or "flash" in kws):
+            # Off the battlefield only characteristic-defining abilities and colour
+            # effects apply (chars_off_battlefield), so a card's keywords are printed ones.
+            if not (sorcery_ok or cd.types & INSTANT or "flash" in cd.keywords):
                 continue
             if srcs is None:
                 srcs = self.mana_sources(p)
@@ -1118,23 +1113,11 @@ class Game:
             if specs and not self._targets_exist(specs, cid, p, SPELL, cd):
                 continue
             acts.append(Action(PLAY, cid))
-        for cid in self.battlefield:
-            ch = self.chars(cid)
-            if ch.controller != p:
-                continue
-            idx = -1
-            for ab in ch.abilities:
-                cls = ab.__class__
-                if cls is ManaAbility:
-                    idx += 1
-                    continue
-                if cls is not ActivatedAbility:
-                    continue
-                idx += 1
-                if srcs is None:
-                    srcs = self.mana_sources(p)
-                if self._can_activate(p, cid, ch, ab, sorcery_ok, srcs) is None:
-                    acts.append(Action(ACTIVATE, cid, idx))
+        for cid, ch, idx, ab in self._derived().activated[p]:
+            if srcs is None:
+                srcs = self.mana_sources(p)
+            if self._can_activate(p, cid, ch, ab, sorcery_ok, srcs) is None:
+                acts.append(Action(ACTIVATE, cid, idx))
         return acts
 
     def _can_activate(
@@ -1595,9 +1578,11 @@ class Game:
             if self.zone[cid] not in (BATTLEFIELD, NOWHERE, STACK):
                 acts.append(("token_gone", cid))
         legends: dict[tuple[int, str], list[int]] = {}
-        for cid in self.battlefield:
-            ch = self.chars(cid)
-            p = self.perm[cid]
+        perm = self.perm
+        # Only permanents that some state-based action can touch, in battlefield order
+        # (the order of `acts` decides the order of zone changes).
+        for cid, ch in self._derived().sba:
+            p = perm[cid]
             if ch.types & CREATURE:
                 t = ch.toughness or 0
                 if t <= 0:
@@ -1912,3 +1897,62 @@ _FRAMES: tuple = (
     Game._f_damage,
     Game._f_bottom,
 )
+
+
+class Derived:
+    """Tables derived from one layer state (see `Game._derived`); never mutated."""
+
+    __slots__ = ("sba", "mana", "activated", "controlled")
+
+    def __init__(self, g: Game) -> None:
+        chars = g._chars
+        sba: list[tuple[int, Chars]] = []
+        mana: tuple[list[tuple], list[tuple]] = ([], [])
+        activated: tuple[list[tuple], list[tuple]] = ([], [])
+        controlled: tuple[list[int], list[int]] = ([], [])  # battlefield order
+        for cid in g.battlefield:
+            ch = chars[cid]
+            p = g.perm[cid]
+            controlled[ch.controller].append(cid)
+            if (
+                ch.types & CREATURE
+                or (ch.types & 4 and ch.has_subtype(AURA_SUBTYPE))
+                or "Equipment" in ch.subtypes
+                or ch.supertypes & LEGENDARY
+                or p.counters
+            ):
+                sba.append((cid, ch))
+            seat = ch.controller
+            colors = free = pain = 0
+            other = False
+            idx = -1
+            for ab in ch.abilities:
+                cls = ab.__class__
+                if cls is ManaAbility:
+                    idx += 1
+                    colors |= ab.produce & 31
+                    if ab.pain:
+                        pain = ab.pain
+                    else:
+                        free |= ab.produce
+                elif cls is ActivatedAbility:
+                    idx += 1
+                    other = True
+                    activated[seat].append((cid, ch, idx, ab))
+            if not colors and not free:
+                continue
+            if g._white_any[seat]:
+                # Celestial Dawn: white mana pays any color; other mana only generic.
+                colors = 31 if colors & 1 else 0
+                free = 31 if free & 1 else free & 32
+            creature = bool(ch.types & CREATURE)
+            mana[seat].append(
+                (cid, colors, pain, free, other, creature, "haste" in ch.keywords)
+            )
+        self.sba = sba
+        self.mana = mana
+        self.activated = activated
+        self.controlled = controlled
+
+    def __repr__(self) -> str:
+        return f"<Derived {len(self.controlled[0])}+{len(self.controlled[1])} permanents>"

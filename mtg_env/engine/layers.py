@@ -93,13 +93,13 @@ class Chars:
         self.power = cdef.power
         self.toughness = cdef.toughness
         self.keywords = cdef.keywords
-        abilities = cdef.abilities
-        if cdef.types & LAND and cdef.subtypes & _BASIC_TYPES:
-            abilities = _intrinsic(cdef.subtypes) + abilities
-        self.abilities = abilities
+        base = _BASE.get(id(cdef))
+        if base is None:
+            base = _base(cdef)
+        self.abilities = base[1]
         self.controller = controller
         self.all_ctypes = False
-        self.mv = cdef.mv
+        self.mv = base[2]
         self.rules: frozenset[str] = frozenset()
         self.prot = 0
 
@@ -126,6 +126,25 @@ class Chars:
 
 def _intrinsic(subtypes: frozenset[str]) -> tuple[ManaAbility, ...]:
     return tuple(INTRINSIC[t] for t in BASIC_LAND_TYPES if t in subtypes)
+
+
+# Per card definition, computed once: (the definition, kept alive so its id stays unique;
+# its abilities with the intrinsic mana abilities of its basic land types, CR 305.6;
+# its mana value; whether it has a static ability).
+_BASE: dict[int, tuple[CardDef, tuple, int, bool]] = {}
+
+
+def _base(cdef: CardDef) -> tuple[CardDef, tuple, int, bool]:
+    abilities = cdef.abilities
+    if cdef.types & LAND and cdef.subtypes & _BASIC_TYPES:
+        abilities = _intrinsic(cdef.subtypes) + abilities
+    static = any(ab.__class__ is StaticAbility for ab in abilities)
+    out = _BASE[id(cdef)] = (cdef, abilities, cdef.mv, static)
+    return out
+
+
+def _has_static(ch: Chars) -> bool:
+    return any(ab.__class__ is StaticAbility for ab in ch.abilities)
 
 
 class Effect:
@@ -261,11 +280,21 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
     perm = g.perm
     cdef = g.cdef
     work: dict[int, Chars] = {}
+    # Only permanents with a static ability can generate effects; most have none, so the
+    # layer loop looks at these alone (the list is rebuilt when a layer changes abilities).
+    holders: list[int] = []
     for cid in bf:
         p = perm[cid]
-        work[cid] = Chars(p.copy_def or cdef[cid], p.controller)
+        d = p.copy_def or cdef[cid]
+        work[cid] = Chars(d, p.controller)
+        if _BASE[id(d)][3]:
+            holders.append(cid)
     started: dict[Any, _Cand] = {}
     effects = g.effects
+    eff_layers = [(e, {x.layer for x in e.components}) for e in effects]
+    # The intrinsic mana abilities follow the land types (CR 305.6, 305.7): recomputed
+    # after layer 4 only if an effect in layers 1-4 may have changed types.
+    types_touched = False
 
     for layer in (
         L_COPY,
@@ -280,7 +309,7 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
         L_PT_SWITCH,
     ):
         cands: list[_Cand] = []
-        for cid in bf:
+        for cid in holders:
             ch = work[cid]
             for ab in ch.abilities:
                 if ab.__class__ is not StaticAbility:
@@ -325,9 +354,9 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
         for c in started.values():
             if any(x.layer == layer for x in c.components):
                 cands.append(c)
-        for e in effects:
+        for e, layers in eff_layers:
             comps = e.components
-            if any(x.layer == layer for x in comps):
+            if layer in layers:
                 locked = [cid for cid, oid in e.affected if cid in work and perm[cid].oid == oid]
                 if e.duration == DUR_WHILE_CONTROL_SOURCE and not _source_controls(g, e, work):
                     continue
@@ -337,9 +366,11 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
                     )
                 )
         if not cands:
-            if layer == L_TYPE:
+            if layer == L_TYPE and types_touched:
                 _refresh_intrinsic(work)
             continue
+        if layer <= L_TYPE:
+            types_touched = True
         if len(cands) > 1:
             cands = _order(g, cands, work, layer)
         for c in cands:
@@ -368,6 +399,9 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
                             )
         if layer == L_TYPE:
             _refresh_intrinsic(work)
+        if layer in (L_COPY, L_TEXT, L_TYPE, L_ABILITY):
+            # Abilities may have been added, removed or rewritten.
+            holders = [cid for cid in bf if _has_static(work[cid])]
     # Counters (CR 613.4c) are applied with the 7c effects; addition commutes, so after them.
     for cid, ch in work.items():
         counters = perm[cid].counters

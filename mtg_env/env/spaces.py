@@ -41,6 +41,7 @@ from ..engine.constants import (
     STEP_NAMES,
     TARGET,
 )
+from ..engine.layers import Chars
 from ..engine.objects import SPELL, TRIGGER
 
 
@@ -178,18 +179,15 @@ class Layout:
             n += size
         self.n_obs = n
         self._o0 = {k: s.start for k, s in self.obs_slices.items()}
+        # id(Chars) -> (that Chars, its static permanent features); see _encode_perm.
+        self._static: dict[int, tuple[Chars, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ slots
 
     def slots(self, g: Game, seat: int) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
         """Permanent slots (own, opponent) in battlefield order, and stack positions."""
-        own: dict[int, int] = {}
-        opp: dict[int, int] = {}
-        for cid in g.battlefield:
-            if g.chars(cid).controller == seat:
-                own[cid] = len(own)
-            else:
-                opp[cid] = len(opp)
+        own = {cid: i for i, cid in enumerate(g.controlled(seat))}
+        opp = {cid: i for i, cid in enumerate(g.controlled(1 - seat))}
         stack: dict[int, int] = {}
         for i, it in enumerate(reversed(g.stack)):
             if it.kind == SPELL:
@@ -200,7 +198,7 @@ class Layout:
         """Why this state exceeds the layout, or None."""
         lim = self.limits
         for seat in (0, 1):
-            n = sum(1 for c in g.battlefield if g.chars(c).controller == seat)
+            n = len(g.controlled(seat))
             if n > lim.permanents:
                 return f"player {seat} controls {n} permanents (layout limit {lim.permanents})"
         if len(g.stack) > lim.stack:
@@ -408,25 +406,19 @@ class Layout:
         po = self._poff
         ch = g.chars(cid)
         p = g.perm[cid]
-        o[b] = 1.0
-        o[b + po["identity"] + self.ident.get(ch.name, 0)] = 1.0
-        t = ch.types
-        for i, bit in enumerate(_TYPES):
-            if t & bit:
-                o[b + po["types"] + i] = 1.0
-        for i in range(5):
-            if ch.colors & (1 << i):
-                o[b + po["colors"] + i] = 1.0
-        if t & CREATURE:
-            o[b + po["power"]] = min(max(ch.power or 0, 0) / 20.0, 1.0)
-            o[b + po["toughness"]] = min(max(ch.toughness or 0, 0) / 20.0, 1.0)
-            o[b + po["sick"]] = float(g.sick(cid) and "haste" not in ch.keywords)
-        kwi = self.kw_index
-        for k in ch.keywords:
-            j = kwi.get(k)
-            if j is not None:
-                o[b + po["keywords"] + j] = 1.0
-        o[b + po["tapped"]] = float(p.tapped)
+        # The part that follows from the computed characteristics (and the card) is
+        # encoded once per characteristics object: those are immutable once computed
+        # and each belongs to one object of one layer state.
+        hit = self._static.get(id(ch))
+        if hit is None or hit[0] is not ch:
+            if len(self._static) > 8192:
+                self._static.clear()
+            hit = self._static[id(ch)] = (ch, self._encode_static(g, cid, ch))
+        o[b : b + self.pf] = hit[1]
+        if ch.types & CREATURE and g.sick(cid) and "haste" not in ch.keywords:
+            o[b + po["sick"]] = 1.0
+        if p.tapped:
+            o[b + po["tapped"]] = 1.0
         if cid in g.attackers:
             o[b + po["attacking"]] = 1.0
             o[b + po["blocked"]] = float(cid in g.blocked)
@@ -437,16 +429,39 @@ class Layout:
             a = g.blockers[cid]
             s = own.get(a, opp.get(a, -1))
             o[b + po["blocks_slot"]] = (s + 1) / self.limits.permanents if s >= 0 else 0.0
-        o[b + po["damage"]] = min(p.damage / 10.0, 1.0)
+        if p.damage:
+            o[b + po["damage"]] = min(p.damage / 10.0, 1.0)
         if p.counters:
             o[b + po["plus_counters"]] = min(p.counters.get("+1/+1", 0) / 5.0, 1.0)
             o[b + po["minus_counters"]] = min(p.counters.get("-1/-1", 0) / 5.0, 1.0)
-        o[b + po["token"]] = float(g.cdef[cid].token)
-        o[b + po["stolen"]] = float(ch.controller != g.owner[cid])
         if p.attached >= 0:
             o[b + po["attached"]] = 1.0
             o[b + po["attached_to_opp"]] = float(p.attached in opp)
             s = own.get(p.attached, opp.get(p.attached, -1))
             o[b + po["attached_slot"]] = (s + 1) / self.limits.permanents if s >= 0 else 0.0
-        o[b + po["copy"]] = float(p.copy_def is not None)
-        o[b + po["has_ability"]] = float(bool(ch.abilities))
+
+    def _encode_static(self, g: Game, cid: int, ch: Chars) -> np.ndarray:
+        po = self._poff
+        v = np.zeros(self.pf, dtype=np.float32)
+        v[0] = 1.0
+        v[po["identity"] + self.ident.get(ch.name, 0)] = 1.0
+        t = ch.types
+        for i, bit in enumerate(_TYPES):
+            if t & bit:
+                v[po["types"] + i] = 1.0
+        for i in range(5):
+            if ch.colors & (1 << i):
+                v[po["colors"] + i] = 1.0
+        if t & CREATURE:
+            v[po["power"]] = min(max(ch.power or 0, 0) / 20.0, 1.0)
+            v[po["toughness"]] = min(max(ch.toughness or 0, 0) / 20.0, 1.0)
+        kwi = self.kw_index
+        for k in ch.keywords:
+            j = kwi.get(k)
+            if j is not None:
+                v[po["keywords"] + j] = 1.0
+        v[po["token"]] = float(g.cdef[cid].token)
+        v[po["stolen"]] = float(ch.controller != g.owner[cid])
+        v[po["copy"]] = float(g.perm[cid].copy_def is not None)
+        v[po["has_ability"]] = float(bool(ch.abilities))
+        return v

@@ -1,0 +1,330 @@
+"""Throughput figures for `mtg-env bench` (and `make bench`).
+
+Every figure is random legal play, seeded, measured for a wall-clock budget:
+
+- `engine`: `Game.legal_actions()` + `apply()` alone (decisions/s, games/s);
+- `raw_env`: `mtg_env.raw_env` with the observation and the mask of the acting agent
+  computed every step (the PettingZoo `agent_iter` loop);
+- `env`: the same loop through the standard wrappers (`mtg_env.env`);
+- `selfplay`: `SelfPlay-v0` steps with a random opponent moving inside `step`;
+- `clone` / `resample_hidden`: per second, on states sampled along random games;
+- `memory`: peak Python allocation (tracemalloc) while one `raw_env` is built and plays
+  one game, after the shared card tables are loaded;
+- `ppo`: MaskablePPO on `SelfPlay-v0` with the default training config's vector env and
+  network for a few rollouts: steps/s and the share of wall time spent inside the env;
+- `chess` (optional): PettingZoo's chess `raw_env` in the same process with the same loop,
+  and the ratio of `raw_env` to it; absolute numbers drift on shared machines, ratios in one
+  run much less.
+
+Decisions are what an agent is asked: with `auto_pass` (the default) priority windows in
+which passing is the only legal action are not counted, as in the env.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .engine import Game, load_cards, load_decks
+
+FORMATS = ("classic",)
+
+
+def _decks(fmt: str) -> list[Any]:
+    decks = load_decks(fmt)
+    return [decks[k] for k in sorted(decks)]
+
+
+def _timed(seconds: float, body: Callable[[], int]) -> tuple[int, float]:
+    """Run `body` (returns units done) until `seconds` pass; (units, elapsed)."""
+    n = 0
+    t0 = time.perf_counter()
+    while True:
+        n += body()
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            return n, dt
+
+
+def bench_engine(fmt: str, seconds: float) -> dict[str, float]:
+    decks = _decks(fmt)
+    state = {"i": 0, "games": 0}
+
+    def game() -> int:
+        i = state["i"]
+        state["i"] += 1
+        g = Game.new((decks[i % len(decks)], decks[(i + 1) % len(decks)]), seed=i, format=fmt)
+        r = random.Random(i)
+        n = 0
+        while not g.is_over:
+            g.apply(r.choice(g.legal_actions()))
+            n += 1
+        state["games"] += 1
+        return n
+
+    n, dt = _timed(seconds, game)
+    return {
+        "decisions_per_s": n / dt,
+        "games_per_s": state["games"] / dt,
+        "decisions_per_game": n / max(state["games"], 1),
+    }
+
+
+def _aec_loop(env: Any, seconds: float) -> dict[str, float]:
+    rng = np.random.default_rng(0)
+    state = {"seed": 0, "games": 0}
+
+    def game() -> int:
+        env.reset(seed=state["seed"])
+        state["seed"] += 1
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            n += 1
+        state["games"] += 1
+        return n
+
+    n, dt = _timed(seconds, game)
+    return {"steps_per_s": n / dt, "games_per_s": state["games"] / dt}
+
+
+def bench_raw_env(fmt: str, seconds: float) -> dict[str, float]:
+    from .env import raw_env
+
+    return _aec_loop(raw_env(format=fmt), seconds)
+
+
+def bench_wrapped_env(fmt: str, seconds: float) -> dict[str, float]:
+    from .env import env
+
+    return _aec_loop(env(format=fmt), seconds)
+
+
+def bench_selfplay(fmt: str, seconds: float) -> dict[str, float]:
+    from .env import SelfPlayEnv
+
+    e = SelfPlayEnv(format=fmt, opponent="random")
+    rng = np.random.default_rng(0)
+    state = {"seed": 0, "games": 0}
+
+    def episode() -> int:
+        e.reset(seed=state["seed"])
+        state["seed"] += 1
+        n = 0
+        while True:
+            a = int(rng.choice(np.flatnonzero(e.action_masks())))
+            _, _, term, trunc, _ = e.step(a)
+            n += 1
+            if term or trunc:
+                break
+        state["games"] += 1
+        return n
+
+    n, dt = _timed(seconds, episode)
+    return {"steps_per_s": n / dt, "games_per_s": state["games"] / dt}
+
+
+def _sample_states(fmt: str, n: int) -> list[Game]:
+    """States spread along seeded random games (every 7th decision)."""
+    decks = _decks(fmt)
+    out: list[Game] = []
+    i = 0
+    while len(out) < n:
+        g = Game.new((decks[i % len(decks)], decks[(i + 1) % len(decks)]), seed=i, format=fmt)
+        r = random.Random(i)
+        k = 0
+        while not g.is_over and len(out) < n:
+            if k % 7 == 3:
+                out.append(g.clone())
+            g.apply(r.choice(g.legal_actions()))
+            k += 1
+        i += 1
+    return out
+
+
+def bench_clone(fmt: str, seconds: float) -> dict[str, float]:
+    states = _sample_states(fmt, 200)
+
+    def clones() -> int:
+        for g in states:
+            g.clone()
+        return len(states)
+
+    def resamples() -> int:
+        for j, g in enumerate(states):
+            seat = g.current_player
+            g.resample_hidden(0 if seat is None else seat, j)
+        return len(states)
+
+    n1, dt1 = _timed(seconds / 2, clones)
+    n2, dt2 = _timed(seconds / 2, resamples)
+    return {"clone_per_s": n1 / dt1, "resample_hidden_per_s": n2 / dt2}
+
+
+def bench_memory(fmt: str) -> dict[str, float]:
+    from .env import raw_env
+
+    load_cards(fmt)
+    _decks(fmt)
+    raw_env(format=fmt).reset(seed=0)  # shared tables (layout, card data) loaded once
+    tracemalloc.start()
+    try:
+        env = raw_env(format=fmt)
+        _aec_loop(env, 0.0)  # one game
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return {"peak_mib_per_env": peak / 2**20}
+
+
+# The default training config's settings that decide throughput (used when the repository's
+# configs/train/ppo_default.yaml is not at hand, e.g. in an installed package).
+_PPO_DEFAULTS = {
+    "n_envs": 16,
+    "vec_env": "dummy",
+    "torch_threads": 2,
+    "n_steps": 128,
+    "batch_size": 512,
+    "n_epochs": 4,
+    "entity_dim": 24,
+    "net_arch": [256],
+    "max_decisions": 2000,
+}
+
+
+def _ppo_settings() -> dict[str, Any]:
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(__file__).resolve().parents[1] / "configs" / "train" / "ppo_default.yaml"
+    cfg = dict(_PPO_DEFAULTS)
+    if path.exists():
+        raw = yaml.safe_load(path.read_text()) or {}
+        cfg.update({k: raw[k] for k in _PPO_DEFAULTS if k in raw})
+    return cfg
+
+
+def bench_ppo(fmt: str, rollouts: int = 3) -> dict[str, float]:
+    """MaskablePPO with the default config's vector env and network; the env's share is
+    the time spent inside `SelfPlayEnv.step`/`reset` (opponent moves included)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from .env import SelfPlayEnv
+    from .nets import EntityExtractor, SlotPolicy
+
+    cfg = _ppo_settings()
+    spent = [0.0]
+
+    class Timed(SelfPlayEnv):
+        def step(self, action: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return super().step(action)
+            finally:
+                spent[0] += time.perf_counter() - t
+
+        def reset(self, **kw: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return super().reset(**kw)
+            finally:
+                spent[0] += time.perf_counter() - t
+
+    def make(rank: int) -> Callable[[], SelfPlayEnv]:
+        def _init() -> SelfPlayEnv:
+            e = Timed(format=fmt, opponent="heuristic", max_decisions=cfg["max_decisions"])
+            e.reset(seed=rank)
+            return e
+
+        return _init
+
+    torch.set_num_threads(max(1, cfg["torch_threads"]))
+    # In-process envs, so that the time inside them can be measured; the default config
+    # trains this way too (vec_env: dummy).
+    venv = DummyVecEnv([make(i) for i in range(cfg["n_envs"])])
+    model = MaskablePPO(
+        SlotPolicy,
+        venv,
+        n_steps=cfg["n_steps"],
+        batch_size=cfg["batch_size"],
+        n_epochs=cfg["n_epochs"],
+        device="cpu",
+        seed=0,
+        policy_kwargs={
+            "features_extractor_class": EntityExtractor,
+            "features_extractor_kwargs": {"format": fmt, "entity_dim": cfg["entity_dim"]},
+            "format": fmt,
+            "hidden": cfg["net_arch"][0],
+        },
+    )
+    steps = rollouts * cfg["n_steps"] * cfg["n_envs"]
+    spent[0] = 0.0
+    t0 = time.perf_counter()
+    model.learn(total_timesteps=steps)
+    dt = time.perf_counter() - t0
+    venv.close()
+    return {
+        "steps_per_s": model.num_timesteps / dt,
+        "env_share": spent[0] / dt,
+        "n_envs": cfg["n_envs"],
+    }
+
+
+def bench_chess(seconds: float) -> dict[str, float]:
+    try:
+        from pettingzoo.classic import chess_v6
+    except Exception as e:  # noqa: BLE001 - chess and pygame are in the `bench` extra
+        raise SystemExit(
+            f"bench --chess needs PettingZoo's chess env (pip install -e '.[bench]'): {e}"
+        ) from None
+    return _aec_loop(chess_v6.raw_env(), seconds)
+
+
+def run_all(
+    seconds: float = 5.0,
+    formats: tuple[str, ...] = FORMATS,
+    chess: bool = False,
+    ppo: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Every figure; `seconds` is the budget of each timed loop."""
+    say = progress or (lambda _m: None)
+    out: dict[str, Any] = {"seconds_per_figure": seconds, "formats": {}}
+    for fmt in formats:
+        r: dict[str, Any] = {}
+        say(f"{fmt}: engine")
+        r["engine"] = bench_engine(fmt, seconds)
+        say(f"{fmt}: raw_env")
+        r["raw_env"] = bench_raw_env(fmt, seconds)
+        say(f"{fmt}: env (wrapped)")
+        r["env"] = bench_wrapped_env(fmt, seconds)
+        say(f"{fmt}: SelfPlay-v0")
+        r["selfplay"] = bench_selfplay(fmt, seconds)
+        say(f"{fmt}: clone and resample_hidden")
+        r["state"] = bench_clone(fmt, seconds)
+        say(f"{fmt}: memory")
+        r["memory"] = bench_memory(fmt)
+        out["formats"][fmt] = r
+    if ppo:
+        say("MaskablePPO training")
+        out["ppo"] = bench_ppo(formats[0])
+    if chess:
+        say("PettingZoo chess raw_env")
+        c = bench_chess(seconds)
+        out["chess"] = c
+        out["raw_env_vs_chess"] = {
+            fmt: r["raw_env"]["steps_per_s"] / c["steps_per_s"] for fmt, r in out["formats"].items()
+        }
+    return out
