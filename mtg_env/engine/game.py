@@ -816,7 +816,12 @@ class Game:
         elif to == BATTLEFIELD:
             self._enter_battlefield(cid, owner if controller is None else controller)
         del s
-        if frm == BATTLEFIELD or to in (BATTLEFIELD, GRAVEYARD) or frm in (STACK, GRAVEYARD):
+        if frm == BATTLEFIELD or to == BATTLEFIELD:
+            self._dirty = True
+        elif (to == GRAVEYARD or frm == GRAVEYARD) and not self._dirty and self._derived().cda:
+            # The layers read other zones only through characteristic-defining abilities
+            # that count graveyard cards (Tarmogoyf); without one on the battlefield a move
+            # between other zones changes no computed characteristics.
             self._dirty = True
         self._legal = None
 
@@ -1594,7 +1599,7 @@ class Game:
                 if p.deathtouched and p.damage > 0:
                     acts.append(("destroy", cid, "deathtouch damage (CR 704.5h)"))
                     continue
-            if ch.has_subtype(AURA_SUBTYPE) and ch.types & 4:
+            if ch.types & 4 and ch.has_subtype(AURA_SUBTYPE):
                 if not self._aura_legal(cid, ch):
                     acts.append(("graveyard", cid, "Aura not legally attached (CR 704.5m)"))
                     continue
@@ -1902,7 +1907,7 @@ _FRAMES: tuple = (
 class Derived:
     """Tables derived from one layer state (see `Game._derived`); never mutated."""
 
-    __slots__ = ("sba", "mana", "activated", "controlled")
+    __slots__ = ("sba", "mana", "activated", "controlled", "cda")
 
     def __init__(self, g: Game) -> None:
         chars = g._chars
@@ -1910,6 +1915,7 @@ class Derived:
         mana: tuple[list[tuple], list[tuple]] = ([], [])
         activated: tuple[list[tuple], list[tuple]] = ([], [])
         controlled: tuple[list[int], list[int]] = ([], [])  # battlefield order
+        self.cda = False  # a characteristic-defining ability on the battlefield
         for cid in g.battlefield:
             ch = chars[cid]
             p = g.perm[cid]
@@ -1939,6 +1945,8 @@ class Derived:
                     idx += 1
                     other = True
                     activated[seat].append((cid, ch, idx, ab))
+                elif cls is StaticAbility and ab.cda:
+                    self.cda = True
             if not colors and not free:
                 continue
             if g._white_any[seat]:
