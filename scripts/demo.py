@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @dataclass
 class DemoConfig:
-    train_timesteps: int = 60_000
-    bc_games: int = 120
+    train_timesteps: int = 300_000
+    bc_games: int = 200
     tournament_games: int = 4  # per pair, seat-swapped
     # A smaller search budget than the default (200) keeps the demo near 15 minutes.
     ismcts: str = "ismcts:60"

@@ -181,6 +181,7 @@ class Layout:
         self._o0 = {k: s.start for k, s in self.obs_slices.items()}
         # id(Chars) -> (that Chars, its static permanent features); see _encode_perm.
         self._static: dict[int, tuple[Chars, np.ndarray]] = {}
+        self._by_value: dict[tuple, np.ndarray] = {}
 
     # ------------------------------------------------------------------ slots
 
@@ -357,13 +358,20 @@ class Layout:
             if g.ctx is not None and g.ctx[0] == "block_target" and g.ctx[1] in own:
                 o[O["chosen_blocker"] + own[g.ctx[1]]] = 1.0
             o[O["n_options"]] = min(len(d.options) / self.limits.options, 1.0)
-        for cid in g.hand[seat]:
-            j = O["hand"] + ident[g.cdef[cid].name]
-            o[j] = min(o[j] + 0.25, 1.0)
-        for s, key in ((seat, "graveyard_own"), (opp_seat, "graveyard_opp")):
-            for cid in g.graveyard[s]:
-                j = O[key] + ident[g.cdef[cid].name]
-                o[j] = min(o[j] + 0.25, 1.0)
+        cdef = g.cdef
+        for cids, key in (
+            (g.hand[seat], "hand"),
+            (g.graveyard[seat], "graveyard_own"),
+            (g.graveyard[opp_seat], "graveyard_opp"),
+        ):
+            # 0.25 per copy, at most 1 (counted in Python: numpy scalar updates are slow)
+            counts: dict[int, int] = {}
+            for cid in cids:
+                j = ident[cdef[cid].name]
+                counts[j] = counts.get(j, 0) + 1
+            base = O[key]
+            for j, n in counts.items():
+                o[base + j] = min(n * 0.25, 1.0)
         pf = self.pf
         P = self.limits.permanents
         for slots, key in ((own, "permanents_own"), (opp, "permanents_opp")):
@@ -413,7 +421,26 @@ class Layout:
         if hit is None or hit[0] is not ch:
             if len(self._static) > 8192:
                 self._static.clear()
-            hit = self._static[id(ch)] = (ch, self._encode_static(g, cid, ch))
+            # A layer recomputation makes new objects with mostly the same values: look
+            # the encoding up by value before encoding again.
+            key = (
+                ch.name,
+                ch.types,
+                ch.colors,
+                ch.power,
+                ch.toughness,
+                ch.keywords,
+                bool(ch.abilities),
+                g.cdef[cid].token,
+                ch.controller != g.owner[cid],
+                p.copy_def is not None,
+            )
+            v = self._by_value.get(key)
+            if v is None:
+                if len(self._by_value) > 8192:
+                    self._by_value.clear()
+                v = self._by_value[key] = self._encode_static(g, cid, ch)
+            hit = self._static[id(ch)] = (ch, v)
         o[b : b + self.pf] = hit[1]
         if ch.types & CREATURE and g.sick(cid) and "haste" not in ch.keywords:
             o[b + po["sick"]] = 1.0
