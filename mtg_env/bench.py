@@ -244,7 +244,12 @@ def bench_ppo(fmt: str, rollouts: int = 3) -> dict[str, float]:
 
     def make(rank: int) -> Callable[[], SelfPlayEnv]:
         def _init() -> SelfPlayEnv:
-            e = Timed(format=fmt, opponent="heuristic", max_decisions=cfg["max_decisions"])
+            e = Timed(
+                format=fmt,
+                opponent="heuristic",
+                max_decisions=cfg["max_decisions"],
+                replay_hashes=False,  # as scripts/train_ppo.py
+            )
             e.reset(seed=rank)
             return e
 

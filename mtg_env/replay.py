@@ -27,6 +27,8 @@ from .io import atomic_write_text
 
 VERSION = 1
 HASH_EVERY = 10
+# `hash_every` for a recording with only the final state hash (training envs).
+NO_INTERMEDIATE_HASHES = 10**9
 
 
 class ReplayError(ValueError):

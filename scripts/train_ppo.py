@@ -164,6 +164,7 @@ def make_env(cfg: Config, rank: int) -> Any:
             opponent="random",
             max_decisions=cfg.max_decisions,
             reward_shaping=cfg.reward_shaping,
+            replay_hashes=False,  # nobody reads training games' replays
         )
         env.set_opponent(PoolOpponent(cfg.opponents, cfg.seed * 1000 + rank, cfg.format))
         env.reset(seed=cfg.seed * 1000 + rank)

@@ -448,6 +448,14 @@ class Game:
         """The permanents `seat` controls, in battlefield order (do not mutate)."""
         return self._derived().controlled[seat]
 
+    def positions(self, seat: int) -> dict[int, int]:
+        """Permanent -> its index among those `seat` controls (do not mutate)."""
+        d = self._derived()
+        pos = d.positions[seat]
+        if pos is None:
+            pos = d.positions[seat] = {c: i for i, c in enumerate(d.controlled[seat])}
+        return pos
+
     def controller(self, cid: int) -> int:
         if self.zone[cid] == BATTLEFIELD:
             return self.chars(cid).controller
@@ -1907,7 +1915,7 @@ _FRAMES: tuple = (
 class Derived:
     """Tables derived from one layer state (see `Game._derived`); never mutated."""
 
-    __slots__ = ("sba", "mana", "activated", "controlled", "cda")
+    __slots__ = ("sba", "mana", "activated", "controlled", "cda", "positions")
 
     def __init__(self, g: Game) -> None:
         chars = g._chars
@@ -1961,6 +1969,8 @@ class Derived:
         self.mana = mana
         self.activated = activated
         self.controlled = controlled
+        # cid -> index in controlled[seat] (observation slots), built on first use
+        self.positions: list[dict[int, int] | None] = [None, None]
 
     def __repr__(self) -> str:
         return f"<Derived {len(self.controlled[0])}+{len(self.controlled[1])} permanents>"

@@ -412,7 +412,7 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
                 ch.toughness += d
                 if trace is not None:
                     trace.setdefault(cid, []).append(f"7c: counters {d:+d}/{d:+d}")
-    _finish(g, work)
+    _finish(g, work, holders)
     return work
 
 
@@ -561,13 +561,28 @@ def _refresh_intrinsic(work: dict[int, Chars]) -> None:
             ch.abilities = want + tuple(a for a in ch.abilities if a not in _INTRINSIC_SET)
 
 
-def _finish(g: Game, work: dict[int, Chars]) -> None:
+def _prot(keywords: frozenset[str]) -> int:
+    p = _PROT_OF.get(keywords)
+    if p is None:
+        p = 0
+        for k in keywords:
+            p |= _PROT.get(k, 0)
+        _PROT_OF[keywords] = p
+    return p
+
+
+_PROT_OF: dict[frozenset[str], int] = {}
+
+
+def _finish(g: Game, work: dict[int, Chars], holders: list[int]) -> None:
     """Rules-modifying statics (after layers) and derived fields. Also records, per player,
     color-setting effects that reach spells and cards outside the battlefield, and the
     mana-spending rule, both from Celestial Dawn."""
     offbf = [0, 0]
     white_any = [False, False]
-    for cid in g.battlefield:
+    # `holders`: the permanents that have a static ability after layer 6, in battlefield
+    # order; only static abilities matter below.
+    for cid in holders:
         ch = work[cid]
         for ab in ch.abilities:
             if ab.__class__ is StaticAbility:
@@ -580,13 +595,8 @@ def _finish(g: Game, work: dict[int, Chars]) -> None:
     g._offbf = offbf
     g._white_any = white_any
     for ch in work.values():
-        prot = 0
-        for k in ch.keywords:
-            b = _PROT.get(k)
-            if b:
-                prot |= b
-        ch.prot = prot
-    for cid in g.battlefield:
+        ch.prot = _prot(ch.keywords)
+    for cid in holders:
         ch = work[cid]
         for ab in ch.abilities:
             if ab.__class__ is StaticAbility and ab.rules:

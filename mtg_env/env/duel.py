@@ -23,7 +23,7 @@ always read `env.agent_selection`.
 
 ```python
 mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=3000,
-            auto_pass=True, reward_shaping=False, mulligans=True)
+            auto_pass=True, reward_shaping=False, mulligans=True, replay_hashes=True)
 ```
 
 - `format`: rules format (`"classic"`).
@@ -36,6 +36,9 @@ mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=3000,
 - `reward_shaping`: off by default. If on, each step also gives a zero-sum shaping reward of
   `0.01 * (change in own life - change in opponent life)` to each player.
 - `mulligans`: London mulligans as decisions (default on).
+- `replay_hashes`: the recorded replay (`env.unwrapped.replay()`) carries a state hash every
+  10 decisions (default). Off, only the final state is hashed: training envs use this, since
+  hashing costs about 6% of an env step.
 
 ## Observation space
 
@@ -121,7 +124,7 @@ from pettingzoo.utils import wrappers
 
 from ..engine import Action, Deck, Game, IllegalActionError, load_cards, load_decks, resolve_deck
 from ..render import render as render_board
-from ..replay import Recorder
+from ..replay import HASH_EVERY, NO_INTERMEDIATE_HASHES, Recorder
 from .spaces import Layout
 
 AGENTS = ("player_0", "player_1")
@@ -153,9 +156,18 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         auto_pass: bool = True,
         reward_shaping: bool = False,
         mulligans: bool = True,
+        replay_hashes: bool = True,
     ) -> None:
         EzPickle.__init__(
-            self, format, decks, render_mode, max_decisions, auto_pass, reward_shaping, mulligans
+            self,
+            format,
+            decks,
+            render_mode,
+            max_decisions,
+            auto_pass,
+            reward_shaping,
+            mulligans,
+            replay_hashes,
         )
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -166,6 +178,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.auto_pass = auto_pass
         self.reward_shaping = reward_shaping
         self.mulligans = mulligans
+        self.replay_hashes = replay_hashes
         self.deck_pool, self.fixed_pair = _deck_spec(decks, format)
         self.layout = Layout(load_cards(format))
         n, f = self.layout.n_actions, self.layout.n_obs
@@ -241,6 +254,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
                 "auto_pass": self.auto_pass,
                 "max_decisions": self.max_decisions,
             },
+            hash_every=HASH_EVERY if self.replay_hashes else NO_INTERMEDIATE_HASHES,
         )
         self._start_episode()
         if self.render_mode == "human":

@@ -45,6 +45,7 @@ class SelfPlayEnv(gym.Env):
         reward_shaping: bool = False,
         mulligans: bool = True,
         render_mode: str | None = None,
+        replay_hashes: bool = True,
     ) -> None:
         super().__init__()
         self.aec = raw_env(
@@ -55,6 +56,7 @@ class SelfPlayEnv(gym.Env):
             auto_pass=auto_pass,
             reward_shaping=reward_shaping,
             mulligans=mulligans,
+            replay_hashes=replay_hashes,
         )
         self.render_mode = render_mode
         self.layout = self.aec.layout

@@ -187,8 +187,8 @@ class Layout:
 
     def slots(self, g: Game, seat: int) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
         """Permanent slots (own, opponent) in battlefield order, and stack positions."""
-        own = {cid: i for i, cid in enumerate(g.controlled(seat))}
-        opp = {cid: i for i, cid in enumerate(g.controlled(1 - seat))}
+        own = g.positions(seat)
+        opp = g.positions(1 - seat)
         stack: dict[int, int] = {}
         for i, it in enumerate(reversed(g.stack)):
             if it.kind == SPELL:
