@@ -33,5 +33,33 @@ def test_613_characteristics_are_cached_until_something_changes() -> None:
     g, lab = Game.setup([{"battlefield": [{"card": "Grizzly Bears", "id": "b"}]}, {}])
     first = g.chars(lab["b"])
     assert g.chars(lab["b"]) is first  # cached: same object, no recomputation
+    g.perm[lab["b"]].counters = {"+1/+1": 1}
     g._dirty = True
-    assert g.chars(lab["b"]) is not first
+    second = g.chars(lab["b"])
+    assert second is not first and (second.power, second.toughness) == (3, 3)
+
+
+def test_613_plain_characteristics_are_reused_only_without_effects() -> None:
+    # No continuous effect anywhere: an unchanged permanent keeps its computed object.
+    g, lab = Game.setup(
+        [{"battlefield": [{"card": "Grizzly Bears", "id": "b"}, {"card": "Forest"}]}, {}]
+    )
+    first = g.chars(lab["b"])
+    g._dirty = True
+    assert g.chars(lab["b"]) is first
+    # A static ability on the battlefield (Lord of Atlantis) forces the full computation.
+    g2, lab2 = Game.setup(
+        [
+            {
+                "battlefield": [
+                    {"card": "Grizzly Bears", "id": "b"},
+                    {"card": "Lord of Atlantis"},
+                ]
+            },
+            {},
+        ]
+    )
+    first = g2.chars(lab2["b"])
+    g2._dirty = True
+    again = g2.chars(lab2["b"])
+    assert again is not first and (again.power, again.toughness) == (2, 2)

@@ -81,6 +81,7 @@ class Chars:
         "mv",
         "rules",
         "prot",
+        "plain",
     )
 
     def __init__(self, cdef: CardDef, controller: int) -> None:
@@ -102,6 +103,9 @@ class Chars:
         self.mv = base[2]
         self.rules: frozenset[str] = frozenset()
         self.prot = 0
+        # Computed with no continuous effect in the game (see _compute_plain): such a
+        # result depends only on the definition and controller, so it can be reused.
+        self.plain = False
 
     def copy(self) -> Chars:
         c = Chars.__new__(Chars)
@@ -276,6 +280,10 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
 
     `trace`, if given, receives per object the effects applied, in order, for `explain`.
     """
+    if trace is None and not g.effects:
+        plain = _compute_plain(g)
+        if plain is not None:
+            return plain
     bf = g.battlefield
     perm = g.perm
     cdef = g.cdef
@@ -413,6 +421,45 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
                 if trace is not None:
                     trace.setdefault(cid, []).append(f"7c: counters {d:+d}/{d:+d}")
     _finish(g, work, holders)
+    return work
+
+
+def _compute_plain(g: Game) -> dict[int, Chars] | None:
+    """The common case with no continuous effect at all (no resolved effects, no static
+    ability on the battlefield): every permanent has its printed characteristics (plus
+    counters), so the previous result of an unchanged permanent is reused. None if some
+    permanent has a static ability (the full computation is needed)."""
+    prev = g._chars
+    perm = g.perm
+    cdef = g.cdef
+    work: dict[int, Chars] = {}
+    for cid in g.battlefield:
+        p = perm[cid]
+        d = p.copy_def or cdef[cid]
+        base = _BASE.get(id(d))
+        if base is None:
+            base = _base(d)
+        if base[3]:
+            return None
+        ch = prev.get(cid)
+        if (
+            ch is None
+            or not ch.plain
+            or ch.cdef is not d
+            or ch.controller != p.controller
+            or p.counters
+        ):
+            ch = Chars(d, p.controller)
+            counters = p.counters
+            if counters and ch.types & CREATURE and ch.power is not None:
+                n = counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+                ch.power += n
+                ch.toughness += n
+            ch.prot = _prot(ch.keywords)
+            ch.plain = True
+        work[cid] = ch
+    g._offbf = [0, 0]
+    g._white_any = [False, False]
     return work
 
 
