@@ -179,7 +179,7 @@ class Layout:
             n += size
         self.n_obs = n
         self._o0 = {k: s.start for k, s in self.obs_slices.items()}
-        # id(Chars) -> (that Chars, its static permanent features); see _encode_perm.
+        # id(Chars) -> (that Chars, its static permanent features); see _static_vec.
         self._static: dict[int, tuple[Chars, np.ndarray]] = {}
         self._by_value: dict[tuple, np.ndarray] = {}
 
@@ -376,10 +376,14 @@ class Layout:
         P = self.limits.permanents
         for slots, key in ((own, "permanents_own"), (opp, "permanents_opp")):
             base0 = O[key]
-            for cid, slot in slots.items():
-                if slot >= P:
-                    continue
-                self._encode_perm(g, cid, o, base0 + slot * pf, own, opp, seat)
+            cids = [cid for cid, slot in slots.items() if slot < P]  # slot order
+            if not cids:
+                continue
+            # The static features of every slot in one copy, then the per-state ones.
+            statics = [self._static_vec(g, cid) for cid in cids]
+            o[base0 : base0 + len(cids) * pf] = np.concatenate(statics)
+            for k, cid in enumerate(cids):
+                self._encode_dynamic(g, cid, o, base0 + k * pf, own, opp)
         sf = self.sf
         base0 = O["stack"]
         for i, it in enumerate(reversed(g.stack)):
@@ -401,19 +405,8 @@ class Layout:
             o[k + 4] = float(bool(it.targets))
         return o
 
-    def _encode_perm(
-        self,
-        g: Game,
-        cid: int,
-        o: np.ndarray,
-        b: int,
-        own: dict[int, int],
-        opp: dict[int, int],
-        seat: int,
-    ) -> None:
-        po = self._poff
+    def _static_vec(self, g: Game, cid: int) -> np.ndarray:
         ch = g.chars(cid)
-        p = g.perm[cid]
         # The part that follows from the computed characteristics (and the card) is
         # encoded once per characteristics object: those are immutable once computed
         # and each belongs to one object of one layer state.
@@ -433,7 +426,7 @@ class Layout:
                 bool(ch.abilities),
                 g.cdef[cid].token,
                 ch.controller != g.owner[cid],
-                p.copy_def is not None,
+                g.perm[cid].copy_def is not None,
             )
             v = self._by_value.get(key)
             if v is None:
@@ -441,7 +434,20 @@ class Layout:
                     self._by_value.clear()
                 v = self._by_value[key] = self._encode_static(g, cid, ch)
             hit = self._static[id(ch)] = (ch, v)
-        o[b : b + self.pf] = hit[1]
+        return hit[1]
+
+    def _encode_dynamic(
+        self,
+        g: Game,
+        cid: int,
+        o: np.ndarray,
+        b: int,
+        own: dict[int, int],
+        opp: dict[int, int],
+    ) -> None:
+        po = self._poff
+        ch = g.chars(cid)
+        p = g.perm[cid]
         if ch.types & CREATURE and g.sick(cid) and "haste" not in ch.keywords:
             o[b + po["sick"]] = 1.0
         if p.tapped:

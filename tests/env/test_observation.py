@@ -155,3 +155,38 @@ def test_env_truncates_a_board_beyond_the_layout() -> None:
     e.step(int(np.flatnonzero(mask)[0]))
     assert all(e.truncations.values())
     assert "permanents" in e.infos["player_0"]["truncated_reason"]
+
+
+# sha256 of every observation (both seats) and mask along 8 seeded random games. The
+# encoder is optimised (cached static features, batched copies); this pins its output to
+# the straightforward encoder it replaced, so a speed-up can never change what agents see.
+# Regenerate only for an intended change of the observation layout.
+OBS_DIGEST = "489da736289eeb3de8669520da2096083d906bebb2a99812328f8de10e8f2228"
+
+
+def _obs_digest(games: int = 8) -> str:
+    import hashlib
+
+    import mtg_env
+
+    h = hashlib.sha256()
+    env = mtg_env.raw_env()
+    rng = np.random.default_rng(0)
+    for seed in range(games):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            h.update(obs["observation"].tobytes())
+            h.update(obs["action_mask"].tobytes())
+            for other in env.agents:
+                if other != agent:
+                    h.update(env.observe(other)["observation"].tobytes())
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return h.hexdigest()
+
+
+def test_observation_encoding_is_pinned() -> None:
+    assert _obs_digest() == OBS_DIGEST
