@@ -966,7 +966,7 @@ class Game:
 
     def _step_triggers(self, event: str) -> None:
         a = self.active
-        for cid in self.battlefield:
+        for cid in self._derived().triggered:
             ch = self.chars(cid)
             for idx, ab in enumerate(ch.abilities):
                 if ab.__class__ is not TriggeredAbility or ab.event != event:
@@ -1915,7 +1915,7 @@ _FRAMES: tuple = (
 class Derived:
     """Tables derived from one layer state (see `Game._derived`); never mutated."""
 
-    __slots__ = ("sba", "mana", "activated", "controlled", "cda", "positions")
+    __slots__ = ("sba", "mana", "activated", "controlled", "cda", "positions", "triggered")
 
     def __init__(self, g: Game) -> None:
         chars = g._chars
@@ -1924,10 +1924,13 @@ class Derived:
         activated: tuple[list[tuple], list[tuple]] = ([], [])
         controlled: tuple[list[int], list[int]] = ([], [])  # battlefield order
         self.cda = False  # a characteristic-defining ability on the battlefield
+        self.triggered: list[int] = []  # permanents with a triggered ability
         for cid in g.battlefield:
             ch = chars[cid]
             p = g.perm[cid]
             controlled[ch.controller].append(cid)
+            if any(ab.__class__ is TriggeredAbility for ab in ch.abilities):
+                self.triggered.append(cid)
             if (
                 ch.types & CREATURE
                 or (ch.types & 4 and ch.has_subtype(AURA_SUBTYPE))
