@@ -173,6 +173,34 @@ def make_env(cfg: Config, rank: int) -> Any:
     return _init
 
 
+def timed_vec_env(venv: Any) -> Any:
+    """The vector env with the wall time spent inside it counted (`.env_seconds`), so the
+    model card can say what share of training the env took."""
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class Timed(VecEnvWrapper):
+        env_seconds = 0.0
+
+        def reset(self) -> Any:
+            t = time.perf_counter()
+            out = self.venv.reset()
+            self.env_seconds += time.perf_counter() - t
+            return out
+
+        def step_async(self, actions: Any) -> None:
+            t = time.perf_counter()
+            self.venv.step_async(actions)
+            self.env_seconds += time.perf_counter() - t
+
+        def step_wait(self) -> Any:
+            t = time.perf_counter()
+            out = self.venv.step_wait()
+            self.env_seconds += time.perf_counter() - t
+            return out
+
+    return Timed(venv)
+
+
 def add_snapshot(venv: Any, path: str, keep: int) -> None:
     venv.env_method("call_opponent", "add_snapshot", path, keep)
 
@@ -347,7 +375,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{time.time() - t0:7.1f}s] {msg}", flush=True)
 
     fns = [make_env(cfg, i) for i in range(cfg.n_envs)]
-    venv = SubprocVecEnv(fns) if cfg.vec_env == "subproc" and cfg.n_envs > 1 else DummyVecEnv(fns)
+    venv = timed_vec_env(
+        SubprocVecEnv(fns) if cfg.vec_env == "subproc" and cfg.n_envs > 1 else DummyVecEnv(fns)
+    )
     state: dict[str, Any] = {"timesteps": 0, "snapshots": [], "evals": [], "wall": 0.0}
     if args.resume and ckpt.exists():
         model = MaskablePPO.load(ckpt, env=venv, device="cpu")
@@ -407,7 +437,9 @@ def main(argv: list[str] | None = None) -> int:
                 add_snapshot(self.training_env, str(snap), cfg.max_snapshots)
             if n >= self.next_eval:
                 self.next_eval += cfg.eval_every
+                te = time.perf_counter()
                 res = evaluate(self.model, cfg, cfg.eval_games, seed=cfg.seed + n)
+                timing["eval"] += time.perf_counter() - te
                 for k, v in res.items():
                     self.logger.record(f"eval/win_rate_vs_{k}", v)
                 state["evals"].append({"timesteps": n, **res})
@@ -424,14 +456,21 @@ def main(argv: list[str] | None = None) -> int:
             return True
 
     remaining = max(0, cfg.total_timesteps - state["timesteps"])
+    timing = {"eval": 0.0}
+    t_learn = time.perf_counter()
     model.learn(
         total_timesteps=remaining,
         callback=Periodic(),
         reset_num_timesteps=not args.resume,
         progress_bar=args.progress,
     )
+    # The env's share of this session's training time (evaluation games left out).
+    train_s = time.perf_counter() - t_learn - timing["eval"]
+    env_share = venv.env_seconds / train_s if train_s > 0 else 0.0
+    log(f"env time: {venv.env_seconds:.0f} s of {train_s:.0f} s of training ({env_share:.0%})")
     state["timesteps"] = model.num_timesteps
     state["wall"] = prior_wall + time.time() - t0
+    state["env_time_share"] = round(env_share, 3)
     save_atomic(model, ckpt)
     export_policy(model.policy, out / "policy.pt")
     final = evaluate(model, cfg, max(cfg.eval_games, 2), seed=cfg.seed + 99_991)
@@ -443,6 +482,7 @@ def main(argv: list[str] | None = None) -> int:
         "config": dataclasses.asdict(cfg),
         "timesteps": state["timesteps"],
         "wall_time_s": round(state["wall"], 1),
+        "env_time_share": state["env_time_share"],
         "evaluations": state["evals"],
         "final_evaluation": {"games_per_opponent": max(cfg.eval_games, 2), **final},
     }

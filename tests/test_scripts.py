@@ -60,6 +60,7 @@ def test_train_ppo_smoke_and_policy_agent(tmp_path: Path) -> None:
     assert '"timesteps"' in stdout
     card = json.loads((out / "model_card.json").read_text())
     assert card["timesteps"] >= 256 and "final_evaluation" in card
+    assert 0.0 < card["env_time_share"] < 1.0
     assert (out / "policy.pt").exists() and (out / "checkpoint.zip").exists()
     assert (out / "policy.pt").stat().st_size < 4_000_000  # float16 weights, no optimizer
     # resume continues from the checkpoint
