@@ -136,3 +136,31 @@ def test_export_policy_from_checkpoint(tmp_path: Path) -> None:
     run("scripts/train_ppo.py", "--smoke", "--out", str(out), "--no-progress")
     stdout = run("scripts/export_policy.py", str(out / "checkpoint.zip"), str(tmp_path / "p.pt"))
     assert "MB" in stdout and (tmp_path / "p.pt").stat().st_size < 4_000_000
+
+
+def test_distill_search_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "distill"
+    init = ROOT / "mtg_env" / "data" / "policies" / "candidate.pt"
+    stdout = run("scripts/distill_search.py", "--smoke", "--init", str(init), "--out", str(out))
+    res = json.loads(stdout.strip().splitlines()[-1])
+    assert res["labelled_states"] > 0
+    card = json.loads((out / "model_card.json").read_text())
+    assert card["labelled_states"] == res["labelled_states"] and len(card["losses"]) == 1
+    # The distilled policy plays: a legal game against random through the agent spec.
+    from agents.match import run_match
+
+    r = run_match(f"policy:{out / 'policy.pt'}", "random", 2, seed=1)
+    assert r.games == 2
+
+
+def test_distill_search_rejects_a_bad_checkpoint(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a policy")
+    r = subprocess.run(
+        [sys.executable, "scripts/distill_search.py", "--smoke", "--init", str(bad)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode != 0 and "bad.pt" in r.stderr and "not a readable policy" in r.stderr
