@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -130,7 +131,12 @@ def run_tournament(
             if progress is not None:
                 progress(1, total)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # "spawn", not the default fork: a forked child of a process that has used torch
+        # can deadlock in torch's thread pool (policy agents hung the tournament).
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(
+            max_workers=jobs, mp_context=ctx, initializer=_worker_init
+        ) as pool:
             futs = [pool.submit(_play, t, da, db) for t, da, db in tasks]
             for f in as_completed(futs):
                 atomic_append_line(path, _csv_line(f.result()))
@@ -140,6 +146,15 @@ def run_tournament(
     atomic_write_text(out / "summary.json", json.dumps(summary, indent=1))
     heatmap(summary, out / "heatmap.png")
     return summary
+
+
+def _worker_init() -> None:
+    """One torch thread per worker: the workers already use every core between them."""
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - no train extra: no policy agents either
+        return
+    torch.set_num_threads(1)
 
 
 def summarize(agents: list[str], rows: list[dict[str, str]]) -> dict[str, Any]:

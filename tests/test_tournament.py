@@ -41,3 +41,35 @@ def test_elo_fit_orders_agents() -> None:
     elo = elo_fit(["a", "b", "c"], wins, games)
     assert elo["a"] > elo["b"] > elo["c"]
     assert abs(sum(elo.values()) / 3 - 1500) < 60
+
+
+def test_tournament_with_a_policy_agent_in_parallel_workers_finishes(tmp_path: Path) -> None:
+    # Regression: forked workers of a process that had used torch hung on the first policy
+    # game; workers are spawned now. Run as a subprocess so a hang fails by timeout.
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    policy = root / "mtg_env" / "data" / "policies" / "candidate.pt"
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mtg_env.cli",
+            "tournament",
+            "--agents",
+            f"random,policy:{policy}",
+            "--games",
+            "2",
+            "--out",
+            str(tmp_path / "t"),
+            "--jobs",
+            "2",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert r.returncode == 0, r.stderr
+    assert len(read_games(tmp_path / "t" / "games.csv")) == 2
