@@ -8,6 +8,7 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
@@ -37,3 +38,26 @@ def atomic_append_line(path: str | Path, line: str) -> None:
     if old and not old.endswith(b"\n"):
         old += b"\n"
     atomic_write_bytes(p, old + line.rstrip("\n").encode("utf-8") + b"\n")
+
+
+def load_config_yaml(path: str | Path | None, cls: Any) -> Any:
+    """A config dataclass (pydantic) from a YAML mapping, or its defaults for None; every
+    problem is one `error: FILE: ...` line (SystemExit), naming the field when it is one."""
+    if path is None:
+        return cls()
+    import yaml
+    from pydantic import ValidationError
+
+    p = Path(path)
+    try:
+        raw = yaml.safe_load(p.read_text()) or {}
+        if not isinstance(raw, dict):
+            raise SystemExit(f"error: {p}: a config is a YAML mapping")
+        return cls(**raw)
+    except FileNotFoundError:
+        raise SystemExit(f"error: {p}: config file not found") from None
+    except yaml.YAMLError as e:
+        raise SystemExit(f"error: {p}: not valid YAML: {e}") from None
+    except ValidationError as e:
+        errs = "; ".join(f"field {'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())
+        raise SystemExit(f"error: {p}: {errs}") from None

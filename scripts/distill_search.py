@@ -29,8 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
-from pydantic import ConfigDict, ValidationError
+from pydantic import ConfigDict
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -39,7 +38,7 @@ from agents.base import make_agent  # noqa: E402
 from agents.match import deck_pairs  # noqa: E402
 from mtg_env.engine import Game, load_cards  # noqa: E402
 from mtg_env.env.spaces import Layout  # noqa: E402
-from mtg_env.io import atomic_write_text  # noqa: E402
+from mtg_env.io import atomic_write_text, load_config_yaml  # noqa: E402
 
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))
@@ -63,21 +62,7 @@ class Config:
 
 
 def load_config(path: str | None) -> Config:
-    if path is None:
-        return Config()
-    p = Path(path)
-    try:
-        raw = yaml.safe_load(p.read_text()) or {}
-        if not isinstance(raw, dict):
-            raise SystemExit(f"error: {p}: a config is a YAML mapping")
-        return Config(**raw)
-    except FileNotFoundError:
-        raise SystemExit(f"error: {p}: config file not found") from None
-    except yaml.YAMLError as e:
-        raise SystemExit(f"error: {p}: not valid YAML: {e}") from None
-    except ValidationError as e:
-        errs = "; ".join(f"field {'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())
-        raise SystemExit(f"error: {p}: {errs}") from None
+    return load_config_yaml(path, Config)
 
 
 # ---------------------------------------------------------------------- label generation
@@ -211,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def log(msg: str) -> None:
         print(f"[{time.time() - t0:7.1f}s] {msg}", flush=True)
+
     chunks = [list(range(j, cfg.games, cfg.jobs)) for j in range(cfg.jobs)]
     work = [(cfg, args.init, c) for c in chunks if c]
     log(f"playing {cfg.games} games with teacher {cfg.teacher} in {len(work)} process(es)")

@@ -29,8 +29,7 @@ from typing import Any, Literal
 
 import numpy as np
 import torch
-import yaml
-from pydantic import ConfigDict, ValidationError
+from pydantic import ConfigDict
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -42,7 +41,7 @@ from agents.policy import PolicyAgent, export_policy  # noqa: E402
 from mtg_env.engine import Game, load_cards  # noqa: E402
 from mtg_env.env import SelfPlayEnv  # noqa: E402
 from mtg_env.env.spaces import Layout  # noqa: E402
-from mtg_env.io import atomic_write_text  # noqa: E402
+from mtg_env.io import atomic_write_text, load_config_yaml  # noqa: E402
 
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))
@@ -90,24 +89,10 @@ class Config:
 
 
 def load_config(path: str | None) -> Config:
-    if path is None:
-        return Config()
-    p = Path(path)
-    try:
-        raw = yaml.safe_load(p.read_text()) or {}
-        if not isinstance(raw, dict):
-            raise SystemExit(f"error: {p}: a config is a YAML mapping")
-        cfg = Config(**raw)
-    except FileNotFoundError:
-        raise SystemExit(f"error: {p}: config file not found") from None
-    except yaml.YAMLError as e:
-        raise SystemExit(f"error: {p}: not valid YAML: {e}") from None
-    except ValidationError as e:
-        errs = "; ".join(f"field {'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())
-        raise SystemExit(f"error: {p}: {errs}") from None
+    cfg = load_config_yaml(path, Config)
     bad = set(cfg.opponents) - {"random", "heuristic", "snapshots"}
     if bad:
-        raise SystemExit(f"error: {p}: field opponents: unknown opponent(s) {sorted(bad)}")
+        raise SystemExit(f"error: {path}: field opponents: unknown opponent(s) {sorted(bad)}")
     return cfg
 
 

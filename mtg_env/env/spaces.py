@@ -380,10 +380,11 @@ class Layout:
             if not cids:
                 continue
             # The static features of every slot in one copy, then the per-state ones.
-            statics = [self._static_vec(g, cid) for cid in cids]
+            chs = [g.chars(cid) for cid in cids]
+            statics = [self._static_vec(g, cid, ch) for cid, ch in zip(cids, chs)]
             o[base0 : base0 + len(cids) * pf] = np.concatenate(statics)
             for k, cid in enumerate(cids):
-                self._encode_dynamic(g, cid, o, base0 + k * pf, own, opp)
+                self._encode_dynamic(g, cid, chs[k], o, base0 + k * pf, own, opp)
         sf = self.sf
         base0 = O["stack"]
         for i, it in enumerate(reversed(g.stack)):
@@ -405,8 +406,7 @@ class Layout:
             o[k + 4] = float(bool(it.targets))
         return o
 
-    def _static_vec(self, g: Game, cid: int) -> np.ndarray:
-        ch = g.chars(cid)
+    def _static_vec(self, g: Game, cid: int, ch: Chars) -> np.ndarray:
         # The part that follows from the computed characteristics (and the card) is
         # encoded once per characteristics object: those are immutable once computed
         # and each belongs to one object of one layer state.
@@ -440,13 +440,13 @@ class Layout:
         self,
         g: Game,
         cid: int,
+        ch: Chars,
         o: np.ndarray,
         b: int,
         own: dict[int, int],
         opp: dict[int, int],
     ) -> None:
         po = self._poff
-        ch = g.chars(cid)
         p = g.perm[cid]
         if ch.types & CREATURE and g.sick(cid) and "haste" not in ch.keywords:
             o[b + po["sick"]] = 1.0
