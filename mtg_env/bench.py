@@ -216,7 +216,8 @@ def _ppo_settings() -> dict[str, Any]:
 
 def bench_ppo(fmt: str, rollouts: int = 3) -> dict[str, float]:
     """MaskablePPO with the default config's vector env and network; the env's share is
-    the time spent inside `SelfPlayEnv.step`/`reset` (opponent moves included)."""
+    the time spent inside `SelfPlayEnv.step`/`reset` (opponent moves included), with the
+    opponent agent's own decision time also reported apart."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -276,13 +277,20 @@ def bench_ppo(fmt: str, rollouts: int = 3) -> dict[str, float]:
     )
     steps = rollouts * cfg["n_steps"] * cfg["n_envs"]
     spent[0] = 0.0
+    for e in venv.envs:
+        e.opponent_seconds = 0.0
     t0 = time.perf_counter()
     model.learn(total_timesteps=steps)
     dt = time.perf_counter() - t0
+    # The heuristic opponent decides inside `step`; its thinking is agent time, reported
+    # apart so the env's own share (engine, observation, mask) can be read on its own.
+    opp = sum(e.opponent_seconds for e in venv.envs)
     venv.close()
     return {
         "steps_per_s": model.num_timesteps / dt,
         "env_share": spent[0] / dt,
+        "opponent_share": opp / dt,
+        "env_share_without_opponent": (spent[0] - opp) / dt,
         "n_envs": cfg["n_envs"],
     }
 

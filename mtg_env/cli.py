@@ -147,7 +147,9 @@ def bench(
         p = res["ppo"]
         typer.echo(
             f"MaskablePPO ({p['n_envs']} envs): {p['steps_per_s']:,.0f} steps/s, "
-            f"env {100 * p['env_share']:.0f}% of wall time"
+            f"env {100 * p['env_share']:.0f}% of wall time "
+            f"(engine, observation and mask {100 * p['env_share_without_opponent']:.0f}%, "
+            f"the heuristic opponent's decisions {100 * p['opponent_share']:.0f}%)"
         )
 
 

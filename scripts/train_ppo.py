@@ -84,6 +84,11 @@ class Config:
     # critic that matches the cloned policy instead of one that drags it off course.
     bc_value: bool = True
     reward_shaping: bool = False
+    # Start from a trained policy's weights (a `.pt` from export_policy or a checkpoint
+    # `.zip`) instead of behaviour cloning; the network settings must match it. Unlike
+    # `--resume`, the PPO settings come from this config, so a plateaued run can be
+    # continued with a different recipe.
+    init_from: str | None = None
     max_decisions: int = 2000
     checkpoint_every: int = 50_000
 
@@ -292,6 +297,21 @@ def behaviour_cloning(model: Any, cfg: Config, log: Any) -> None:
         log(f"behaviour cloning round {r + 1}/{rounds}: {n} samples, loss {total / n:.3f}")
 
 
+def init_weights(model: Any, path: str) -> None:
+    """Copy a trained policy's weights into `model`, naming the file on a mismatch."""
+    from agents.policy import load_model
+
+    src = load_model(path)
+    try:
+        model.policy.load_state_dict(
+            {k: v.float() if v.is_floating_point() else v for k, v in src.state_dict().items()}
+        )
+    except RuntimeError as e:
+        raise SystemExit(
+            f"error: init_from {path}: its network does not match this config's ({e})"
+        ) from None
+
+
 # ---------------------------------------------------------------------- checkpoints
 
 
@@ -403,7 +423,11 @@ def main(argv: list[str] | None = None) -> int:
             verbose=0,
             policy_kwargs=pkw,
         )
-        behaviour_cloning(model, cfg, log)
+        if cfg.init_from:
+            init_weights(model, cfg.init_from)
+            log(f"initialised the policy from {cfg.init_from}")
+        else:
+            behaviour_cloning(model, cfg, log)
 
     class Periodic(BaseCallback):
         def __init__(self) -> None:

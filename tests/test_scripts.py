@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -39,6 +41,12 @@ def test_bench_command_json_has_every_figure() -> None:
     ]:
         assert r[group][key] > 0, (group, key)
     assert res["ppo"]["steps_per_s"] > 0 and 0 < res["ppo"]["env_share"] < 1
+    ppo = res["ppo"]
+    # The heuristic opponent's thinking is a part of the time inside the env.
+    assert 0 < ppo["opponent_share"] < ppo["env_share"]
+    assert ppo["env_share_without_opponent"] == pytest.approx(
+        ppo["env_share"] - ppo["opponent_share"]
+    )
     assert res["chess"]["steps_per_s"] > 0
     assert res["raw_env_vs_chess"]["classic"] > 0
 

@@ -11,6 +11,7 @@ An illegal action (masked out) ends the episode with reward -1 (PettingZoo's con
 
 from __future__ import annotations
 
+from time import perf_counter
 from typing import Any
 
 import gymnasium as gym
@@ -67,6 +68,9 @@ class SelfPlayEnv(gym.Env):
         self.episode = 0
         self.learner = 0
         self._illegal = False
+        # Wall time spent inside the opponent's own decision function (agent thinking, not
+        # the env), so benchmarks can tell the env's cost from the opponent's.
+        self.opponent_seconds = 0.0
 
     def set_opponent(self, opponent: Opponent) -> None:
         self._opponent_spec = opponent
@@ -137,10 +141,12 @@ class SelfPlayEnv(gym.Env):
                 if getattr(self.opponent, "needs_observation", True)
                 else None
             )
+            t = perf_counter()
             if hasattr(self.opponent, "act"):
                 a = self.opponent.act(obs, mask, info)
             else:
                 a = self.opponent(obs, mask, info)
+            self.opponent_seconds += perf_counter() - t
             aec.step(int(a))
 
     def _obs(self) -> np.ndarray:
