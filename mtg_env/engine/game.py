@@ -1965,9 +1965,7 @@ class Derived:
                 colors = 31 if colors & 1 else 0
                 free = 31 if free & 1 else free & 32
             creature = bool(ch.types & CREATURE)
-            mana[seat].append(
-                (cid, colors, pain, free, other, creature, "haste" in ch.keywords)
-            )
+            mana[seat].append((cid, colors, pain, free, other, creature, "haste" in ch.keywords))
         self.sba = sba
         self.mana = mana
         self.activated = activated
