@@ -23,6 +23,7 @@ from mtg_env.engine.constants import (
     BLOCKER,
     CARD,
     CHOOSE,
+    COMBAT_DAMAGE,
     CREATURE,
     D_ATTACKERS,
     D_BLOCK_TARGET,
@@ -188,10 +189,34 @@ class HeuristicAgent(EngineAgent):
             if a is not None:
                 return a
             return PASS_A
-        if my_turn and step == DECLARE_BLOCKERS:
+        # The window after blocks and before damage: classic's declare-blockers step, the
+        # BATTLE phase in formats with source 004's phases.
+        phases = g.rules.phases
+        after_blocks = COMBAT_DAMAGE if phases else DECLARE_BLOCKERS
+        if my_turn and step == after_blocks:
             a = self._combat_trick(g, p, legal, attacking=True)
             if a is not None:
                 return a
+        if not my_turn and phases:
+            if step == COMBAT_DAMAGE:
+                a = self._combat_trick(g, p, legal, attacking=False) or self._defend_instant(
+                    g, p, legal
+                )
+                if a is not None:
+                    return a
+            if step == MAIN1 and g.passes == 1:
+                # Flash blockers go down before the attack: there is no window between
+                # ATTACKERS and BLOCKERS.
+                a = self._defend_instant(g, p, legal)
+                if a is not None:
+                    return a
+            # No priority at END: the last window of the opponent's turn is BATTLE, or MAIN
+            # once the active player has passed; the pool refills at our DRAW anyway.
+            if step == COMBAT_DAMAGE or (step == MAIN1 and g.passes == 1):
+                a = self._end_of_turn(g, p, legal)
+                if a is not None:
+                    return a
+            return PASS_A
         if not my_turn:
             if step in (BEGIN_COMBAT, DECLARE_ATTACKERS) and (
                 step == DECLARE_ATTACKERS and g.attackers

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from .engine import Game, load_decks
-from .engine.constants import DECISION_NAMES, STEP_NAMES
+from .engine.constants import DECISION_NAMES
 
 GAMES = [
     ("golden_1", "Green Stompy", "Blue-Black Control", 11),
@@ -25,7 +25,7 @@ def playthrough(deck_a: str, deck_b: str, seed: int) -> str:
         assert d is not None
         legal = g.legal_actions()
         a = r.choice(legal)
-        step = STEP_NAMES[g.step] if g.step >= 0 else "pregame"
+        step = g.rules.step_name(g.step)
         lines.append(
             f"{n:04d} turn {g.turn} {step} | {DECISION_NAMES[d.kind]} of player "
             f"{d.player} | life {g.life[0]}-{g.life[1]}"

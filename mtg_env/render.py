@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .engine import Game
-from .engine.constants import COLOR_LETTERS, CREATURE, DECISION_NAMES, LAND, STEP_NAMES
+from .engine.constants import COLOR_LETTERS, CREATURE, DECISION_NAMES, LAND
 from .engine.log import ability_text, describe_action, obj_name
 from .engine.objects import SPELL
 
@@ -44,12 +44,13 @@ def permanent_line(g: Game, cid: int) -> str:
 def render(g: Game, seat: int | None = None) -> str:
     """The board as text. With `seat`, the other player's hand is hidden."""
     lines = []
-    step = STEP_NAMES[g.step] if g.step >= 0 else "pregame"
+    step = g.rules.step_name(g.step)
     lines.append(f"Turn {g.turn}, player {g.active}'s {step}")
     for s in (0, 1):
         lines.append(
             f"Player {s}: life {g.life[s]}, library {len(g.library[s])}, "
             f"graveyard {len(g.graveyard[s])}, hand {len(g.hand[s])}"
+            + (f", mana {g.pool[s]}/{g.pool_max[s]}" if g.rules.pool else "")
         )
         if seat is None or seat == s:
             lines.append("  hand: " + ", ".join(obj_name(g, c) for c in g.hand[s]))

@@ -11,6 +11,7 @@ expectations fail returns a result with `ok=False` and what differed (expected v
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -49,14 +50,14 @@ from .engine.constants import (
     DECISION_NAMES,
     DECLARE_ATTACKERS,
     DECLARE_BLOCKERS,
-    STEP_BY_NAME,
-    STEP_NAMES,
+    MAIN1,
     SUPERTYPE_NAMES,
     TYPE_NAMES,
     ZONE_BY_NAME,
     ZONE_NAMES,
     player_ref,
 )
+from .engine.formats import CLASSIC, Rules, rules_for
 
 
 class ScenarioError(ValueError):
@@ -90,7 +91,10 @@ Entry = str | EntryModel
 
 
 class PlayerModel(_Strict):
-    life: int = 20
+    life: int | None = None  # default: the format's starting life
+    # Pool formats (adventure): the mana left this turn and the pool's size (default: mana).
+    mana: int | None = Field(default=None, ge=0)
+    mana_max: int | None = Field(default=None, ge=0)
     hand: list[Entry] = []
     library: list[Entry] = []
     graveyard: list[Entry] = []
@@ -101,7 +105,8 @@ class PlayerModel(_Strict):
 class SetupModel(_Strict):
     turn: int = Field(default=1, ge=1)
     active: Literal[0, 1] = 0
-    step: Literal[tuple(STEP_NAMES)] = "main1"  # type: ignore[valid-type]
+    # A step name of the scenario's format (classic: main1, ...; adventure: main, ...).
+    step: str | None = None
     seed: int = 0
     players: list[PlayerModel] = Field(min_length=2, max_length=2)
 
@@ -163,6 +168,23 @@ def parse_scenario(raw: Any, path: str = "<scenario>") -> Scenario:
         raise ScenarioError(f"{path}: {_errors(e)}") from None
     if model.goal is None and not model.script and not model.expect:
         raise ScenarioError(f"{path}: a scenario needs a script, expectations, or a goal")
+    try:
+        rules = rules_for(model.format)
+    except ValueError as e:
+        raise ScenarioError(f"{path}: field format: {e}") from None
+    names = [rules.step_name(i) for i in sorted(rules.step_names)]
+    if model.setup.step is not None and rules.step_by_name(model.setup.step) is None:
+        raise ScenarioError(
+            f"{path}: field setup.step: unknown step {model.setup.step!r} for format "
+            f"{rules.name} (steps: {', '.join(names)})"
+        )
+    for pm in model.setup.players:
+        if not rules.pool and (pm.mana is not None or pm.mana_max is not None):
+            raise ScenarioError(
+                f"{path}: field setup.players: mana and mana_max are for pool formats "
+                f"(adventure), not {rules.name}"
+            )
+    _STEPS_OF.set(rules)
     for i, step in enumerate(model.script):
         _check_step(step, f"{path}: script[{i}]")
     for i, exp in enumerate(model.expect):
@@ -184,6 +206,9 @@ def load_scenario(path: str | Path) -> Scenario:
         raise ScenarioError(f"{p}: not valid YAML: {e}") from None
     return parse_scenario(raw, str(p))
 
+
+# The rules of the scenario being parsed, for checks of step names deep in script steps.
+_STEPS_OF: ContextVar[Rules] = ContextVar("scenario_rules", default=CLASSIC)
 
 _ACTION_KEYS = {"play", "activate", "attack", "block", "choose"}
 _STEP_KEYS = {
@@ -223,7 +248,15 @@ _OBJ_FIELDS = {
     "name",
     "attached_to",
 }
-_PLAYER_FIELDS = {"life", "hand_size", "library_size", "graveyard_size", "lost"}
+_PLAYER_FIELDS = {
+    "life",
+    "hand_size",
+    "library_size",
+    "graveyard_size",
+    "lost",
+    "mana",  # pool formats: mana left, and the pool's size
+    "mana_max",
+}
 
 
 def _check_step(step: Any, where: str) -> None:
@@ -255,10 +288,12 @@ def _check_step(step: Any, where: str) -> None:
         raise ScenarioError(f"{where}: field block: a mapping blocker: attacker")
     if k == "pass" and not (step["pass"] is None or isinstance(step["pass"], int)):
         raise ScenarioError(f"{where}: field pass: a count")
-    if k == "advance" and step["advance"] not in STEP_BY_NAME:
+    rules = _STEPS_OF.get()
+    if k == "advance" and rules.step_by_name(step["advance"]) is None:
+        names = [rules.step_name(i) for i in sorted(rules.step_names)]
         raise ScenarioError(
             f"{where}: field advance: unknown step {step['advance']!r} "
-            f"(steps: {', '.join(STEP_NAMES)})"
+            f"(steps of format {rules.name}: {', '.join(names)})"
         )
     if k == "expect":
         if not isinstance(step["expect"], list):
@@ -306,8 +341,13 @@ def _check_expect(e: Any, where: str) -> None:
 def build(sc: Scenario, auto_pass: bool = False) -> tuple[Game, dict[str, int]]:
     m = sc.model
     players = []
+    rules = rules_for(m.format)
     for pm in m.setup.players:
-        d: dict[str, Any] = {"life": pm.life}
+        d: dict[str, Any] = {"life": rules.starting_life if pm.life is None else pm.life}
+        if pm.mana is not None:
+            d["mana"] = pm.mana
+        if pm.mana_max is not None:
+            d["mana_max"] = pm.mana_max
         for z in ("hand", "library", "graveyard", "exile", "battlefield"):
             d[z] = [
                 e if isinstance(e, str) else e.model_dump(exclude_none=True) for e in getattr(pm, z)
@@ -320,7 +360,7 @@ def build(sc: Scenario, auto_pass: bool = False) -> tuple[Game, dict[str, int]]:
             seed=m.setup.seed,
             turn=m.setup.turn,
             active=m.setup.active,
-            step=STEP_BY_NAME[m.setup.step],
+            step=rules.step_by_name(m.setup.step or rules.step_name(MAIN1)),
         )
     except ValueError as e:
         raise ScenarioError(f"{sc.path}: setup: {e}") from None
@@ -492,7 +532,7 @@ class Runner:
             now = "none" if d is None else f"{DECISION_NAMES[d.kind]} of player {d.player}"
             raise ScenarioFailure(
                 f"{what}: expected a {DECISION_NAMES[kind]} decision of player {p}, "
-                f"pending: {now} (step {STEP_NAMES[self.g.step]})"
+                f"pending: {now} (step {self.g.rules.step_name(self.g.step)})"
             )
 
     def _answer_rest(self, step: dict[str, Any], p: int) -> None:
@@ -546,11 +586,12 @@ class Runner:
         STEP (for declare_attackers / declare_blockers: until its declaration decision).
         From inside STEP this goes to the next instance (e.g. the second combat damage
         step with first strike, or the same step next turn)."""
-        target = STEP_BY_NAME[step_name]
         g = self.g
+        target = g.rules.step_by_name(step_name)
+        assert target is not None  # validated against the format when parsed
         start = g.turn
         mark = len(g.events)
-        decl = {"declare_attackers": D_ATTACKERS, "declare_blockers": D_BLOCKERS}.get(step_name)
+        decl = {DECLARE_ATTACKERS: D_ATTACKERS, DECLARE_BLOCKERS: D_BLOCKERS}.get(target)
 
         def begun() -> bool:
             return any(e[0] == "step" and e[1] == target for e in g.events[mark:])
@@ -631,6 +672,8 @@ class Runner:
                     "library_size": len(g.library[p]),
                     "graveyard_size": len(g.graveyard[p]),
                     "lost": g.lost[p],
+                    "mana": g.pool[p],
+                    "mana_max": g.pool_max[p],
                 }[k]
                 if got != want:
                     raise ScenarioFailure(f"player {p}: {k}: expected {want!r}, actual {got!r}")
@@ -643,7 +686,7 @@ class Runner:
         elif k == "game_over":
             got = g.is_over
         elif k == "step":
-            got = STEP_NAMES[g.step] if g.step >= 0 else "pregame"
+            got = g.rules.step_name(g.step)
         elif k == "active":
             got = g.active
         elif k == "turn":

@@ -40,6 +40,7 @@ from .constants import (
     SUPERTYPE_BITS,
     TYPE_BITS,
 )
+from .formats import FORMATS
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -634,11 +635,13 @@ def parse_card_set(raw: Any, path: str) -> CardSet:
     if not isinstance(raw, dict):
         raise CardDataError(f"{path}: a card set is a mapping with 'set' and 'cards'")
     for key in raw:
-        if key not in ("set", "tokens", "cards"):
+        if key not in ("set", "include", "tokens", "cards"):
             raise CardDataError(f"{path}: unknown top-level key {key!r}")
     set_name = raw.get("set")
     if not isinstance(set_name, str):
         raise CardDataError(f"{path}: field 'set' (the set name) is missing")
+    if "include" in raw:
+        raw = _with_included(raw, path)
     cards: dict[str, CardDef] = {}
     tokens: dict[str, CardDef] = {}
     for section, out, is_token in (("tokens", tokens, True), ("cards", cards, False)):
@@ -667,6 +670,32 @@ def parse_card_set(raw: Any, path: str) -> CardSet:
                     f"{op.args['token']!r}"
                 )
     return CardSet(set_name, cards, tokens, path)
+
+
+def _with_included(raw: dict[str, Any], path: str) -> dict[str, Any]:
+    """`include: {set: NAME, cards: [...]}`: take those cards' definitions (and all of that
+    set's tokens) from another bundled set, so a format reuses cards without copying them."""
+    inc = raw["include"]
+    if not isinstance(inc, dict) or set(inc) != {"set", "cards"}:
+        raise CardDataError(f"{path}: field include: a mapping with 'set' and 'cards'")
+    base_path = DATA_DIR / "cards" / f"{inc['set']}.yaml"
+    if not base_path.exists():
+        raise CardDataError(f"{path}: field include.set: unknown card set {inc['set']!r}")
+    base = _read_yaml(base_path)
+    by_name = {e.get("name"): e for e in base.get("cards", []) if isinstance(e, dict)}
+    picked = []
+    for i, name in enumerate(inc["cards"] or []):
+        if name not in by_name:
+            raise CardDataError(
+                f"{path}: field include.cards[{i}]: no card {name!r} in set {inc['set']!r}"
+            )
+        picked.append(by_name[name])
+    out = dict(raw)
+    out["cards"] = picked + list(raw.get("cards") or [])
+    own_tokens = list(raw.get("tokens") or [])
+    names = {t.get("name") for t in own_tokens if isinstance(t, dict)}
+    out["tokens"] = [t for t in base.get("tokens", []) if t.get("name") not in names] + own_tokens
+    return out
 
 
 def _all_ops(c: CardDef) -> list[Op]:
@@ -730,7 +759,7 @@ class DeckModel(_Strict):
     description: str = ""
 
 
-DECK_SIZE = {"classic": 40}
+DECK_SIZE = {name: r.deck_size for name, r in FORMATS.items()}
 
 
 def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:

@@ -54,6 +54,7 @@ from .constants import (
     DECLARE_BLOCKERS,
     DRAW,
     DUR_EOT,
+    ENCHANTMENT,
     END,
     END_COMBAT,
     EXILE,
@@ -79,6 +80,7 @@ from .constants import (
     player_ref,
     ref_player,
 )
+from .formats import rules_for
 from .layers import Chars, Effect, chars_off_battlefield, compute, matches
 from .mana import Source, can_pay, choose_payment
 from .objects import (
@@ -118,6 +120,10 @@ MAX_HAND = 7
     F_CLEANUP,
     F_DAMAGE,
 ) = range(12)
+_F_BOTTOM = 12  # defined with its frame below
+F_SETTLE, F_BATTLE, F_AFTER_BATTLE = 13, 14, 15
+
+POOL_COLORS = 63  # a pool mana pays any pip (all five colors and colorless)
 
 
 class Game:
@@ -126,6 +132,9 @@ class Game:
 
     __slots__ = (
         "format",
+        "rules",
+        "pool",
+        "pool_max",
         "cardset",
         "auto_pass",
         "max_decisions",
@@ -221,10 +230,10 @@ class Game:
         g.first_player = fp
         g.active = fp
         for seat in (fp, 1 - fp):
-            for _ in range(HAND_SIZE):
+            for _ in range(g.rules.opening_hand):
                 g._draw(seat)
         g._log("start", fp)
-        if mulligans:
+        if mulligans and g.rules.mulligans:
             g.k.append((F_MULLIGAN,))
         else:
             g._start_turn(fp, first=True)
@@ -253,6 +262,12 @@ class Game:
         if len(players) != 2:
             raise ValueError("setup needs exactly two players")
         g = cls._empty(format, seed, auto_pass, max_decisions)
+        if g.rules.phases and step not in (MAIN1, COMBAT_DAMAGE):
+            names = f"{g.rules.step_name(MAIN1)} or {g.rules.step_name(COMBAT_DAMAGE)}"
+            raise ValueError(
+                f"a {format} position starts where a player has priority: {names}, "
+                f"not {g.rules.step_name(step)}"
+            )
         labels: dict[str, int] = {}
         g.turn = turn
         g.active = active
@@ -268,7 +283,10 @@ class Game:
         order: list[tuple[int, int]] = []  # (timestamp key, cid)
         n = 0
         for seat, spec in enumerate(players):
-            g.life[seat] = spec.get("life", STARTING_LIFE)
+            g.life[seat] = spec.get("life", g.rules.starting_life)
+            if g.rules.pool:
+                g.pool_max[seat] = int(spec.get("mana_max", spec.get("mana", 0)))
+                g.pool[seat] = int(spec.get("mana", g.pool_max[seat]))
             for zname, zone in (
                 ("library", LIBRARY),
                 ("hand", HAND),
@@ -339,7 +357,10 @@ class Game:
     def _empty(cls, fmt: str, seed: int, auto_pass: bool, max_decisions: int | None) -> Game:
         g = cls.__new__(cls)
         g.format = fmt
-        g.cardset = load_cards(fmt)
+        g.rules = rules_for(fmt)
+        g.pool = [0, 0]
+        g.pool_max = [0, 0]
+        g.cardset = load_cards(g.rules.card_set)
         g.auto_pass = auto_pass
         g.max_decisions = max_decisions
         g.rng = Rng(seed)
@@ -355,7 +376,7 @@ class Game:
         g.battlefield = []
         g.perm = {}
         g.stack = []
-        g.life = [STARTING_LIFE, STARTING_LIFE]
+        g.life = [g.rules.starting_life, g.rules.starting_life]
         g.lost = [False, False]
         g.lose_reason = ["", ""]
         g.drew_from_empty = [False, False]
@@ -508,6 +529,9 @@ class Game:
         """An independent copy (RNG included)."""
         g = Game.__new__(Game)
         g.format = self.format
+        g.rules = self.rules
+        g.pool = self.pool[:]
+        g.pool_max = self.pool_max[:]
         g.cardset = self.cardset
         g.auto_pass = self.auto_pass
         g.max_decisions = self.max_decisions
@@ -631,6 +655,8 @@ class Game:
             self.truncated,
             self.n_decisions,
         ]
+        if self.rules.pool:  # classic hashes stay as they were before formats existed
+            parts += [tuple(self.pool), tuple(self.pool_max)]
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
     # ------------------------------------------------------------------ logging
@@ -886,6 +912,9 @@ class Game:
         a = self.active
         self.passes = 0
         self._log("step", step)
+        if self.rules.phases:
+            self._begin_phase(step, a)
+            return
         if step == UNTAP:
             # 502.3: untap the active player's permanents; no priority in this step.
             for cid in self.battlefield:
@@ -921,9 +950,101 @@ class Game:
             return
         self.k.append((F_PRIO, a))
 
+    def _begin_phase(self, step: int, a: int) -> None:
+        """A phase of the six-phase turn (source 004, `Rules.phases`)."""
+        k = self.k
+        if step == UNTAP:
+            # DRAW: no player has priority; untap, +1 mana up to the cap, refill, draw.
+            for cid in self.battlefield:
+                p = self.perm[cid]
+                if p.tapped and self.chars(cid).controller == a:
+                    p.tapped = False
+            r = self.rules
+            if r.pool:
+                self.pool_max[a] = min(r.pool_cap, self.pool_max[a] + 1)
+                self.pool[a] = self.pool_max[a]
+                self._log("mana", a, self.pool[a])
+            self._draw(a)
+            k.append((F_END_STEP,))
+            k.append((F_SETTLE,))
+        elif step == DECLARE_ATTACKERS:
+            # ATTACKERS: only the active player's declarations; done ends the phase.
+            k.append((F_END_STEP,))
+            k.append((F_SETTLE,))
+            cb.begin_combat(self)
+            cb.start_declare_attackers(self)
+        elif step == DECLARE_BLOCKERS:
+            # BLOCKERS: only the inactive player's declarations; done ends the phase.
+            k.append((F_END_STEP,))
+            k.append((F_SETTLE,))
+            cb.start_declare_blockers(self)
+        elif step == END:
+            # END: no player has priority; enchantments' end triggers, then the turn ends.
+            self._step_triggers("end_step")
+            k.append((F_CLEANUP,))
+            k.append((F_SETTLE,))
+        else:
+            # MAIN and BATTLE: priority to the active player first.
+            k.append((F_PRIO, a))
+
+    def _end_phase(self, step: int) -> None:
+        if step == COMBAT_DAMAGE:
+            # BATTLE: both players passed in succession; combat damage, then the phase ends.
+            self.k.append((F_BATTLE,))
+            return
+        if step == UNTAP:
+            nxt = MAIN1
+        elif step == MAIN1:
+            nxt = DECLARE_ATTACKERS
+        elif step == DECLARE_ATTACKERS:
+            nxt = DECLARE_BLOCKERS if self.attackers else END  # no attack, no battle
+        else:
+            nxt = COMBAT_DAMAGE
+        self.step = nxt
+        self.k.append((F_BEGIN_STEP,))
+
+    def _f_battle(self) -> None:
+        """Combat damage of the BATTLE phase: first-strike damage and then regular damage
+        (702.7b, 702.4b) as in classic, with state-based actions between, but no priority."""
+        cb.combat_damage(self)
+        if self.fs_step:
+            self.fs_step = False
+            self.k.append((F_BATTLE,))
+        else:
+            self.k.append((F_AFTER_BATTLE,))
+        self.k.append((F_SETTLE,))
+
+    def _f_after_battle(self) -> None:
+        cb.end_combat(self)
+        self.step = END
+        self.k.append((F_BEGIN_STEP,))
+
+    def _f_settle(self) -> None:
+        """State-based actions and triggers without giving anyone priority (the phases in
+        which no player has priority); with `Rules.immediate` the stack resolves too."""
+        while True:
+            r = self._sba()
+            if self.over:
+                return
+            if r == "paused":
+                self.k.append((F_SETTLE,))
+                return
+            if self.triggers:
+                self.k.append((F_SETTLE,))
+                self.k.append((F_PUT_TRIGGERS,))
+                return
+            if r == "none":
+                break
+        if self.stack:
+            self.k.append((F_SETTLE,))
+            self.k.append((F_RESOLVE,))
+
     def _f_end_step(self) -> None:
         """All players passed with an empty stack: the step ends (CR 500.2)."""
         step = self.step
+        if self.rules.phases:
+            self._end_phase(step)
+            return
         if step == COMBAT_DAMAGE and self.fs_step:
             # 510.4: a first-strike damage step is followed by the regular one.
             self.fs_step = False
@@ -943,10 +1064,11 @@ class Game:
     def _f_cleanup(self) -> None:
         a = self.active
         # 514.1: discard down to maximum hand size.
-        if len(self.hand[a]) > MAX_HAND:
+        mh = self.rules.max_hand
+        if mh is not None and len(self.hand[a]) > mh:
             self.k.append((F_CLEANUP,))
             self.ctx = ("cleanup_discard",)
-            self._set_decision(D_DISCARD, a, -1, f"discard to {MAX_HAND} cards")
+            self._set_decision(D_DISCARD, a, -1, f"discard to {mh} cards")
             return
         # 514.2: remove damage; end "until end of turn" effects.
         for p in self.perm.values():
@@ -957,6 +1079,11 @@ class Game:
         if len(self.effects) != n:
             self._dirty = True
         self.fog_turn = -1
+        if self.rules.phases:
+            # The end of an END phase: no priority; the next turn begins (its DRAW phase
+            # checks state-based actions first).
+            self._start_turn(1 - a)
+            return
         # 514.3a: if SBAs or triggers would happen, players get priority, then another
         # cleanup step follows.
         if self._sba_pending() or self.triggers:
@@ -968,6 +1095,8 @@ class Game:
         a = self.active
         for cid in self._derived().triggered:
             ch = self.chars(cid)
+            if self.rules.phases and not ch.types & ENCHANTMENT:
+                continue  # source 004: END executes the enchantments' triggered effects
             for idx, ab in enumerate(ch.abilities):
                 if ab.__class__ is not TriggeredAbility or ab.event != event:
                     continue
@@ -1028,6 +1157,11 @@ class Game:
                 return
             if r == "none":
                 break
+        if self.stack and self.rules.immediate:
+            # Source 004: what was cast or activated resolves before anyone acts again.
+            self.k.append((F_PRIO, p))
+            self.k.append((F_RESOLVE,))
+            return
         self._set_decision(D_PRIORITY, p)
 
     def _pass(self, p: int) -> None:
@@ -1044,6 +1178,9 @@ class Game:
     # ------------------------------------------------------------------ mana
 
     def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]:
+        if self.rules.pool:
+            # Each pool mana is a source that pays any pip (negative ids: no permanent).
+            return [Source(-1 - i, POOL_COLORS, 0, 0, POOL_COLORS) for i in range(self.pool[seat])]
         out = []
         perm = self.perm
         for cid, colors, pain, free, other, creature, haste in self._derived().mana[seat]:
@@ -1057,6 +1194,12 @@ class Game:
 
     def _pay_mana(self, seat: int, cost: Any, exclude: int = -1) -> None:
         if not cost:
+            return
+        if self.rules.pool:
+            if cost.mv > self.pool[seat]:  # pragma: no cover - legality was checked before
+                raise RuntimeError("internal error: cost became unpayable")
+            self.pool[seat] -= cost.mv
+            self._log("pay", seat, cost.text, ())
             return
         pay = choose_payment(self.mana_sources(seat, exclude), cost)
         if pay is None:  # pragma: no cover - legality was checked before
@@ -1382,7 +1525,7 @@ class Game:
         cd = self.cdef[item.cid]
         self._pay_mana(item.controller, cd.cost)
         self._log("cast", item.controller, item.cid, tuple(item.targets))
-        self.k.append((F_PRIO, item.controller))  # 117.3c
+        self.k.append((F_PRIO, self._after_action(item.controller)))
 
     def _f_act_done(self) -> None:
         item = self.ctx[1]
@@ -1397,7 +1540,12 @@ class Game:
             self._to_graveyard(cid, "sacrificed")
         self.stack.append(item)
         self._log("activate", p, cid, item.ab_index, tuple(item.targets))
-        self.k.append((F_PRIO, p))
+        self.k.append((F_PRIO, self._after_action(p)))
+
+    def _after_action(self, p: int) -> int:
+        """Who receives priority after `p` cast or activated: `p` (CR 117.3c), or with
+        `Rules.immediate` the other player (source 004)."""
+        return 1 - p if self.rules.immediate else p
 
     # ------------------------------------------------------------------ triggers
 
@@ -1449,7 +1597,8 @@ class Game:
     def _f_resolve(self) -> None:
         """CR 608: resolve the top object; then the active player gets priority."""
         item = self.stack[-1]
-        self.k.append((F_PRIO, self.active))
+        if not self.rules.immediate:  # immediate: whoever resolved it continues
+            self.k.append((F_PRIO, self.active))
         if item.targets:
             legal = [self.target_still_legal(item, i) for i in range(len(item.targets))]
             if not any(legal):
@@ -1838,6 +1987,8 @@ def _as_rng(rng: Any) -> Rng:
 
 def _deck_names(d: Deck | str | Sequence[str], fmt: str) -> tuple[str, ...]:
     if isinstance(d, Deck):
+        if d.format != fmt:
+            raise ValueError(f"deck {d.name!r} is a {d.format} deck; this game is {fmt}")
         return d.cards
     if isinstance(d, str):
         return resolve_deck(d, fmt).cards
@@ -1894,7 +2045,6 @@ def _effect_state(e: Effect) -> tuple:
     return (e.ts, repr(e.components), e.affected, e.duration, e.source, e.source_oid, e.controller)
 
 
-_F_BOTTOM = 12
 _FRAMES: tuple = (
     Game._f_begin_step,
     Game._f_prio,
@@ -1909,6 +2059,9 @@ _FRAMES: tuple = (
     Game._f_cleanup,
     Game._f_damage,
     Game._f_bottom,
+    Game._f_settle,
+    Game._f_battle,
+    Game._f_after_battle,
 )
 
 

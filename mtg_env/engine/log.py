@@ -203,7 +203,12 @@ def render_event(g: Game, e: tuple) -> str | None:
     if k == "unattach":
         return f"  {n(e[1])} becomes unattached"
     if k == "setup":
-        return f"Scripted position: turn {e[1]}, player {e[2]} active, step {step_name(e[3])}"
+        return (
+            f"Scripted position: turn {e[1]}, player {e[2]} active, "
+            f"step {g.rules.step_name(e[3])}"
+        )
+    if k == "mana":
+        return f"  player {e[1]}'s mana pool is refilled to {e[2]}"
     if k == "sacrifice":
         return f"  player {e[1]} sacrifices {n(e[2])}"
     if k == "truncated":
