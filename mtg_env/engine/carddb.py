@@ -781,7 +781,7 @@ def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:
     if size is not None and len(names) != size:
         raise CardDataError(
             f"{path}: deck {model.name!r}: field cards: has {len(names)} cards, "
-            f"a {model.format} deck has exactly {size}"
+            f"{'an' if model.format[0] in 'aeiou' else 'a'} {model.format} deck has exactly {size}"
         )
     return Deck(model.name, model.format, tuple(names), path)
 

@@ -10,21 +10,27 @@ from pettingzoo.test import api_test, render_test, seed_test
 import mtg_env
 from mtg_env.engine import IllegalActionError
 
-
-def test_api_test_wrapped() -> None:
-    api_test(mtg_env.env(), num_cycles=300)
+FORMATS = ("classic", "adventure")
 
 
-def test_api_test_raw() -> None:
-    api_test(mtg_env.raw_env(), num_cycles=300)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_api_test_wrapped(fmt: str) -> None:
+    api_test(mtg_env.env(format=fmt), num_cycles=300)
 
 
-def test_seed_test() -> None:
-    seed_test(mtg_env.env, num_cycles=200)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_api_test_raw(fmt: str) -> None:
+    api_test(mtg_env.raw_env(format=fmt), num_cycles=300)
 
 
-def test_render_test() -> None:
-    render_test(mtg_env.raw_env)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_seed_test(fmt: str) -> None:
+    seed_test(lambda: mtg_env.env(format=fmt), num_cycles=200)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_render_test(fmt: str) -> None:
+    render_test(lambda render_mode=None: mtg_env.raw_env(format=fmt, render_mode=render_mode))
 
 
 def test_registered_in_pettingzoo_registry() -> None:

@@ -1,0 +1,181 @@
+"""Rules formats on the one engine: the adventure format (source 004) beside classic.
+
+Rules behaviours of each phase are scenario files (tests/scenarios/adventure/, named after
+the source paragraph); here: the format's setup values, its card set and decks, random play
+over every deck pair, determinism, agents, replays, and clear errors for bad input.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from agents import make_agent
+from agents.match import run_match
+from mtg_env.cli import app
+from mtg_env.engine import Game, load_cards, load_decks
+from mtg_env.engine.carddb import CardDataError, parse_card_set, parse_deck
+from mtg_env.engine.constants import LAND, MAIN1
+from mtg_env.engine.formats import FORMATS, rules_for
+from mtg_env.replay import load_replay, verify
+from mtg_env.scenario import ScenarioError, parse_scenario
+
+
+def _random_game(a: str, b: str, seed: int, fmt: str = "adventure") -> Game:
+    decks = load_decks(fmt)
+    g = Game.new((decks[a], decks[b]), seed=seed, format=fmt, max_decisions=3000)
+    rng = random.Random(seed)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+def test_unknown_format_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown format 'nope'.*classic, adventure"):
+        rules_for("nope")
+    with pytest.raises(ValueError, match="unknown format"):
+        Game.new(("Red Burn", "Red Burn"), format="nope")
+
+
+def test_adventure_004_setup_values() -> None:
+    """Source 004 says nothing of the start: 20 life, five cards, no mulligans (documented)."""
+    decks = load_decks("adventure")
+    g = Game.new((decks["Red Fire"], decks["Green Beasts"]), seed=3, format="adventure")
+    assert g.life == [20, 20]
+    fp = g.first_player
+    # The first player's first DRAW phase ran: one mana, a sixth card; the other has five.
+    assert g.pool_max[fp] == 1 and g.pool[fp] <= 1
+    assert len(g.hand[fp]) + (1 - g.pool[fp]) >= 6 - 1
+    assert g.pool_max[1 - fp] == 0 and len(g.hand[1 - fp]) == 5
+    assert g.step == MAIN1 and g.current_player == fp
+
+
+def test_adventure_card_set_has_no_lands_and_reuses_classic_cards() -> None:
+    cs = load_cards("adventure")
+    classic = load_cards("classic")
+    assert not any(c.types & LAND for c in cs.cards.values())
+    assert all(c.cost is not None for c in cs.cards.values())
+    shared = set(cs.cards) & set(classic.cards)
+    assert {"Grizzly Bears", "Lightning Bolt", "Basilisk Collar"} <= shared
+    assert "Counterspell" not in cs.cards  # nothing waits on the stack to be countered
+    own = set(cs.cards) - set(classic.cards)
+    assert own == {"Sunlit Sanctuary", "Ember Shrine", "Oracle's Lantern", "Withering Totem"}
+    assert cs.cards["Grizzly Bears"].text == classic.cards["Grizzly Bears"].text
+
+
+def test_adventure_decks_are_thirty_cards_and_at_least_four() -> None:
+    decks = load_decks("adventure")
+    assert len(decks) >= 4
+    assert all(len(d.cards) == rules_for("adventure").deck_size == 30 for d in decks.values())
+
+
+@pytest.mark.parametrize("pair", list(itertools.combinations(sorted(load_decks("adventure")), 2)))
+def test_adventure_random_play_over_all_deck_pairs(pair: tuple[str, str]) -> None:
+    for seed in range(3):
+        g = _random_game(pair[0], pair[1], seed)
+        assert g.is_over and not g.truncated
+        # The pool never exceeds the cap of 8 (source 004, DRAW).
+        assert max(g.pool_max) <= 8 and min(g.pool) >= 0
+
+
+def test_adventure_is_deterministic_and_clone_is_independent() -> None:
+    a = _random_game("Red Fire", "White Knights", 21)
+    b = _random_game("Red Fire", "White Knights", 21)
+    assert a.state_hash() == b.state_hash()
+    decks = load_decks("adventure")
+    g = Game.new((decks["Red Fire"], decks["White Knights"]), seed=5, format="adventure")
+    c = g.clone()
+    assert c.state_hash() == g.state_hash()
+    c.apply(c.legal_actions()[-1])
+    assert c.state_hash() != g.state_hash() and g.pool == g.clone().pool
+
+
+def test_adventure_pool_is_in_the_state_hash() -> None:
+    g, _ = Game.setup([{"mana": 2}, {"mana": 0}], format="adventure", step=MAIN1)
+    h, _ = Game.setup([{"mana": 3}, {"mana": 0}], format="adventure", step=MAIN1)
+    assert g.state_hash() != h.state_hash()
+
+
+def test_adventure_position_must_start_where_a_player_has_priority() -> None:
+    from mtg_env.engine.constants import DECLARE_ATTACKERS
+
+    with pytest.raises(ValueError, match="main or battle, not attackers"):
+        Game.setup([{}, {}], format="adventure", step=DECLARE_ATTACKERS)
+
+
+def test_deck_of_another_format_is_rejected() -> None:
+    with pytest.raises(ValueError, match="is a classic deck; this game is adventure"):
+        Game.new((load_decks("classic")["Red Burn"],) * 2, format="adventure")
+    with pytest.raises(CardDataError, match="unknown card 'Forest' in set 'adventure'"):
+        parse_deck({"name": "x", "format": "adventure", "cards": ["30 Forest"]}, "deck.yaml")
+    with pytest.raises(CardDataError, match="an adventure deck has exactly 30"):
+        parse_deck({"name": "x", "format": "adventure", "cards": ["29 Grizzly Bears"]}, "deck.yaml")
+
+
+def test_card_set_include_errors_name_the_field() -> None:
+    with pytest.raises(CardDataError, match=r"include.cards\[1\]: no card 'Nope'"):
+        parse_card_set(
+            {"set": "x", "include": {"set": "classic", "cards": ["Shock", "Nope"]}}, "x.yaml"
+        )
+    with pytest.raises(CardDataError, match="include.set: unknown card set 'nope'"):
+        parse_card_set({"set": "x", "include": {"set": "nope", "cards": []}}, "x.yaml")
+
+
+def test_scenario_step_names_are_the_format_s_own() -> None:
+    base = {"name": "n", "expect": [{"step": "main"}]}
+    ok = parse_scenario(
+        {**base, "format": "adventure", "setup": {"step": "battle", "players": [{}, {}]}}
+    )
+    assert ok.model.setup.step == "battle"
+    with pytest.raises(ScenarioError, match="unknown step 'main1' for format adventure"):
+        parse_scenario(
+            {**base, "format": "adventure", "setup": {"step": "main1", "players": [{}, {}]}}
+        )
+    with pytest.raises(ScenarioError, match="advance: unknown step 'upkeep'.*adventure"):
+        parse_scenario(
+            {
+                "name": "n",
+                "format": "adventure",
+                "setup": {"players": [{}, {}]},
+                "script": [{"advance": "upkeep"}],
+            }
+        )
+    with pytest.raises(ScenarioError, match="mana and mana_max are for pool formats"):
+        parse_scenario({**base, "setup": {"players": [{"mana": 3}, {}]}})
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "ismcts:8"])
+def test_agents_play_adventure_legally(spec: str) -> None:
+    # Game.apply raises on an illegal action, so finished games prove legality.
+    res = run_match(spec, "random", 2, seed=3, fmt="adventure")
+    assert res.games == 2
+    assert make_agent(spec, 0) is not None
+
+
+def test_heuristic_beats_random_in_adventure_on_fixed_seeds() -> None:
+    res = run_match("heuristic", "random", 40, seed=11, fmt="adventure")
+    assert res.win_rate_a >= 0.8, res.to_dict()
+
+
+def test_adventure_replay_records_and_verifies(tmp_path: Path) -> None:
+    out = tmp_path / "adv.json"
+    r = CliRunner().invoke(
+        app,
+        ["replay", "record", "--seed", "2", "--format", "adventure", "--out", str(out)],
+    )
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert data["format"] == "adventure"
+    verify(load_replay(out))
+
+
+def test_every_format_has_rules_and_a_card_set() -> None:
+    for name, r in FORMATS.items():
+        assert r.name == name
+        assert load_cards(r.card_set).cards
+        assert load_decks(name)
