@@ -31,8 +31,9 @@ from typing import Any
 import numpy as np
 
 from .engine import Game, load_cards, load_decks
+from .engine.formats import FORMATS as _FORMATS
 
-FORMATS = ("classic",)
+FORMATS = tuple(_FORMATS)
 
 
 def _decks(fmt: str) -> list[Any]:
@@ -53,7 +54,7 @@ def _timed(seconds: float, body: Callable[[], int]) -> tuple[int, float]:
 
 def bench_engine(fmt: str, seconds: float) -> dict[str, float]:
     decks = _decks(fmt)
-    state = {"i": 0, "games": 0}
+    state = {"i": 0, "games": 0, "turns": 0}
 
     def game() -> int:
         i = state["i"]
@@ -65,6 +66,7 @@ def bench_engine(fmt: str, seconds: float) -> dict[str, float]:
             g.apply(r.choice(g.legal_actions()))
             n += 1
         state["games"] += 1
+        state["turns"] += g.turn
         return n
 
     n, dt = _timed(seconds, game)
@@ -72,6 +74,7 @@ def bench_engine(fmt: str, seconds: float) -> dict[str, float]:
         "decisions_per_s": n / dt,
         "games_per_s": state["games"] / dt,
         "decisions_per_game": n / max(state["games"], 1),
+        "turns_per_game": state["turns"] / max(state["games"], 1),
     }
 
 

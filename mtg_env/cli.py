@@ -130,6 +130,8 @@ def bench(
     rows = [
         ("engine decisions/s", "engine", "decisions_per_s"),
         ("engine games/s", "engine", "games_per_s"),
+        ("decisions per game (random play)", "engine", "decisions_per_game"),
+        ("turns per game (random play)", "engine", "turns_per_game"),
         ("raw_env steps/s (obs + mask)", "raw_env", "steps_per_s"),
         ("env (wrapped) steps/s", "env", "steps_per_s"),
         ("SelfPlay-v0 steps/s", "selfplay", "steps_per_s"),

@@ -37,10 +37,11 @@ from .engine.constants import (
     NOWHERE,
     STACK,
 )
+from .engine.formats import FORMATS as _FORMATS
 from .engine.objects import SPELL
 from .replay import Recorder, layout_for, parse_replay, replay_games
 
-FORMATS = ("classic",)
+FORMATS = tuple(_FORMATS)
 
 
 class InvariantError(AssertionError):

@@ -26,7 +26,9 @@ mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=3000,
             auto_pass=True, reward_shaping=False, mulligans=True, replay_hashes=True)
 ```
 
-- `format`: rules format (`"classic"`).
+- `format`: rules format: `"classic"` (Magic) or `"adventure"` (source 004: six phases, no
+  lands, an automatic mana pool; see `mtg_env.engine.formats`). Each format has its own card
+  set, so its own layout sizes (`N`, `F`); the layout rules below are the same.
 - `decks`: a pair of decks (bundled names, YAML paths or `Deck`s), or a list/tuple of
   three or more forming a pool from which each game samples two (seeded by `reset(seed=)`).
   Default: the pool of all bundled decks of the format.
@@ -55,7 +57,7 @@ graveyards, and sizes; never the opponent's hand identities or any library order
 | `decision` | one-hot decision kind (priority, target, declare_attackers, ...) |
 | `life`, `hand_size`, `library_size`, `graveyard_size`, `mulligans` | (me, opponent), scaled |
 | `land_played` | a land was played this turn (my turn) |
-| `mana` | untapped mana sources able to pay W U B R G C, me then opponent, / 20 |
+| `mana` | untapped mana sources able to pay W U B R G C, me then opponent, / 20 (pool formats: the mana left in the pool, in all six entries) |
 | `stack_size`, `n_attackers` | scaled counts |
 | `decision_source` | one-hot identity of the card the decision is about (spell being cast, ...) |
 | `target_index`, `target_kind` | which target is being chosen and of what kind |
@@ -108,7 +110,8 @@ the player who did not make the last move). Optional shaping: see `reward_shapin
 
 ## Version history
 
-* v0: first release.
+* v0: first release; the `adventure` format added (classic observations and actions
+  unchanged).
 """
 
 from __future__ import annotations
