@@ -204,8 +204,7 @@ def render_event(g: Game, e: tuple) -> str | None:
         return f"  {n(e[1])} becomes unattached"
     if k == "setup":
         return (
-            f"Scripted position: turn {e[1]}, player {e[2]} active, "
-            f"step {g.rules.step_name(e[3])}"
+            f"Scripted position: turn {e[1]}, player {e[2]} active, step {g.rules.step_name(e[3])}"
         )
     if k == "mana":
         return f"  player {e[1]}'s mana pool is refilled to {e[2]}"
