@@ -139,6 +139,12 @@ class HeuristicAgent(EngineAgent):
         return Action(MULLIGAN)
 
     def _discard(self, g: Game, p: int, legal: list[Action]) -> Action:
+        if g.ctx is not None and g.ctx[0] == "redraw":
+            # Pocket's opening: throw back what costs five or more on both halves.
+            for a in legal:
+                if a.kind == CARD and min(h.mv for h in g.cdef[a.obj].halves) >= 5:
+                    return a
+            return PASS_A
         """Bottom or discard: keep about three lands in hand (fewer once lands are on the
         battlefield); otherwise drop the spell that is hardest to cast."""
         hand = [a.obj for a in legal]
@@ -153,7 +159,7 @@ class HeuristicAgent(EngineAgent):
     def _select(self, g: Game, p: int, legal: list[Action]) -> Action:
         ctx = g.ctx
         cands = [a.obj for a in legal]
-        if ctx is not None and ctx[0] == "legend":
+        if ctx is not None and ctx[0] in ("legend", "unstable"):
             return legal[0]
         # Clone: copy the best creature; returning an enchantment: the cheapest.
         d = g.decision
@@ -173,6 +179,10 @@ class HeuristicAgent(EngineAgent):
     # ------------------------------------------------------------------ priority
 
     def _priority(self, g: Game, p: int, legal: list[Action]) -> Action:
+        if g.rules.pocket:
+            from . import pocket_play
+
+            return pocket_play.priority(self, g, p, legal)
         self.plan = []
         if g.stack:
             return self._respond(g, p, legal)

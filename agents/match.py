@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mtg_env.engine import Deck, Game, load_decks, resolve_deck
+from mtg_env.engine.formats import rules_for
 
 from .base import make_agent
 
@@ -60,7 +61,10 @@ def deck_pairs(fmt: str, decks: Sequence[str] | None, n: int, seed: int) -> list
     import random
 
     bundled = [load_decks(fmt)[k] for k in sorted(load_decks(fmt))]
-    pairs = [(x, y) for x in bundled for y in bundled]
+    if rules_for(fmt).shared_pile:  # pocket: both players draw from one pile
+        pairs = [(x, x) for x in bundled]
+    else:
+        pairs = [(x, y) for x in bundled for y in bundled]
     random.Random(seed).shuffle(pairs)
     return [pairs[i % len(pairs)] for i in range(n)]
 

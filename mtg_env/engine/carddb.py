@@ -6,9 +6,10 @@ Card data is package data under `mtg_env/data/cards/<set>.yaml`; decks under
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -398,6 +399,8 @@ class CardModel(_Strict):
     spell: SpellModel | None = None
     enchant: TargetField | None = None
     enters_as_copy: EntersAsCopyModel | None = None
+    # Pocket reactions (instants): when they may be played.
+    reaction: Literal["opponent_plays_card", "during_attack"] | None = None
     text: str = ""
 
     _kw = field_validator("keywords")(_check_keywords)
@@ -422,6 +425,8 @@ class CardModel(_Strict):
             raise ValueError("only instants and sorceries have a 'spell' section")
         if "Aura" in self.subtypes and self.enchant is None:
             raise ValueError("an Aura needs 'enchant'")
+        if self.reaction is not None and "instant" not in self.types:
+            raise ValueError("only an instant is a reaction")
 
 
 class SetModel(_Strict):
@@ -576,6 +581,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         enchant=compile_target(m.enchant) if m.enchant is not None else None,
         token=token,
         enters_as_copy=m.enters_as_copy is not None,
+        reaction=m.reaction or "",
         copy_except_pt=(
             tuple(m.enters_as_copy.except_pt)  # type: ignore[arg-type]
             if m.enters_as_copy is not None and m.enters_as_copy.except_pt is not None
@@ -612,6 +618,8 @@ class CardSet:
     cards: dict[str, CardDef]
     tokens: dict[str, CardDef]
     path: str
+    # Two-part cards (pocket): whole card name -> its face-down side (a mana source).
+    face_down: dict[str, CardDef] = field(default_factory=dict)
 
     def get(self, name: str) -> CardDef:
         try:
@@ -644,6 +652,7 @@ def parse_card_set(raw: Any, path: str) -> CardSet:
         raw = _with_included(raw, path)
     cards: dict[str, CardDef] = {}
     tokens: dict[str, CardDef] = {}
+    face_down: dict[str, CardDef] = {}
     for section, out, is_token in (("tokens", tokens, True), ("cards", cards, False)):
         entries = raw.get(section, [])
         if not isinstance(entries, list):
@@ -651,6 +660,9 @@ def parse_card_set(raw: Any, path: str) -> CardSet:
         for i, entry in enumerate(entries):
             label = entry.get("name") if isinstance(entry, dict) else None
             where = f"{path}: {section[:-1]} {label!r}" if label else f"{path}: {section}[{i}]"
+            if isinstance(entry, dict) and ("top" in entry or "bottom" in entry):
+                _add_split(entry, where, set_name, out, face_down)
+                continue
             try:
                 model = CardModel.model_validate(entry)
             except ValidationError as e:
@@ -669,7 +681,85 @@ def parse_card_set(raw: Any, path: str) -> CardSet:
                     f"{path}: card {c.name!r}: field create_token.token: unknown token "
                     f"{op.args['token']!r}"
                 )
-    return CardSet(set_name, cards, tokens, path)
+    if face_down:
+        tokens.setdefault(FACE_DOWN, _face_down(set_name, "", len(tokens)))
+    return CardSet(set_name, cards, tokens, path, face_down)
+
+
+FACE_DOWN = "Face-down mana source"
+_SPLIT_KEYS = {"name", "suits", "top", "bottom"}
+
+
+def _face_down(set_name: str, whole: str, index: int) -> CardDef:
+    """A card played face down as a mana source (pocket): no name of its own on the table,
+    no types, "{T}: add one mana"; `half_of` remembers the card (for when it leaves)."""
+    mana = compile_ability(AbilityModel.model_validate({"mana": {"add": ["C"]}}))
+    return CardDef(
+        name=FACE_DOWN,
+        types=0,
+        abilities=(mana,),
+        text="{T}: Add one mana. (A face-down card.)",
+        set_name=set_name,
+        index=index,
+        half_of=whole,
+    )
+
+
+def _add_split(
+    entry: dict[str, Any],
+    where: str,
+    set_name: str,
+    out: dict[str, CardDef],
+    face_down: dict[str, CardDef],
+) -> None:
+    """A two-part card: `name`, `suits` (card subtypes, on both halves) and `top` and
+    `bottom` halves, each a card of its own (the top half's name defaults to the card's).
+    The whole card is named "TOP / BOTTOM"; decks list it by that name."""
+    bad = set(entry) - _SPLIT_KEYS
+    if bad:
+        raise CardDataError(f"{where}: unknown field(s) {sorted(bad)}")
+    if "top" not in entry or "bottom" not in entry:
+        raise CardDataError(f"{where}: a two-part card needs both 'top' and 'bottom'")
+    suits = entry.get("suits") or []
+    if not isinstance(suits, list) or not all(isinstance(x, str) for x in suits):
+        raise CardDataError(f"{where}: field suits: a list of suit names")
+    halves = []
+    for part in ("top", "bottom"):
+        raw = entry[part]
+        if not isinstance(raw, dict):
+            raise CardDataError(f"{where}: field {part}: a mapping (a card)")
+        raw = dict(raw)
+        if part == "top":
+            raw.setdefault("name", entry.get("name"))
+        raw["subtypes"] = list(raw.get("subtypes") or []) + suits
+        try:
+            model = CardModel.model_validate(raw)
+        except ValidationError as e:
+            raise CardDataError(f"{where}: field {part}: {_errors(e)}") from None
+        halves.append(model)
+    whole_name = f"{halves[0].name} / {halves[1].name}"
+    for name in (halves[0].name, halves[1].name, whole_name):
+        if name in out:
+            raise CardDataError(f"{where}: duplicate name {name!r}")
+    defs = []
+    for m in halves:
+        try:
+            d = compile_card(m, set_name, len(out))
+        except ValueError as e:
+            raise CardDataError(f"{where}: {e}") from None
+        d = dataclasses.replace(d, half_of=whole_name)
+        out[m.name] = d
+        defs.append(d)
+    out[whole_name] = CardDef(
+        name=whole_name,
+        types=0,
+        subtypes=frozenset(suits),
+        text=f"{defs[0].name}: {defs[0].text} // {defs[1].name}: {defs[1].text}",
+        set_name=set_name,
+        index=len(out),
+        halves=tuple(defs),
+    )
+    face_down[whole_name] = _face_down(set_name, whole_name, 0)
 
 
 def _with_included(raw: dict[str, Any], path: str) -> dict[str, Any]:
@@ -772,6 +862,11 @@ def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:
     for i, line in enumerate(model.cards):
         m = _DECK_LINE.match(line)
         count, name = (int(m.group(1)), m.group(2)) if m else (1, line.strip())
+        if name in cs.cards and cs.cards[name].half_of:
+            raise CardDataError(
+                f"{path}: deck {model.name!r}: cards[{i}]: {name!r} is half of a card; "
+                f"list the whole card {cs.cards[name].half_of!r}"
+            )
         if name not in cs.cards:
             raise CardDataError(
                 f"{path}: deck {model.name!r}: cards[{i}]: unknown card {name!r} in set {cs.name!r}"

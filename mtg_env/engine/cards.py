@@ -276,6 +276,13 @@ class CardDef:
     text: str = ""
     set_name: str = ""
     index: int = 0  # position in the format's card list (stable ids for encoders)
+    # Two-part cards (pocket): the whole card has `halves` (top, bottom); each half, and the
+    # card's face-down side, names the whole card in `half_of`.
+    halves: tuple[CardDef, ...] = ()
+    half_of: str = ""
+    # A reaction (pocket instant): when it may be played, "opponent_plays_card" or
+    # "during_attack".
+    reaction: str = ""
 
     @property
     def mv(self) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .constants import (
+    CLEANUP,
     COMBAT_DAMAGE,
     DECLARE_ATTACKERS,
     DECLARE_BLOCKERS,
@@ -46,6 +47,11 @@ class Rules:
     immediate: bool = False
     # The six-phase turn of source 004 instead of CR 500's steps (see ADVENTURE).
     phases: bool = False
+    # Source 003's game (see POCKET): a turn of main phase and attacks, reaction windows,
+    # two-part cards, face-down mana sources, a shared pile.
+    pocket: bool = False
+    shared_pile: bool = False  # one library and one graveyard for both players
+    summoning_sickness: bool = True
     # Step names players and scenario files use, by engine step constant.
     step_names: dict[int, str] = field(default_factory=dict)
 
@@ -98,7 +104,32 @@ ADVENTURE = Rules(
     },
 )
 
-FORMATS: dict[str, Rules] = {r.name: r for r in (CLASSIC, ADVENTURE)}
+# Source 003 on the engine's steps (docs/pocket.md): READY is the untap step, then the
+# active player's main phase, from which each attack runs through ATTACK (declare), DEFEND
+# (the opponent assigns defenders) and FIGHT (reactions, then damage) and returns to the
+# main phase; passing in the main phase goes to CLEANUP (heal, remove one unspent unstable
+# mana source, draw).
+POCKET = Rules(
+    name="pocket",
+    card_set="pocket",
+    deck_size=18,
+    opening_hand=3,
+    max_hand=None,
+    mulligans=False,
+    pocket=True,
+    shared_pile=True,
+    summoning_sickness=False,
+    step_names={
+        UNTAP: "ready",
+        MAIN1: "main",
+        DECLARE_ATTACKERS: "attack",
+        DECLARE_BLOCKERS: "defend",
+        COMBAT_DAMAGE: "fight",
+        CLEANUP: "cleanup",
+    },
+)
+
+FORMATS: dict[str, Rules] = {r.name: r for r in (CLASSIC, ADVENTURE, POCKET)}
 
 
 def rules_for(name: str) -> Rules:

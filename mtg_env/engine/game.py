@@ -16,11 +16,12 @@ from typing import Any
 
 from . import combat as cb
 from . import effects as fx
-from .carddb import Deck, load_cards, resolve_deck
+from .carddb import FACE_DOWN, Deck, load_cards, resolve_deck
 from .cards import (
     ActivatedAbility,
     CardDef,
     ManaAbility,
+    ManaCost,
     Op,
     StaticAbility,
     TargetSpec,
@@ -122,6 +123,8 @@ MAX_HAND = 7
 ) = range(12)
 _F_BOTTOM = 12  # defined with its frame below
 F_SETTLE, F_BATTLE, F_AFTER_BATTLE = 13, 14, 15
+F_REDRAW, F_POCKET_BLOCKS, F_POCKET_FIGHT, F_POCKET_DRAW = 16, 17, 18, 19
+FACE_DOWN_PLAY = 2  # Action(PLAY, card, 2): play the card face down as a mana source
 
 POOL_COLORS = 63  # a pool mana pays any pip (all five colors and colorless)
 
@@ -133,6 +136,7 @@ class Game:
     __slots__ = (
         "format",
         "rules",
+        "window",
         "pool",
         "pool_max",
         "cardset",
@@ -216,6 +220,8 @@ class Game:
         if len(decks) != 2:
             raise ValueError("a game needs exactly two decks")
         g = cls._empty(format, seed, auto_pass, max_decisions)
+        if g.rules.shared_pile:
+            return cls._new_shared(g, decks, first_player)
         for seat, d in enumerate(decks):
             names = _deck_names(d, format)
             g.deck_names[seat] = names
@@ -239,6 +245,53 @@ class Game:
             g._start_turn(fp, first=True)
         g._run()
         return g
+
+    @classmethod
+    def _new_shared(
+        cls, g: Game, decks: Sequence[Deck | str | Sequence[str]], first_player: int | None
+    ) -> Game:
+        """Source 003: one shared pile; each player draws a card and places it face down as
+        a mana source, then draws three; then, first player first, each may discard cards
+        and draw as many."""
+        names = _deck_names(decks[0], g.format)
+        if tuple(_deck_names(decks[1], g.format)) != tuple(names):
+            raise ValueError(f"a {g.format} game has one shared pile: give the same deck twice")
+        g.deck_names = [tuple(names), tuple(names)]
+        for name in names:
+            cid = g._new_card(g.cardset.get(name), 0)
+            g.zone[cid] = LIBRARY
+            g.library[0].append(cid)
+        g.rng.shuffle(g.library[0])
+        fp = g.rng.below(2) if first_player is None else first_player
+        if fp not in (0, 1):
+            raise ValueError("first_player must be 0 or 1")
+        g.first_player = fp
+        g.active = fp
+        for seat in (fp, 1 - fp):
+            g._draw(seat)
+            g._face_down(seat, g.hand[seat][-1])
+        for seat in (fp, 1 - fp):
+            for _ in range(g.rules.opening_hand):
+                g._draw(seat)
+        g._log("start", fp)
+        g.k.append((F_REDRAW, fp, 0, False))
+        g._run()
+        return g
+
+    def _face_down(self, seat: int, cid: int) -> None:
+        """Put card `cid` from `seat`'s hand onto the battlefield face down: a ready mana
+        source that shows nothing of the card (source 003)."""
+        whole = self.cdef[cid]
+        self._move(cid, BATTLEFIELD, controller=seat)
+        self.cdef[cid] = self.cardset.face_down[whole.name]
+        self._dirty = True
+        self._log("face_down", seat, cid)
+
+    def _f_redraw(self, seat: int, n: int, last: bool) -> None:
+        self.ctx = ("redraw", seat, n, last)
+        self._set_decision(
+            D_DISCARD, seat, -1, "discard cards to draw as many (one at a time, then done)"
+        )
 
     @classmethod
     def setup(
@@ -358,6 +411,7 @@ class Game:
         g = cls.__new__(cls)
         g.format = fmt
         g.rules = rules_for(fmt)
+        g.window = None
         g.pool = [0, 0]
         g.pool_max = [0, 0]
         g.cardset = load_cards(g.rules.card_set)
@@ -530,6 +584,7 @@ class Game:
         g = Game.__new__(Game)
         g.format = self.format
         g.rules = self.rules
+        g.window = self.window
         g.pool = self.pool[:]
         g.pool_max = self.pool_max[:]
         g.cardset = self.cardset
@@ -657,6 +712,8 @@ class Game:
         ]
         if self.rules.pool:  # classic hashes stay as they were before formats existed
             parts += [tuple(self.pool), tuple(self.pool_max)]
+        if self.rules.pocket:
+            parts += [self.window]
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
     # ------------------------------------------------------------------ logging
@@ -763,6 +820,8 @@ class Game:
     def sick(self, cid: int) -> bool:
         """CR 302.6: not continuously controlled since its controller's most recent turn
         began (haste is checked by the callers)."""
+        if not self.rules.summoning_sickness:
+            return False
         p = self.perm[cid]
         return p.control_since > self.last_turn_start[self.chars(cid).controller]
 
@@ -814,12 +873,13 @@ class Game:
         becomes a new object (CR 400.7): it gets a new object id."""
         frm = self.zone[cid]
         owner = self.owner[cid]
+        pile = 0 if self.rules.shared_pile else owner  # library and graveyard index
         if frm == LIBRARY:
-            self.library[owner].remove(cid)
+            self.library[pile].remove(cid)
         elif frm == HAND:
             self.hand[owner].remove(cid)
         elif frm == GRAVEYARD:
-            self.graveyard[owner].remove(cid)
+            self.graveyard[pile].remove(cid)
         elif frm == EXILE:
             self.exile[owner].remove(cid)
         elif frm == STACK:
@@ -836,15 +896,18 @@ class Game:
             # A token leaving the battlefield goes to the zone, then ceases to exist
             # (CR 111.7, 704.5d); it is kept in the zone list until SBAs are checked.
             self.stray_tokens.append(cid)
+        if to not in (BATTLEFIELD, STACK) and self.cdef[cid].half_of:
+            # A half or a face-down card leaving play is the whole card again.
+            self.cdef[cid] = self.cardset.cards[self.cdef[cid].half_of]
         if to == LIBRARY:
             if bottom:
-                self.library[owner].insert(0, cid)
+                self.library[pile].insert(0, cid)
             else:
-                self.library[owner].append(cid)
+                self.library[pile].append(cid)
         elif to == HAND:
             self.hand[owner].append(cid)
         elif to == GRAVEYARD:
-            self.graveyard[owner].append(cid)
+            self.graveyard[pile].append(cid)
         elif to == EXILE:
             self.exile[owner].append(cid)
         elif to == BATTLEFIELD:
@@ -875,12 +938,32 @@ class Game:
         self._dirty = True
 
     def _draw(self, seat: int) -> None:
+        if self.rules.shared_pile:
+            self._draw_shared(seat)
+            return
         lib = self.library[seat]
         if not lib:
             self.drew_from_empty[seat] = True  # loses at the next SBA check (CR 704.5b)
             self._log("draw_empty", seat)
             return
         cid = lib[-1]
+        self._move(cid, HAND)
+        self._log("draw", seat, cid)
+
+    def _draw_shared(self, seat: int) -> None:
+        """Source 003: draw from the shared pile, which is the discard pile reshuffled when
+        it runs out; with both empty nothing is drawn. The drawer owns the card now."""
+        lib = self.library[0]
+        if not lib:
+            if not self.graveyard[0]:
+                self._log("draw_empty", seat)
+                return
+            for cid in list(self.graveyard[0]):
+                self._move(cid, LIBRARY)
+            self.rng.shuffle(self.library[0])
+            self._log("reshuffle", len(lib))
+        cid = lib[-1]
+        self.owner[cid] = seat
         self._move(cid, HAND)
         self._log("draw", seat, cid)
 
@@ -914,6 +997,20 @@ class Game:
         self._log("step", step)
         if self.rules.phases:
             self._begin_phase(step, a)
+            return
+        if self.rules.pocket:
+            if step == UNTAP:  # READY: ready all of the active player's cards
+                for cid in self.battlefield:
+                    p = self.perm[cid]
+                    if p.tapped and self.chars(cid).controller == a:
+                        p.tapped = False
+                self.step = MAIN1
+                self.k.append((F_BEGIN_STEP,))
+                self.k.append((F_SETTLE,))
+            elif step == CLEANUP:
+                self.k.append((F_CLEANUP,))
+            else:
+                self.k.append((F_PRIO, a))
             return
         if step == UNTAP:
             # 502.3: untap the active player's permanents; no priority in this step.
@@ -1015,6 +1112,17 @@ class Game:
         self.k.append((F_SETTLE,))
 
     def _f_after_battle(self) -> None:
+        if self.rules.pocket:
+            # Source 003: attackers still on the board are exhausted; back to the main
+            # phase, where the player may attack again or play more cards.
+            for cid in self.attackers:
+                if cid in self.perm:
+                    self.perm[cid].tapped = True
+            cb.end_combat(self)
+            self.step = MAIN1
+            self._log("step", MAIN1)
+            self.k.append((F_PRIO, self.active))
+            return
         cb.end_combat(self)
         self.step = END
         self.k.append((F_BEGIN_STEP,))
@@ -1063,6 +1171,9 @@ class Game:
 
     def _f_cleanup(self) -> None:
         a = self.active
+        if self.rules.pocket:
+            self._pocket_cleanup(a)
+            return
         # 514.1: discard down to maximum hand size.
         mh = self.rules.max_hand
         if mh is not None and len(self.hand[a]) > mh:
@@ -1089,6 +1200,40 @@ class Game:
         if self._sba_pending() or self.triggers:
             self.k.append((F_PRIO, a))  # when all pass: another cleanup step (F_END_STEP)
             return
+        self._start_turn(1 - a)
+
+    def _pocket_cleanup(self, a: int) -> None:
+        """Source 003: damaged creatures heal; the player removes one unspent unstable
+        (face-down) mana source of their choice; then draws; the other player's turn."""
+        for p in self.perm.values():
+            p.damage = 0
+            p.deathtouched = False
+        n = len(self.effects)
+        self.effects = [e for e in self.effects if e.duration != DUR_EOT]
+        if len(self.effects) != n:
+            self._dirty = True
+        unspent = [
+            c
+            for c in self.battlefield
+            if self.cdef[c].name == FACE_DOWN
+            and not self.perm[c].tapped
+            and self.chars(c).controller == a
+        ]
+        self.k.append((F_POCKET_DRAW,))
+        self.k.append((F_SETTLE,))
+        if len(unspent) == 1:
+            self._remove_unstable(a, unspent[0])
+        elif unspent:
+            self.ctx = ("unstable", tuple(unspent))
+            self._set_decision(D_SELECT, a, -1, "remove one unspent unstable mana source")
+
+    def _remove_unstable(self, seat: int, cid: int) -> None:
+        self._move(cid, GRAVEYARD)
+        self._log("unstable_removed", seat, cid)
+
+    def _f_pocket_draw(self) -> None:
+        a = self.active
+        self._draw(a)
         self._start_turn(1 - a)
 
     def _step_triggers(self, event: str) -> None:
@@ -1165,6 +1310,9 @@ class Game:
         self._set_decision(D_PRIORITY, p)
 
     def _pass(self, p: int) -> None:
+        if self.rules.pocket:
+            self._pocket_pass(p)
+            return
         self.passes += 1
         if self.passes >= 2:
             self.passes = 0
@@ -1174,6 +1322,67 @@ class Game:
                 self.k.append((F_END_STEP,))
         else:
             self.k.append((F_PRIO, 1 - p))
+
+    def _pocket_pass(self, p: int) -> None:
+        w = self.window
+        if w == "cast":
+            # No reaction: the card takes effect; the active player goes on.
+            self.window = None
+            self.k.append((F_PRIO, self.active))
+            self.k.append((F_SETTLE,))
+        elif w == "attack":
+            self.passes += 1
+            if self.passes >= 2:
+                self.passes = 0
+                self.window = None
+                self.k.append((F_BATTLE,))
+            else:
+                self.k.append((F_PRIO, 1 - p))
+        else:
+            # Done playing cards and attacking: cleanup.
+            self.step = CLEANUP
+            self.k.append((F_BEGIN_STEP,))
+
+    def _pocket_after_cast(self, p: int) -> None:
+        w = self.window
+        if w is None:
+            # Source 003: after a card is announced and paid, the opponent may react.
+            self.window = "cast"
+            self.k.append((F_PRIO, 1 - p))
+        elif w == "cast":
+            # A reaction: it can't be reacted to; everything takes effect (it first).
+            self.window = None
+            self.k.append((F_PRIO, self.active))
+            self.k.append((F_SETTLE,))
+        else:
+            # During an attack: it takes effect; then the other player may react.
+            self.k.append((F_PRIO, 1 - p))
+            self.k.append((F_SETTLE,))
+
+    def _start_attack(self, p: int, cid: int, defender: int) -> None:
+        """Source 003: an attack from the main phase: attackers (this one first), then the
+        opponent's defenders, then reactions, then damage; then back to the main phase."""
+        self.step = DECLARE_ATTACKERS
+        self._log("step", DECLARE_ATTACKERS)
+        cb.begin_combat(self)
+        self.attackers[cid] = defender
+        self.k.append((F_POCKET_BLOCKS,))
+        self.ctx = ("attackers",)
+        self._set_decision(D_ATTACKERS, p, -1, "declare attackers (one at a time, then done)")
+
+    def _f_pocket_blocks(self) -> None:
+        self.step = DECLARE_BLOCKERS
+        self._log("step", DECLARE_BLOCKERS)
+        self.k.append((F_POCKET_FIGHT,))
+        self.k.append((F_SETTLE,))
+        cb.start_declare_blockers(self)
+
+    def _f_pocket_fight(self) -> None:
+        self.step = COMBAT_DAMAGE
+        self._log("step", COMBAT_DAMAGE)
+        self.window = "attack"
+        self.passes = 0
+        self.k.append((F_PRIO, self.active))
 
     # ------------------------------------------------------------------ mana
 
@@ -1237,12 +1446,48 @@ class Game:
                 else [KEEP_ACTION]
             )
         if k in (D_BOTTOM, D_DISCARD):
-            return [Action(CARD, c) for c in self.hand[p]]
+            cards = [Action(CARD, c) for c in self.hand[p]]
+            redraw = self.ctx is not None and self.ctx[0] == "redraw"
+            return [PASS_ACTION, *cards] if redraw else cards
         if k == D_SELECT:
             return [Action(CARD, c) for c in self.ctx[1]]
         raise AssertionError(k)  # pragma: no cover
 
+    def _cost(self, p: int, cd: CardDef) -> Any:
+        """What `p` pays for `cd`: its cost, in pocket less 1 per permanent `p` controls
+        that shares a suit with it (source 003), never below nothing."""
+        cost = cd.cost
+        if not self.rules.pocket or cost is None or not cd.subtypes:
+            return cost
+        n = sum(1 for c in self.controlled(p) if self.chars(c).subtypes & cd.subtypes)
+        return cost if n == 0 else ManaCost(max(0, cost.mv - n), (), f"{{{max(0, cost.mv - n)}}}")
+
+    def _pocket_actions(self, p: int) -> list[Action]:
+        acts = [PASS_ACTION]
+        w = self.window
+        srcs = self.mana_sources(p)
+        want = "" if w is None else ("opponent_plays_card" if w == "cast" else "during_attack")
+        for cid in self.hand[p]:
+            whole = self.cdef[cid]
+            if w is None and self.lands_played < 1:
+                acts.append(Action(PLAY, cid, FACE_DOWN_PLAY))
+            for h, half in enumerate(whole.halves):
+                if half.reaction != want:
+                    continue
+                cost = self._cost(p, half)
+                if cost is None or not can_pay(srcs, cost):
+                    continue
+                specs = _spell_specs(half)
+                if specs and not self._targets_exist(specs, cid, p, SPELL, half):
+                    continue
+                acts.append(Action(PLAY, cid, h))
+        if w is None:
+            acts += [Action(ATTACK, c, 1 - p) for c in cb.can_attack_list(self)]
+        return acts
+
     def _priority_actions(self, p: int) -> list[Action]:
+        if self.rules.pocket:
+            return self._pocket_actions(p)
         acts = [PASS_ACTION]
         sorcery_ok = self.active == p and self.step in (MAIN1, MAIN2) and not self.stack
         hand = self.hand[p]
@@ -1424,6 +1669,17 @@ class Game:
                 self._pass(p)
                 return
             self.passes = 0
+            if self.rules.pocket:
+                if a.kind == ATTACK:
+                    self._start_attack(p, a.obj, a.arg)
+                elif a.arg == FACE_DOWN_PLAY:
+                    self.lands_played += 1
+                    self._face_down(p, a.obj)
+                    self.k.append((F_PRIO, p))
+                else:
+                    self.cdef[a.obj] = self.cdef[a.obj].halves[a.arg]
+                    self._begin_cast(p, a.obj)
+                return
             if a.kind == PLAY:
                 if self.cdef[a.obj].types & LAND:
                     self._play_land(p, a.obj)
@@ -1451,6 +1707,20 @@ class Game:
             self._log("bottom", p)
             return
         if k == D_DISCARD:
+            if self.ctx is not None and self.ctx[0] == "redraw":
+                _, seat, n, last = self.ctx
+                self.ctx = None
+                if a.kind == PASS:
+                    for _ in range(n):
+                        self._draw(seat)
+                    if last:
+                        self._start_turn(self.first_player, first=True)
+                    else:
+                        self.k.append((F_REDRAW, 1 - seat, 0, True))
+                else:
+                    self._discard(seat, a.obj)
+                    self.k.append((F_REDRAW, seat, n + 1, last))
+                return
             if self.ctx[0] == "cleanup_discard":
                 self._discard(p, a.obj)
                 self.ctx = None
@@ -1472,7 +1742,10 @@ class Game:
             return
         if k == D_SELECT:
             kind = self.ctx[0]
-            if kind == "legend":
+            if kind == "unstable":
+                self.ctx = None
+                self._remove_unstable(p, a.obj)
+            elif kind == "legend":
                 self.ctx = ("legend_keep", a.obj)
             elif kind == "res":
                 assert self.res is not None
@@ -1523,8 +1796,11 @@ class Game:
         item = self.ctx[1]
         self.ctx = None
         cd = self.cdef[item.cid]
-        self._pay_mana(item.controller, cd.cost)
+        self._pay_mana(item.controller, self._cost(item.controller, cd))
         self._log("cast", item.controller, item.cid, tuple(item.targets))
+        if self.rules.pocket:
+            self._pocket_after_cast(item.controller)
+            return
         self.k.append((F_PRIO, self._after_action(item.controller)))
 
     def _f_act_done(self) -> None:
@@ -1597,7 +1873,7 @@ class Game:
     def _f_resolve(self) -> None:
         """CR 608: resolve the top object; then the active player gets priority."""
         item = self.stack[-1]
-        if not self.rules.immediate:  # immediate: whoever resolved it continues
+        if not (self.rules.immediate or self.rules.pocket):  # they push their continuation
             self.k.append((F_PRIO, self.active))
         if item.targets:
             legal = [self.target_still_legal(item, i) for i in range(len(item.targets))]
@@ -1833,7 +2109,8 @@ class Game:
                     EXILE: self.exile,
                     LIBRARY: self.library,
                 }[z]
-                zl[self.owner[cid]].remove(cid)
+                shared = self.rules.shared_pile and z in (GRAVEYARD, LIBRARY)
+                zl[0 if shared else self.owner[cid]].remove(cid)
                 self.zone[cid] = NOWHERE
                 self.stray_tokens.remove(cid)
                 self._dirty = True
@@ -1947,16 +2224,19 @@ class Game:
         g = self.clone()
         r = _as_rng(rng)
         opp = 1 - seat
-        pool = g.hand[opp] + g.library[opp]
+        lib = 0 if g.rules.shared_pile else opp
+        pool = g.hand[opp] + g.library[lib]
         n_hand = len(g.hand[opp])
         r.shuffle(pool)
         g.hand[opp] = pool[:n_hand]
-        g.library[opp] = pool[n_hand:]
+        g.library[lib] = pool[n_hand:]
         for cid in g.hand[opp]:
             g.zone[cid] = HAND
-        for cid in g.library[opp]:
+            g.owner[cid] = opp
+        for cid in g.library[lib]:
             g.zone[cid] = LIBRARY
-        r.shuffle(g.library[seat])
+        if not g.rules.shared_pile:
+            r.shuffle(g.library[seat])
         g._legal = None
         return g
 
@@ -2062,6 +2342,10 @@ _FRAMES: tuple = (
     Game._f_settle,
     Game._f_battle,
     Game._f_after_battle,
+    Game._f_redraw,
+    Game._f_pocket_blocks,
+    Game._f_pocket_fight,
+    Game._f_pocket_draw,
 )
 
 

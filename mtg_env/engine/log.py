@@ -86,6 +86,12 @@ def describe_action(g: Game, a: Action) -> str:
             return "done declaring blockers"
         return "pass priority"
     if k == PLAY:
+        halves = g.cdef[a.obj].halves
+        if halves:  # pocket: a half, or the card face down as a mana source
+            if a.arg >= len(halves):
+                return f"play {obj_name(g, a.obj)} face down as a mana source"
+            part = "top" if a.arg == 0 else "bottom"
+            return f"cast {halves[a.arg].name} ({part} half of {obj_name(g, a.obj)})"
         verb = "play" if g.cdef[a.obj].types & LAND else "cast"
         return f"{verb} {obj_name(g, a.obj)}"
     if k == ACTIVATE:
@@ -206,6 +212,14 @@ def render_event(g: Game, e: tuple) -> str | None:
         return (
             f"Scripted position: turn {e[1]}, player {e[2]} active, step {g.rules.step_name(e[3])}"
         )
+    if k == "face_down":
+        return f"  player {e[1]} plays a card face down as a mana source"
+    if k == "unstable_removed":
+        return (
+            f"  player {e[1]} removes an unstable mana source: {n(e[2])} goes to the discard pile"
+        )
+    if k == "reshuffle":
+        return "  the discard pile is shuffled into a new draw pile"
     if k == "mana":
         return f"  player {e[1]}'s mana pool is refilled to {e[2]}"
     if k == "sacrifice":

@@ -126,6 +126,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Action, Deck, Game, IllegalActionError, load_cards, load_decks, resolve_deck
+from ..engine.formats import rules_for
 from ..render import render as render_board
 from ..replay import HASH_EVERY, NO_INTERMEDIATE_HASHES, Recorder
 from .spaces import Layout
@@ -234,6 +235,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._seed = self._rng.getrandbits(63) if seed is None else seed
         if self.fixed_pair is not None:
             pair = self.fixed_pair
+        elif len(self.deck_pool) == 1 or rules_for(self.format).shared_pile:
+            # One shared pile (pocket), or one deck: both seats play it.
+            d = self.deck_pool[self._rng.randrange(len(self.deck_pool))]
+            pair = (d, d)
         else:
             a, b = self._rng.sample(range(len(self.deck_pool)), 2)
             pair = (self.deck_pool[a], self.deck_pool[b])

@@ -230,7 +230,12 @@ class Layout:
         if k == MULLIGAN:
             return a0["mulligan"]
         if k == PLAY:
-            return a0["play"] + self.ident[g.cdef[a.obj].name]
+            cd = g.cdef[a.obj]
+            if cd.halves:  # pocket: a half (0 top, 1 bottom), or 2: face down as mana
+                if a.arg >= len(cd.halves):
+                    return a0["hand_card"] + self.ident[cd.name]
+                return a0["play"] + self.ident[cd.halves[a.arg].name]
+            return a0["play"] + self.ident[cd.name]
         if k == ACTIVATE:
             s = own.get(a.obj)
             if s is None or a.arg >= self.limits.abilities:
