@@ -79,6 +79,7 @@ class EntryModel(_Strict):
     card: str
     id: str | None = None
     tapped: bool = False
+    face_down: bool = False  # pocket: a card face down on the battlefield (a mana source)
     sick: bool = False
     damage: int = Field(default=0, ge=0)
     counters: dict[Literal["+1/+1", "-1/-1"], int] = {}
@@ -207,6 +208,8 @@ def load_scenario(path: str | Path) -> Scenario:
     return parse_scenario(raw, str(p))
 
 
+_HALVES = {"top": 0, "bottom": 1, "face_down": 2}
+
 # The rules of the scenario being parsed, for checks of step names deep in script steps.
 _STEPS_OF: ContextVar[Rules] = ContextVar("scenario_rules", default=CLASSIC)
 
@@ -214,6 +217,7 @@ _ACTION_KEYS = {"play", "activate", "attack", "block", "choose"}
 _STEP_KEYS = {
     "player",
     "play",
+    "half",
     "activate",
     "ability",
     "targets",
@@ -282,6 +286,10 @@ def _check_step(step: Any, where: str) -> None:
         raise ScenarioError(f"{where}: field player: 0 or 1 is required for {k}")
     if k == "activate" and not isinstance(step.get("ability", 0), int):
         raise ScenarioError(f"{where}: field ability: an integer index")
+    if "half" in step and (k != "play" or step["half"] not in _HALVES):
+        raise ScenarioError(
+            f"{where}: field half: one of {', '.join(_HALVES)}, with play (pocket cards)"
+        )
     if k == "attack" and not isinstance(step["attack"], list):
         raise ScenarioError(f"{where}: field attack: a list of attackers")
     if k == "block" and not isinstance(step["block"], dict):
@@ -490,15 +498,27 @@ class Runner:
         g = self.g
         if "play" in step:
             cid = self.obj(step["play"], zone=1, seat=p)
-            self._apply(g, Action(PLAY, cid), p)
+            half = _HALVES[step.get("half", "top")]
+            self._apply(g, Action(PLAY, cid, half), p)
             self._answer_rest(step, p)
         elif "activate" in step:
             cid = self.obj(step["activate"])
             self._apply(g, Action(ACTIVATE, cid, step.get("ability", 0)), p)
             self._answer_rest(step, p)
         elif "attack" in step:
+            todo = list(step["attack"])
+            d = g.decision
+            if g.rules.pocket and d is not None and d.kind == D_PRIORITY and todo:
+                # Pocket: an attack starts from the main phase with its first attacker.
+                x = todo.pop(0)
+                legal = [a for a in g.legal_actions() if a.kind == ATTACK]
+                try:
+                    act = self.pick(x, legal, "able to attack")
+                except IllegalActionError:
+                    act = Action(ATTACK, self.obj(x), 1 - p)
+                self._apply(g, act, p)
             self._expect_decision(D_ATTACKERS, p, "attack")
-            for x in step["attack"]:
+            for x in todo:
                 legal = [a for a in g.legal_actions() if a.kind == ATTACK]
                 try:
                     act = self.pick(x, legal, "able to attack")

@@ -36,7 +36,7 @@ def _random_game(a: str, b: str, seed: int, fmt: str = "adventure") -> Game:
 
 
 def test_unknown_format_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="unknown format 'nope'.*classic, adventure"):
+    with pytest.raises(ValueError, match="unknown format .nope..*classic, adventure, pocket"):
         rules_for("nope")
     with pytest.raises(ValueError, match="unknown format"):
         Game.new(("Red Burn", "Red Burn"), format="nope")
@@ -179,3 +179,101 @@ def test_every_format_has_rules_and_a_card_set() -> None:
         assert r.name == name
         assert load_cards(r.card_set).cards
         assert load_decks(name)
+
+
+# ---------------------------------------------------------------------- pocket (source 003)
+
+
+def _pocket(seed: int = 1) -> Game:
+    d = load_decks("pocket")["Pocket 18"]
+    return Game.new((d, d), seed=seed, format="pocket")
+
+
+def test_pocket_003_setup_face_down_card_three_cards_and_redraw() -> None:
+    """Source 003, "Setup": one shared 18-card pile; each player draws one card and puts it
+    face down (a mana source), then draws three; first player first, each may discard
+    cards to draw as many."""
+    from mtg_env.engine.carddb import FACE_DOWN
+    from mtg_env.engine.constants import D_DISCARD
+
+    g = _pocket(3)
+    fp = g.first_player
+    assert [len(h) for h in g.hand] == [3, 3]
+    for seat in (0, 1):
+        mine = [c for c in g.battlefield if g.controller(c) == seat]
+        assert len(mine) == 1 and g.cdef[mine[0]].name == FACE_DOWN
+    assert len(g.library[0]) == 18 - 8 and not g.library[1]
+    assert g.life == [20, 20]
+    d = g.decision
+    assert d is not None and d.kind == D_DISCARD and d.player == fp
+    # Discard two, then done: two new cards; the discards are in the shared discard pile.
+    for _ in range(2):
+        g.apply(next(a for a in g.legal_actions() if a.kind != 0))
+    g.apply(g.legal_actions()[0])  # done (pass)
+    assert len(g.hand[fp]) == 3 and len(g.graveyard[0]) == 2 and len(g.library[0]) == 8
+    assert g.decision is not None and g.decision.player == 1 - fp
+
+
+def test_pocket_003_pile_reshuffles_the_discard_pile_when_it_runs_out() -> None:
+    g, _ = Game.setup(
+        [{"graveyard": ["Wanderer / Scout", "Hermit / Insight"]}, {}],
+        format="pocket",
+        step=MAIN1,
+    )
+    assert not g.library[0]
+    g.apply(g.legal_actions()[0])  # pass: cleanup, then the draw reshuffles
+    assert len(g.hand[0]) == 1 and len(g.library[0]) == 1 and not g.graveyard[0]
+    assert g.owner[g.hand[0][0]] == 0
+    assert "the discard pile is shuffled" in g.log_text()
+
+
+def test_pocket_face_down_identity_is_hidden_from_the_opponent() -> None:
+    from mtg_env.replay import layout_for
+
+    lay = layout_for("pocket")
+    views = []
+    for card in ("Warlord / Rally", "Hermit / Insight"):
+        g, _ = Game.setup(
+            [{"battlefield": [{"card": card, "face_down": True}]}, {}],
+            format="pocket",
+            step=MAIN1,
+        )
+        views.append(lay.observe(g, 1))
+    assert (views[0] == views[1]).all()
+
+
+def test_pocket_shared_pile_needs_the_same_deck_twice() -> None:
+    from mtg_env.engine.carddb import Deck
+
+    d = load_decks("pocket")["Pocket 18"]
+    other = Deck("Other", "pocket", tuple(reversed(d.cards)))
+    with pytest.raises(ValueError, match="one shared pile: give the same deck twice"):
+        Game.new((d, other), format="pocket")
+
+
+def test_pocket_half_of_a_card_is_not_a_deck_entry() -> None:
+    with pytest.raises(CardDataError, match="'Spark' is half of a card"):
+        parse_deck({"name": "x", "format": "pocket", "cards": ["18 Spark"]}, "deck.yaml")
+
+
+def test_pocket_random_play_is_deterministic_and_ends() -> None:
+    hashes = []
+    for _ in range(2):
+        g = _random_game("Pocket 18", "Pocket 18", 12, fmt="pocket")
+        assert g.is_over and not g.truncated
+        hashes.append(g.state_hash())
+    assert hashes[0] == hashes[1]
+    for seed in range(20):
+        g = _random_game("Pocket 18", "Pocket 18", seed, fmt="pocket")
+        assert g.is_over and not g.truncated
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "ismcts:8"])
+def test_agents_play_pocket_legally(spec: str) -> None:
+    res = run_match(spec, "random", 2, seed=3, fmt="pocket")
+    assert res.games == 2
+
+
+def test_heuristic_beats_random_in_pocket_on_fixed_seeds() -> None:
+    res = run_match("heuristic", "random", 40, seed=11, fmt="pocket")
+    assert res.win_rate_a >= 0.8, res.to_dict()

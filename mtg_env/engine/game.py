@@ -356,6 +356,17 @@ class Game:
                     cdef = g.cardset.cards.get(e["card"]) or g.cardset.tokens.get(e["card"])
                     if cdef is None:
                         raise ValueError(f"unknown card {e['card']!r}")
+                    if e.get("face_down"):
+                        if e["card"] not in g.cardset.face_down or zone != BATTLEFIELD:
+                            raise ValueError(
+                                f"face_down: {e['card']!r} must be a two-part card on the "
+                                "battlefield"
+                            )
+                        cdef = g.cardset.face_down[e["card"]]
+                    if g.rules.shared_pile and zone == LIBRARY and seat == 1:
+                        raise ValueError(
+                            "this format has one shared pile: list it as player 0's library"
+                        )
                     cid = g._new_card(cdef, owner)
                     label = e.get("id")
                     if label:
@@ -379,9 +390,10 @@ class Game:
                             attach.append((cid, e["attached_to"]))
                     else:
                         g.zone[cid] = zone
+                        shared = g.rules.shared_pile and zone in (LIBRARY, GRAVEYARD)
                         {LIBRARY: g.library, HAND: g.hand, GRAVEYARD: g.graveyard, EXILE: g.exile}[
                             zone
-                        ][owner].append(cid)
+                        ][0 if shared else owner].append(cid)
         for cid, label in attach:
             if label not in labels:
                 raise ValueError(f"attached_to: unknown label {label!r}")

@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import mtg_env
 from mtg_env.engine import IllegalActionError
 
-FORMATS = ("classic", "adventure")
+FORMATS = ("classic", "adventure", "pocket")
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
