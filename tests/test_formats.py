@@ -277,3 +277,30 @@ def test_agents_play_pocket_legally(spec: str) -> None:
 def test_heuristic_beats_random_in_pocket_on_fixed_seeds() -> None:
     res = run_match("heuristic", "random", 40, seed=11, fmt="pocket")
     assert res.win_rate_a >= 0.8, res.to_dict()
+
+
+def test_pocket_resample_hidden_redeals_what_is_under_face_down_sources() -> None:
+    """The opponent's face-down cards are hidden information: determinizations vary them;
+    the seat's own view (observation) is unchanged."""
+    from mtg_env.replay import layout_for
+
+    g = _pocket(5)
+    while g.decision is not None and g.decision.kind != 0:  # through the redraws
+        g.apply(g.legal_actions()[0])
+    seat = g.current_player
+    assert seat is not None
+    opp = 1 - seat
+    down = next(c for c in g.battlefield if g.controller(c) == opp)
+    lay = layout_for("pocket")
+    seen = set()
+    for i in range(30):
+        h = g.resample_hidden(seat, i)
+        seen.add(h.cdef[down].half_of)
+        assert (lay.observe(h, seat) == lay.observe(g, seat)).all()
+        assert h.cdef[down].name == g.cdef[down].name
+
+        def cards(x: Game) -> list[str]:  # every physical card, whatever side is up
+            return sorted(c.half_of or c.name for c in x.cdef)
+
+        assert cards(h) == cards(g)
+    assert len(seen) > 1

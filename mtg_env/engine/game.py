@@ -2249,6 +2249,19 @@ class Game:
             g.zone[cid] = LIBRARY
         if not g.rules.shared_pile:
             r.shuffle(g.library[seat])
+        if g.cardset.face_down:
+            # Pocket: what is under the opponent's face-down sources is unseen too; each
+            # may trade identities with an unseen card (hand or pile).
+            unseen = g.hand[opp] + g.library[lib]
+            for f in g.battlefield:
+                if g.cdef[f].name != FACE_DOWN or g.controller(f) != opp:
+                    continue
+                j = r.below(len(unseen) + 1)
+                if j < len(unseen):
+                    c = unseen[j]
+                    under, other = g.cdef[f].half_of, g.cdef[c].name
+                    g.cdef[f] = g.cardset.face_down[other]
+                    g.cdef[c] = g.cardset.cards[under]
         g._legal = None
         return g
 
