@@ -8,6 +8,9 @@ shared.
   BLOCKERS, BATTLE, END), no lands, an automatic mana pool that grows by one each turn up to
   eight, and priority that passes to the other player after every action; casts and
   abilities resolve at once.
+- `pocket`: "Pocket Game: The Gathering" (source document 003, docs/pocket.md): one shared
+  pile, two-part cards with suits, face-down mana sources, reaction windows, several
+  attacks per turn.
 """
 
 from __future__ import annotations

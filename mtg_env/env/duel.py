@@ -26,9 +26,12 @@ mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=3000,
             auto_pass=True, reward_shaping=False, mulligans=True, replay_hashes=True)
 ```
 
-- `format`: rules format: `"classic"` (Magic) or `"adventure"` (source 004: six phases, no
-  lands, an automatic mana pool; see `mtg_env.engine.formats`). Each format has its own card
-  set, so its own layout sizes (`N`, `F`); the layout rules below are the same.
+- `format`: rules format: `"classic"` (Magic), `"adventure"` (source 004: six phases, no
+  lands, an automatic mana pool) or `"pocket"` (source 003: a shared 18-card pile, two-part
+  cards, face-down mana sources; see `mtg_env.engine.formats` and `docs/pocket.md`). Each
+  format has its own card set, so its own layout sizes (`N`, `F`); the layout rules below
+  are the same. In pocket, `play[half]` casts a half of a card and `hand_card[card]` at
+  priority plays that card face down as a mana source.
 - `decks`: a pair of decks (bundled names, YAML paths or `Deck`s), or a list/tuple of
   three or more forming a pool from which each game samples two (seeded by `reset(seed=)`).
   Default: the pool of all bundled decks of the format.
@@ -110,8 +113,8 @@ the player who did not make the last move). Optional shaping: see `reward_shapin
 
 ## Version history
 
-* v0: first release; the `adventure` format added (classic observations and actions
-  unchanged).
+* v0: first release; the `adventure` and `pocket` formats added (classic observations and
+  actions unchanged).
 """
 
 from __future__ import annotations
