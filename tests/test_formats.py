@@ -162,15 +162,17 @@ def test_heuristic_beats_random_in_adventure_on_fixed_seeds() -> None:
     assert res.win_rate_a >= 0.8, res.to_dict()
 
 
-def test_adventure_replay_records_and_verifies(tmp_path: Path) -> None:
-    out = tmp_path / "adv.json"
+@pytest.mark.parametrize("fmt", ["adventure", "pocket"])
+def test_replay_records_and_verifies(fmt: str, tmp_path: Path) -> None:
+    out = tmp_path / "game.json"
     r = CliRunner().invoke(
         app,
-        ["replay", "record", "--seed", "2", "--format", "adventure", "--out", str(out)],
+        ["replay", "record", "--seed", "2", "--format", fmt, "--agents", "heuristic,random"]
+        + ["--out", str(out)],
     )
     assert r.exit_code == 0, r.output
     data = json.loads(out.read_text())
-    assert data["format"] == "adventure"
+    assert data["format"] == fmt and data["result"]["over"]
     verify(load_replay(out))
 
 
