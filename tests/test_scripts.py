@@ -139,6 +139,31 @@ def test_train_ppo_slot_head_smoke(tmp_path: Path) -> None:
     assert run_match(f"policy:{out / 'policy.pt'}", "random", 2, seed=1).games == 2
 
 
+def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
+    """Stage 2 of the recipe: new PPO settings on a trained policy's weights (no behaviour
+    cloning); a network that does not match the weights is a clear error."""
+    init = ROOT / "mtg_env" / "data" / "policies" / "candidate.pt"
+    cfg = tmp_path / "stage2.yaml"
+    cfg.write_text(f"head: slot\nentity_dim: 24\nnet_arch: [256]\ninit_from: {init}\n")
+    out = tmp_path / "stage2"
+    stdout = run(
+        "scripts/train_ppo.py", "--config", str(cfg), "--smoke", "--out", str(out), "--no-progress"
+    )
+    assert f"initialised the policy from {init}" in stdout
+    assert "behaviour cloning" not in stdout
+    bad = tmp_path / "flat.yaml"
+    bad.write_text(f"head: flat\ninit_from: {init}\n")
+    r = subprocess.run(
+        [sys.executable, "scripts/train_ppo.py", "--config", str(bad), "--smoke"]
+        + ["--out", str(tmp_path / "bad"), "--no-progress"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode != 0 and "does not match" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_export_policy_from_checkpoint(tmp_path: Path) -> None:
     out = tmp_path / "run"
     run("scripts/train_ppo.py", "--smoke", "--out", str(out), "--no-progress")
