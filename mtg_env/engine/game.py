@@ -127,6 +127,8 @@ F_REDRAW, F_POCKET_BLOCKS, F_POCKET_FIGHT, F_POCKET_DRAW = 16, 17, 18, 19
 FACE_DOWN_PLAY = 2  # Action(PLAY, card, 2): play the card face down as a mana source
 
 POOL_COLORS = 63  # a pool mana pays any pip (all five colors and colorless)
+# Pool mana as sources (negative ids: no permanent); never mutated, so shared.
+_POOL_SOURCES = [Source(-1 - i, POOL_COLORS, 0, 0, POOL_COLORS) for i in range(64)]
 
 
 class Game:
@@ -1401,16 +1403,15 @@ class Game:
     def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]:
         if self.rules.pool:
             # Each pool mana is a source that pays any pip (negative ids: no permanent).
-            return [Source(-1 - i, POOL_COLORS, 0, 0, POOL_COLORS) for i in range(self.pool[seat])]
+            return _POOL_SOURCES[: self.pool[seat]]
         out = []
         perm = self.perm
-        for cid, colors, pain, free, other, creature, haste in self._derived().mana[seat]:
+        for cid, creature, haste, src in self._derived().mana[seat]:
             if cid == exclude or perm[cid].tapped:
                 continue
             if creature and not haste and self.sick(cid):
                 continue  # 302.6: {T} abilities of a "sick" creature can't be activated
-            score = (100 if creature else 0) + (5 if other else 0) + bin(colors).count("1")
-            out.append(Source(cid, colors, pain, score, free))
+            out.append(src)  # Source objects are never mutated: built once per layer state
         return out
 
     def _pay_mana(self, seat: int, cost: Any, exclude: int = -1) -> None:
@@ -2427,7 +2428,9 @@ class Derived:
                 colors = 31 if colors & 1 else 0
                 free = 31 if free & 1 else free & 32
             creature = bool(ch.types & CREATURE)
-            mana[seat].append((cid, colors, pain, free, other, creature, "haste" in ch.keywords))
+            score = (100 if creature else 0) + (5 if other else 0) + bin(colors).count("1")
+            src = Source(cid, colors, pain, score, free)
+            mana[seat].append((cid, creature, "haste" in ch.keywords, src))
         self.sba = sba
         self.mana = mana
         self.activated = activated
