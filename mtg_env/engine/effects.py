@@ -361,6 +361,7 @@ def op_create_token(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
 def op_add_counter(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
         p = g.perm[c]
+        g._sba_ok = None
         if p.counters is None:
             p.counters = {}
         p.counters[a["counter"]] = p.counters.get(a["counter"], 0) + a["count"]
@@ -446,6 +447,7 @@ def op_attach(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     if g.cdef[objs[0]].enchant is not None and not g.can_enchant(objs[0], to[0]):
         return True  # 701.3b: an Aura can't be attached to something it can't enchant
     if p.attached != to[0]:
+        g._sba_ok = None
         p.attached = to[0]
         p.timestamp = g._tick()
         g._dirty = True

@@ -193,6 +193,7 @@ class Game:
         "_chars",
         "_dirty",
         "_drv",
+        "_sba_ok",
         "_legal",
         "_events",
         "_ev_shared",
@@ -479,6 +480,7 @@ class Game:
         g.n_decisions = 0
         g._chars = {}
         g._drv = None
+        g._sba_ok = None
         g._offbf = [0, 0]
         g._white_any = [False, False]
         g.stray_tokens = []
@@ -658,6 +660,7 @@ class Game:
         # Computed characteristics are read-only outside `compute`, so they can be shared.
         g._chars = self._chars
         g._drv = self._drv  # derived from _chars and the battlefield only: shared too
+        g._sba_ok = self._sba_ok
         g._offbf = self._offbf
         g._white_any = self._white_any
         g.stray_tokens = self.stray_tokens[:]
@@ -885,6 +888,7 @@ class Game:
     ) -> None:
         """Move object `cid` to zone `to` (of `seat`, default its owner). A moved object
         becomes a new object (CR 400.7): it gets a new object id."""
+        self._sba_ok = None
         frm = self.zone[cid]
         owner = self.owner[cid]
         pile = 0 if self.rules.shared_pile else owner  # library and graveyard index
@@ -958,6 +962,7 @@ class Game:
         lib = self.library[seat]
         if not lib:
             self.drew_from_empty[seat] = True  # loses at the next SBA check (CR 704.5b)
+            self._sba_ok = None
             self._log("draw_empty", seat)
             return
         cid = lib[-1]
@@ -1935,6 +1940,7 @@ class Game:
             self._log("copy", cid, copy_def.name)
         if self.cdef[cid].enchant is not None:
             self.perm[cid].attached = item.targets[0][0]
+            self._sba_ok = None
         self._etb(cid)
 
     def can_enchant(self, aura: int, target: int) -> bool:
@@ -1991,6 +1997,7 @@ class Game:
         if target < 0:
             seat = ref_player(target)
             self.life[seat] -= amount
+            self._sba_ok = None
             self._log("damage", src, target, amount)
             if seat != src_ch.controller:
                 for idx, ab in enumerate(src_ch.abilities):
@@ -2004,6 +2011,7 @@ class Game:
                 return 0  # 702.16e: damage from a source of that color is prevented
             p = self.perm[target]
             p.damage += amount
+            self._sba_ok = None
             if "deathtouch" in src_ch.keywords:
                 p.deathtouched = True
             self._log("damage", src, target, amount)
@@ -2074,8 +2082,13 @@ class Game:
     def _sba(self) -> str:
         """Perform one round of state-based actions (CR 704.3). Returns "none" if there
         were none, "done" if some were performed, "paused" if a choice is pending."""
+        # Nothing an SBA reads changed since a check found none: the same layer state (the
+        # Derived tables) and no move, damage, life loss, attachment or empty draw since.
+        if not self._dirty and self._sba_ok is not None and self._sba_ok is self._drv:
+            return "none"
         acts = self._sba_collect()
         if not acts:
+            self._sba_ok = self._drv  # _sba_collect brought the layer state up to date
             return "none"
         # The legend rule needs its controller's choice (CR 704.5j).
         keep: dict[tuple[int, ...], int] = {}
