@@ -1514,6 +1514,7 @@ class Game:
                 if self.cdef[cid].types & LAND:
                     acts.append(Action(PLAY, cid))
         srcs: list[Source] | None = None
+        castable: dict[CardDef, bool] = {}  # copies of a card in hand share the answer
         for cid in hand:
             cd = self.cdef[cid]
             if cd.types & LAND:
@@ -1522,16 +1523,20 @@ class Game:
             # effects apply (chars_off_battlefield), so a card's keywords are printed ones.
             if not (sorcery_ok or cd.types & INSTANT or "flash" in cd.keywords):
                 continue
-            if srcs is None:
-                srcs = self.mana_sources(p)
-            if cd.cost is not None and not can_pay(srcs, cd.cost):
-                continue
-            if cd.cost is None:
-                continue  # a card without a mana cost can't be cast (CR 202.1b)
-            specs = _spell_specs(cd)
-            if specs and not self._targets_exist(specs, cid, p, SPELL, cd):
-                continue
-            acts.append(Action(PLAY, cid))
+            ok = castable.get(cd)
+            if ok is None:
+                if cd.cost is None:
+                    ok = False  # a card without a mana cost can't be cast (CR 202.1b)
+                else:
+                    if srcs is None:
+                        srcs = self.mana_sources(p)
+                    specs = _spell_specs(cd)
+                    ok = can_pay(srcs, cd.cost) and (
+                        not specs or self._targets_exist(specs, cid, p, SPELL, cd)
+                    )
+                castable[cd] = ok
+            if ok:
+                acts.append(Action(PLAY, cid))
         for cid, ch, idx, ab in self._derived().activated[p]:
             if srcs is None:
                 srcs = self.mana_sources(p)
