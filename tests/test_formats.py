@@ -306,3 +306,10 @@ def test_pocket_resample_hidden_redeals_what_is_under_face_down_sources() -> Non
 
         assert cards(h) == cards(g)
     assert len(seen) > 1
+
+
+def test_pocket_position_starts_in_the_main_phase() -> None:
+    from mtg_env.engine.constants import COMBAT_DAMAGE
+
+    with pytest.raises(ValueError, match="main phase \\(main\\), not fight"):
+        Game.setup([{}, {}], format="pocket", step=COMBAT_DAMAGE)

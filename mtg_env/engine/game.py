@@ -324,6 +324,11 @@ class Game:
                 f"a {format} position starts where a player has priority: {names}, "
                 f"not {g.rules.step_name(step)}"
             )
+        if g.rules.pocket and step != MAIN1:
+            raise ValueError(
+                f"a {format} position starts in the active player's main phase "
+                f"({g.rules.step_name(MAIN1)}), not {g.rules.step_name(step)}"
+            )
         labels: dict[str, int] = {}
         g.turn = turn
         g.active = active
