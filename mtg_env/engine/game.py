@@ -233,11 +233,7 @@ class Game:
                 g.zone[cid] = LIBRARY
                 g.library[seat].append(cid)
             g.rng.shuffle(g.library[seat])
-        fp = g.rng.below(2) if first_player is None else first_player
-        if fp not in (0, 1):
-            raise ValueError("first_player must be 0 or 1")
-        g.first_player = fp
-        g.active = fp
+        fp = g._choose_first(first_player)
         for seat in (fp, 1 - fp):
             for _ in range(g.rules.opening_hand):
                 g._draw(seat)
@@ -265,11 +261,7 @@ class Game:
             g.zone[cid] = LIBRARY
             g.library[0].append(cid)
         g.rng.shuffle(g.library[0])
-        fp = g.rng.below(2) if first_player is None else first_player
-        if fp not in (0, 1):
-            raise ValueError("first_player must be 0 or 1")
-        g.first_player = fp
-        g.active = fp
+        fp = g._choose_first(first_player)
         for seat in (fp, 1 - fp):
             g._draw(seat)
             g._face_down(seat, g.hand[seat][-1])
@@ -280,6 +272,15 @@ class Game:
         g.k.append((F_REDRAW, fp, 0, False))
         g._run()
         return g
+
+    def _choose_first(self, first_player: int | None) -> int:
+        """The first player: by the seed unless `first_player` fixes it."""
+        fp = self.rng.below(2) if first_player is None else first_player
+        if fp not in (0, 1):
+            raise ValueError("first_player must be 0 or 1")
+        self.first_player = fp
+        self.active = fp
+        return fp
 
     def _face_down(self, seat: int, cid: int) -> None:
         """Put card `cid` from `seat`'s hand onto the battlefield face down: a ready mana
@@ -1024,10 +1025,7 @@ class Game:
             return
         if self.rules.pocket:
             if step == UNTAP:  # READY: ready all of the active player's cards
-                for cid in self.battlefield:
-                    p = self.perm[cid]
-                    if p.tapped and self.chars(cid).controller == a:
-                        p.tapped = False
+                self._untap_all(a)
                 self.step = MAIN1
                 self.k.append((F_BEGIN_STEP,))
                 self.k.append((F_SETTLE,))
@@ -1038,10 +1036,7 @@ class Game:
             return
         if step == UNTAP:
             # 502.3: untap the active player's permanents; no priority in this step.
-            for cid in self.battlefield:
-                p = self.perm[cid]
-                if p.tapped and self.chars(cid).controller == a:
-                    p.tapped = False
+            self._untap_all(a)
             self.k.append((F_END_STEP,))
             return
         if step == UPKEEP:
@@ -1071,15 +1066,19 @@ class Game:
             return
         self.k.append((F_PRIO, a))
 
+    def _untap_all(self, a: int) -> None:
+        """Untap (ready) every permanent player `a` controls."""
+        for cid in self.battlefield:
+            p = self.perm[cid]
+            if p.tapped and self.chars(cid).controller == a:
+                p.tapped = False
+
     def _begin_phase(self, step: int, a: int) -> None:
         """A phase of the six-phase turn (source 004, `Rules.phases`)."""
         k = self.k
         if step == UNTAP:
             # DRAW: no player has priority; untap, +1 mana up to the cap, refill, draw.
-            for cid in self.battlefield:
-                p = self.perm[cid]
-                if p.tapped and self.chars(cid).controller == a:
-                    p.tapped = False
+            self._untap_all(a)
             r = self.rules
             if r.pool:
                 self.pool_max[a] = min(r.pool_cap, self.pool_max[a] + 1)
@@ -1151,25 +1150,34 @@ class Game:
         self.step = END
         self.k.append((F_BEGIN_STEP,))
 
-    def _f_settle(self) -> None:
-        """State-based actions and triggers without giving anyone priority (the phases in
-        which no player has priority); with `Rules.immediate` the stack resolves too."""
+    def _settled(self, again: tuple, resolve: bool) -> bool:
+        """CR 117.5's loop: state-based actions (repeatedly), then triggers onto the stack,
+        then, if `resolve`, the stack resolves. True once nothing is left to do; otherwise
+        the frame `again` is pushed under the work still to do and False is returned."""
         while True:
             r = self._sba()
             if self.over:
-                return
+                return False
             if r == "paused":
-                self.k.append((F_SETTLE,))
-                return
+                self.k.append(again)
+                return False
             if self.triggers:
-                self.k.append((F_SETTLE,))
+                self.k.append(again)
                 self.k.append((F_PUT_TRIGGERS,))
-                return
+                return False
             if r == "none":
                 break
-        if self.stack:
-            self.k.append((F_SETTLE,))
+        if resolve and self.stack:
+            self.k.append(again)
             self.k.append((F_RESOLVE,))
+            return False
+        return True
+
+    def _f_settle(self) -> None:
+        """State-based actions, triggers and the stack without giving anyone priority: the
+        steps of adventure and pocket in which no player has priority, and pocket's
+        reactions, which resolve at once."""
+        self._settled((F_SETTLE,), True)
 
     def _f_end_step(self) -> None:
         """All players passed with an empty stack: the step ends (CR 500.2)."""
@@ -1205,15 +1213,7 @@ class Game:
             self.ctx = ("cleanup_discard",)
             self._set_decision(D_DISCARD, a, -1, f"discard to {mh} cards")
             return
-        # 514.2: remove damage; end "until end of turn" effects.
-        for p in self.perm.values():
-            p.damage = 0
-            p.deathtouched = False
-        n = len(self.effects)
-        self.effects = [e for e in self.effects if e.duration != DUR_EOT]
-        if len(self.effects) != n:
-            self._dirty = True
-        self.fog_turn = -1
+        self._end_turn_effects()
         if self.rules.phases:
             # The end of an END phase: no priority; the next turn begins (its DRAW phase
             # checks state-based actions first).
@@ -1226,9 +1226,8 @@ class Game:
             return
         self._start_turn(1 - a)
 
-    def _pocket_cleanup(self, a: int) -> None:
-        """Source 003: damaged creatures heal; the player removes one unspent unstable
-        (face-down) mana source of their choice; then draws; the other player's turn."""
+    def _end_turn_effects(self) -> None:
+        """514.2: damage is removed and "until end of turn" effects end."""
         for p in self.perm.values():
             p.damage = 0
             p.deathtouched = False
@@ -1236,6 +1235,12 @@ class Game:
         self.effects = [e for e in self.effects if e.duration != DUR_EOT]
         if len(self.effects) != n:
             self._dirty = True
+        self.fog_turn = -1
+
+    def _pocket_cleanup(self, a: int) -> None:
+        """Source 003: damaged creatures heal; the player removes one unspent unstable
+        (face-down) mana source of their choice; then draws; the other player's turn."""
+        self._end_turn_effects()
         unspent = [
             c
             for c in self.battlefield
@@ -1312,26 +1317,10 @@ class Game:
 
     def _f_prio(self, p: int) -> None:
         """CR 117.5: before a player receives priority, SBAs are checked (repeatedly) and
-        then triggered abilities are put on the stack; then the player gets priority."""
-        while True:
-            r = self._sba()
-            if self.over:
-                return
-            if r == "paused":
-                self.k.append((F_PRIO, p))
-                return
-            if self.triggers:
-                self.k.append((F_PRIO, p))
-                self.k.append((F_PUT_TRIGGERS,))
-                return
-            if r == "none":
-                break
-        if self.stack and self.rules.immediate:
-            # Source 004: what was cast or activated resolves before anyone acts again.
-            self.k.append((F_PRIO, p))
-            self.k.append((F_RESOLVE,))
-            return
-        self._set_decision(D_PRIORITY, p)
+        then triggered abilities are put on the stack; then the player gets priority. With
+        `Rules.immediate` (source 004) the stack resolves before anyone acts again."""
+        if self._settled((F_PRIO, p), self.rules.immediate):
+            self._set_decision(D_PRIORITY, p)
 
     def _pass(self, p: int) -> None:
         if self.rules.pocket:
