@@ -122,6 +122,9 @@ class EngineAgent(abc.ABC):
     env's info and maps the chosen engine action back to the env index."""
 
     needs_observation = False
+    # `act` is `choose(game)` mapped to its index: an env may call `choose` directly
+    # (`SelfPlay-v0` then builds neither observation nor mask for this agent's moves).
+    decides_from_engine = True
 
     def reset(self) -> None:  # noqa: B027 - optional hook, nothing to reset by default
         pass

@@ -111,6 +111,13 @@ class PoolOpponent:
     def needs_observation(self) -> bool:
         return getattr(self.current, "needs_observation", True)
 
+    @property
+    def decides_from_engine(self) -> bool:
+        return getattr(self.current, "decides_from_engine", False)
+
+    def choose(self, game: Any) -> Any:
+        return self.current.choose(game)
+
     def __init__(self, weights: dict[str, float], seed: int, fmt: str) -> None:
         self.weights = dict(weights)
         self.rng = random.Random(seed)

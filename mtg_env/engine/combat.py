@@ -96,7 +96,8 @@ def attack_problem(g: Game, cid: int) -> str | None:
 
 
 def can_attack_list(g: Game) -> list[int]:
-    return [c for c in g.battlefield if attack_problem(g, c) is None]
+    # Only creatures can attack: the layer state's creature list, in battlefield order.
+    return [c for c in g._derived().creatures if attack_problem(g, c) is None]
 
 
 def start_declare_attackers(g: Game) -> None:

@@ -1581,9 +1581,21 @@ class Game:
         self, specs: Sequence[TargetSpec], src: int, you: int, kind: int, src_ch: Any
     ) -> bool:
         colors = src_ch.colors
-        return all(
-            any(True for _ in self._iter_targets(spec, src, you, colors, kind)) for spec in specs
-        )
+        for spec in specs:
+            if spec.allows_player:
+                continue  # a player is always a legal target (_iter_targets yields both)
+            k = spec.kind
+            if k in ("any", "creature"):
+                # Only creatures can match these kinds: look at them alone.
+                target_ok = self._target_ok
+                if not any(target_ok(spec, c, src, you, colors) for c in self._derived().creatures):
+                    return False
+                continue
+            for _ in self._iter_targets(spec, src, you, colors, kind):
+                break
+            else:
+                return False
+        return True
 
     def _iter_targets(
         self, spec: TargetSpec, src: int, you: int, src_colors: int, kind: int
@@ -2390,7 +2402,16 @@ _FRAMES: tuple = (
 class Derived:
     """Tables derived from one layer state (see `Game._derived`); never mutated."""
 
-    __slots__ = ("sba", "mana", "activated", "controlled", "cda", "positions", "triggered")
+    __slots__ = (
+        "sba",
+        "mana",
+        "activated",
+        "controlled",
+        "cda",
+        "positions",
+        "triggered",
+        "creatures",
+    )
 
     def __init__(self, g: Game) -> None:
         chars = g._chars
@@ -2400,10 +2421,13 @@ class Derived:
         controlled: tuple[list[int], list[int]] = ([], [])  # battlefield order
         self.cda = False  # a characteristic-defining ability on the battlefield
         self.triggered: list[int] = []  # permanents with a triggered ability
+        self.creatures: list[int] = []  # battlefield order
         for cid in g.battlefield:
             ch = chars[cid]
             p = g.perm[cid]
             controlled[ch.controller].append(cid)
+            if ch.types & CREATURE:
+                self.creatures.append(cid)
             if any(ab.__class__ is TriggeredAbility for ab in ch.abilities):
                 self.triggered.append(cid)
             if (

@@ -45,11 +45,22 @@ def _match(pips: tuple[int, ...] | list[int], srcs: list[Source]) -> bool:
 
 
 def can_pay(srcs: list[Source], cost: ManaCost) -> bool:
-    if len(srcs) < cost.generic + len(cost.pips):
+    pips = cost.pips
+    if len(srcs) < cost.generic + len(pips):
         return False
-    if not cost.pips:
+    if not pips:
         return True
-    return _match(cost.pips, srcs)
+    p = pips[0]
+    if all(q == p for q in pips):
+        # Pips of one colour (most costs): enough sources of that colour is a matching.
+        n = len(pips)
+        for s in srcs:
+            if s.colors & p:
+                n -= 1
+                if n == 0:
+                    return True
+        return False
+    return _match(pips, srcs)
 
 
 def choose_payment(srcs: list[Source], cost: ManaCost) -> list[tuple[Source, int]] | None:

@@ -208,6 +208,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._mask = np.zeros(n, dtype=np.int8)
         self._map_ok = False
         self._missing = 0
+        # A seat whose agent moves with `step_engine` (SelfPlay-v0's engine opponent): its
+        # legal actions need no index, so its mask is built only if asked for.
+        self.engine_seat: int | None = None
         self.decks: tuple[Deck, Deck] | None = None
         self.recorder: Any = None
         self.agent_names: list[str] = ["unknown", "unknown"]  # specs recorded in replays
@@ -292,9 +295,39 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         a = amap.get(int(action))
         if a is None:
             raise IllegalActionError(self._illegal_reason(int(action)))
+        self._step_to(agent, g, int(action), a)
+
+    def step_engine(self, action: Action) -> None:
+        """`step(index_of(action))` for an agent that decides from the engine state (the
+        `SelfPlay-v0` opponent): the same move and the same replay, without building the
+        mask of the acting seat. The action is replaced, like an index, by the first legal
+        action with its index (e.g. the first of two Forests in hand)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            raise RuntimeError("step_engine() called after the game ended; call reset()")
+        g = self._g()
+        seat = g.current_player
+        legal = g.legal_actions()
+        if seat is None or action not in legal:
+            raise IllegalActionError(f"{action} is not a legal action now")
+        lay = self.layout
+        own, opp, stack = lay.slots(g, seat)
+        i = lay.action_index(g, action, seat, own, opp, stack)
+        if i < 0:
+            raise IllegalActionError(f"{action} has no index in the action layout")
+        canon = action
+        for b in legal:
+            if b == action:
+                break
+            if lay.action_index(g, b, seat, own, opp, stack) == i:
+                canon = b
+                break
+        self._step_to(agent, g, i, canon)
+
+    def _step_to(self, agent: str, g: Game, index: int, a: Action) -> None:
         life_before = list(g.life)
         self._cumulative_rewards[agent] = 0.0
-        self.recorder.apply_index(int(action), a)
+        self.recorder.apply_index(index, a)
         self._map_ok = False
         self._clear_rewards()
         if self.reward_shaping and not g.is_over:
@@ -306,8 +339,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         else:
             self._sync()
             reason = self.layout.overflow(g)
-            if reason is not None or self._missing > 0:
-                self._truncate(reason or "a legal action has no index in the layout")
+            if reason is None and g.current_player != self.engine_seat:
+                # The mask of a seat that decides by index: every legal action needs one.
+                self._current_map()
+                if self._missing > 0:
+                    reason = "a legal action has no index in the layout"
+            if reason is not None:
+                self._truncate(reason)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -397,7 +435,6 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
     def _sync(self) -> None:
         g = self._g()
-        self._current_map()
         if g.current_player is not None:
             self.agent_selection = AGENTS[g.current_player]
 

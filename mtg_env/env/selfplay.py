@@ -65,6 +65,7 @@ class SelfPlayEnv(gym.Env):
         self.action_space = spaces.Discrete(self.layout.n_actions)
         self._opponent_spec = opponent
         self.opponent = make_opponent(opponent)
+        self._engine_opponent = False
         self.episode = 0
         self.learner = 0
         self._illegal = False
@@ -99,6 +100,10 @@ class SelfPlayEnv(gym.Env):
         self.aec.reset(seed=game_seed)
         if hasattr(self.opponent, "reset"):
             self.opponent.reset()
+        # An opponent whose `act` is only `choose(game)` mapped to an index (the engine
+        # agents; a pool while it plays one) moves by engine action: no observation, no mask.
+        self._engine_opponent = bool(getattr(self.opponent, "decides_from_engine", False))
+        self.aec.engine_seat = 1 - self.learner if self._engine_opponent else None
         self._play_opponent()
         return self._obs(), self._info()
 
@@ -132,8 +137,16 @@ class SelfPlayEnv(gym.Env):
     def _play_opponent(self) -> None:
         aec = self.aec
         opp = AGENTS[1 - self.learner]
+        direct = self._engine_opponent
         while aec.agent_selection == opp and not aec.terminations[opp] and not aec.truncations[opp]:
             game = aec.game
+            if direct:
+                # An engine agent decides from the game itself: no observation, no mask.
+                t = perf_counter()
+                act = self.opponent.choose(game)
+                self.opponent_seconds += perf_counter() - t
+                aec.step_engine(act)
+                continue
             mask, _ = aec._current_map()
             info = {"game": game, "seat": 1 - self.learner, "env": aec}
             obs = (

@@ -8,7 +8,7 @@ the documentation of every slice.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import get_args
+from typing import Any, get_args
 
 import numpy as np
 
@@ -59,6 +59,8 @@ class Limits:
 TARGET_KINDS: tuple[str, ...] = get_args(_TARGET_KIND_LITERAL)
 KEYWORD_LIST = tuple(sorted(KEYWORDS))
 _TYPES = (ARTIFACT, CREATURE, ENCHANTMENT, LAND, INSTANT, SORCERY)
+# Mana observation: the count indices (colours 0-4, colourless-maker 5) of a source key.
+_BITS = tuple(tuple(b for b in range(6) if key & (1 << b)) for key in range(64))
 
 
 class Layout:
@@ -317,33 +319,65 @@ class Layout:
             o.fill(0.0)
         O = self._o0
         opp_seat = 1 - seat
-        o[O["turn"]] = min(g.turn / 50.0, 1.0)
-        o[O["step"] + (g.step if g.step >= 0 else len(STEP_NAMES))] = 1.0
-        o[O["active_is_me"]] = float(g.active == seat)
-        o[O["first_is_me"]] = float(g.first_player == seat)
+        # Scalar features are collected as (index, value) and written with one fancy
+        # assignment at the end: a numpy scalar store costs as much as a Python loop step.
+        idx: list[int] = []
+        val: list[float] = []
+        put_i = idx.append
+        put_v = val.append
         d = g.decision
+        life, hand, library, graveyard, mull = g.life, g.hand, g.library, g.graveyard, g.mull_count
+        idx += (
+            O["turn"],
+            O["step"] + (g.step if g.step >= 0 else len(STEP_NAMES)),
+            O["active_is_me"],
+            O["first_is_me"],
+            O["land_played"],
+            O["stack_size"],
+            O["n_attackers"],
+        )
+        val += (
+            min(g.turn / 50.0, 1.0),
+            1.0,
+            float(g.active == seat),
+            float(g.first_player == seat),
+            float(g.lands_played > 0 and g.active == seat),
+            min(len(g.stack) / self.limits.stack, 1.0),
+            min(len(g.attackers) / 20.0, 1.0),
+        )
         if d is not None:
-            o[O["decision"] + d.kind] = 1.0
-            o[O["i_decide"]] = float(d.player == seat)
+            idx += (O["decision"] + d.kind, O["i_decide"])
+            val += (1.0, float(d.player == seat))
         for i, s in enumerate((seat, opp_seat)):
-            o[O["life"] + i] = min(max(g.life[s], 0) / 40.0, 1.0)
-            o[O["hand_size"] + i] = min(len(g.hand[s]) / 20.0, 1.0)
-            o[O["library_size"] + i] = min(len(g.library[s]) / 60.0, 1.0)
-            o[O["graveyard_size"] + i] = min(len(g.graveyard[s]) / 60.0, 1.0)
-            o[O["mulligans"] + i] = min(g.mull_count[s] / 7.0, 1.0)
-        o[O["land_played"]] = float(g.lands_played > 0 and g.active == seat)
-        for i, s in enumerate((seat, opp_seat)):
-            counts = [0] * 6
+            idx += (
+                O["life"] + i,
+                O["hand_size"] + i,
+                O["library_size"] + i,
+                O["graveyard_size"] + i,
+                O["mulligans"] + i,
+            )
+            val += (
+                min(max(life[s], 0) / 40.0, 1.0),
+                min(len(hand[s]) / 20.0, 1.0),
+                min(len(library[s]) / 60.0, 1.0),
+                min(len(graveyard[s]) / 60.0, 1.0),
+                min(mull[s] / 7.0, 1.0),
+            )
+            # Sources per colour they can pay (and colourless-making ones), by distinct
+            # colour mask: few distinct masks, many sources.
+            by_mask: dict[int, int] = {}
             for src in g.mana_sources(s):
-                for b in range(5):
-                    if src.colors & (1 << b):
-                        counts[b] += 1
-                if src.free & 32:
-                    counts[5] += 1
+                key = (src.colors & 31) | (32 if src.free & 32 else 0)
+                by_mask[key] = by_mask.get(key, 0) + 1
+            counts = [0] * 6
+            for key, n in by_mask.items():
+                for b in _BITS[key]:
+                    counts[b] += n
+            base = O["mana"] + 6 * i
             for b in range(6):
-                o[O["mana"] + 6 * i + b] = min(counts[b] / 20.0, 1.0)
-        o[O["stack_size"]] = min(len(g.stack) / self.limits.stack, 1.0)
-        o[O["n_attackers"]] = min(len(g.attackers) / 20.0, 1.0)
+                if counts[b]:
+                    put_i(base + b)
+                    put_v(min(counts[b] / 20.0, 1.0))
         own, opp, stack = self.slots(g, seat)
         ident = self.ident
         if d is not None and d.player == seat:
@@ -353,50 +387,87 @@ class Layout:
                     if g.zone[d.source] == BATTLEFIELD
                     else (g.cdef[d.source].name)
                 )
-                o[O["decision_source"] + ident.get(name, 0)] = 1.0
+                put_i(O["decision_source"] + ident.get(name, 0))
+                put_v(1.0)
             if d.kind == D_TARGET and g.ctx is not None and g.ctx[0] == "targets":
                 item, specs = g.ctx[1], g.ctx[2]
                 ti = len(item.targets)
-                o[O["target_index"] + min(ti, 2)] = 1.0
                 kind = specs[ti].kind if ti < len(specs) else "any"
-                o[O["target_kind"] + TARGET_KINDS.index(kind)] = 1.0
+                idx += (O["target_index"] + min(ti, 2), O["target_kind"] + TARGET_KINDS.index(kind))
+                val += (1.0, 1.0)
             if g.ctx is not None and g.ctx[0] == "block_target" and g.ctx[1] in own:
-                o[O["chosen_blocker"] + own[g.ctx[1]]] = 1.0
-            o[O["n_options"]] = min(len(d.options) / self.limits.options, 1.0)
+                put_i(O["chosen_blocker"] + own[g.ctx[1]])
+                put_v(1.0)
+            put_i(O["n_options"])
+            put_v(min(len(d.options) / self.limits.options, 1.0))
         cdef = g.cdef
         for cids, key in (
-            (g.hand[seat], "hand"),
-            (g.graveyard[seat], "graveyard_own"),
-            (g.graveyard[opp_seat], "graveyard_opp"),
+            (hand[seat], "hand"),
+            (graveyard[seat], "graveyard_own"),
+            (graveyard[opp_seat], "graveyard_opp"),
         ):
-            # 0.25 per copy, at most 1 (counted in Python: numpy scalar updates are slow)
-            counts: dict[int, int] = {}
+            # 0.25 per copy, at most 1
+            counts_by: dict[int, int] = {}
             for cid in cids:
                 j = ident[cdef[cid].name]
-                counts[j] = counts.get(j, 0) + 1
+                counts_by[j] = counts_by.get(j, 0) + 1
             base = O[key]
-            for j, n in counts.items():
-                o[base + j] = min(n * 0.25, 1.0)
+            for j, n in counts_by.items():
+                put_i(base + j)
+                put_v(min(n * 0.25, 1.0))
         pf = self.pf
         P = self.limits.permanents
+        po = self._poff
+        f_sick, f_tapped, f_damage = po["sick"], po["tapped"], po["damage"]
+        perm = g.perm
+        attackers, blockers = g.attackers, g.blockers
+        sickness = g.rules.summoning_sickness
+        last_start = g.last_turn_start
+        chars = g.chars
+        static = self._static
         for slots, key in ((own, "permanents_own"), (opp, "permanents_opp")):
             base0 = O[key]
             cids = [cid for cid, slot in slots.items() if slot < P]  # slot order
             if not cids:
                 continue
+            chs = [chars(cid) for cid in cids]
             # The static features of every slot in one copy, then the per-state ones.
-            chs = [g.chars(cid) for cid in cids]
-            statics = [self._static_vec(g, cid, ch) for cid, ch in zip(cids, chs)]
+            statics = []
+            for cid, ch in zip(cids, chs):
+                hit = static.get(id(ch))
+                statics.append(
+                    hit[1] if hit is not None and hit[0] is ch else self._static_vec(g, cid, ch)
+                )
             o[base0 : base0 + len(cids) * pf] = np.concatenate(statics)
-            for k, cid in enumerate(cids):
-                self._encode_dynamic(g, cid, chs[k], o, base0 + k * pf, own, opp)
+            b = base0
+            for cid, ch in zip(cids, chs):
+                p = perm[cid]
+                # Summoning sickness as Game.sick computes it (CR 302.6), inlined.
+                if (
+                    sickness
+                    and ch.types & CREATURE
+                    and p.control_since > last_start[ch.controller]
+                    and "haste" not in ch.keywords
+                ):
+                    put_i(b + f_sick)
+                    put_v(1.0)
+                if p.tapped:
+                    put_i(b + f_tapped)
+                    put_v(1.0)
+                if cid in attackers or cid in blockers:
+                    self._encode_combat(g, cid, idx, val, b, own, opp)
+                if p.damage:
+                    put_i(b + f_damage)
+                    put_v(min(p.damage / 10.0, 1.0))
+                if p.counters or p.attached >= 0:
+                    self._encode_attachments(p, idx, val, b, own, opp)
+                b += pf
         sf = self.sf
         base0 = O["stack"]
         for i, it in enumerate(reversed(g.stack)):
             if i >= self.limits.stack:
                 break
             b = base0 + i * sf
-            o[b] = 1.0
             name = (
                 g.cdef[it.cid].name
                 if it.kind == SPELL
@@ -404,12 +475,63 @@ class Layout:
                 if (g.zone[it.cid] == BATTLEFIELD)
                 else g.cdef[it.cid].name
             )
-            o[b + 1 + ident.get(name, 0)] = 1.0
             k = b + 1 + self.n_ident
-            o[k + (0 if it.kind == SPELL else 2 if it.kind == TRIGGER else 1)] = 1.0
-            o[k + 3] = float(it.controller == seat)
-            o[k + 4] = float(bool(it.targets))
+            idx += (
+                b,
+                b + 1 + ident.get(name, 0),
+                k + (0 if it.kind == SPELL else 2 if it.kind == TRIGGER else 1),
+                k + 3,
+                k + 4,
+            )
+            val += (1.0, 1.0, 1.0, float(it.controller == seat), float(bool(it.targets)))
+        o[idx] = val
         return o
+
+    def _encode_combat(
+        self,
+        g: Game,
+        cid: int,
+        idx: list[int],
+        val: list[float],
+        b: int,
+        own: dict[int, int],
+        opp: dict[int, int],
+    ) -> None:
+        po = self._poff
+        if cid in g.attackers:
+            n = sum(1 for x in g.blockers.values() if x == cid)
+            idx += (b + po["attacking"], b + po["blocked"], b + po["blockers"])
+            val += (1.0, float(cid in g.blocked), min(n / 5.0, 1.0))
+        if cid in g.blockers:
+            a = g.blockers[cid]
+            s = own.get(a, opp.get(a, -1))
+            idx += (b + po["blocking"], b + po["blocks_slot"])
+            val += (1.0, (s + 1) / self.limits.permanents if s >= 0 else 0.0)
+
+    def _encode_attachments(
+        self,
+        p: Any,
+        idx: list[int],
+        val: list[float],
+        b: int,
+        own: dict[int, int],
+        opp: dict[int, int],
+    ) -> None:
+        po = self._poff
+        if p.counters:
+            idx += (b + po["plus_counters"], b + po["minus_counters"])
+            val += (
+                min(p.counters.get("+1/+1", 0) / 5.0, 1.0),
+                min(p.counters.get("-1/-1", 0) / 5.0, 1.0),
+            )
+        if p.attached >= 0:
+            s = own.get(p.attached, opp.get(p.attached, -1))
+            idx += (b + po["attached"], b + po["attached_to_opp"], b + po["attached_slot"])
+            val += (
+                1.0,
+                float(p.attached in opp),
+                (s + 1) / self.limits.permanents if s >= 0 else 0.0,
+            )
 
     def _static_vec(self, g: Game, cid: int, ch: Chars) -> np.ndarray:
         # The part that follows from the computed characteristics (and the card) is
@@ -440,43 +562,6 @@ class Layout:
                 v = self._by_value[key] = self._encode_static(g, cid, ch)
             hit = self._static[id(ch)] = (ch, v)
         return hit[1]
-
-    def _encode_dynamic(
-        self,
-        g: Game,
-        cid: int,
-        ch: Chars,
-        o: np.ndarray,
-        b: int,
-        own: dict[int, int],
-        opp: dict[int, int],
-    ) -> None:
-        po = self._poff
-        p = g.perm[cid]
-        if ch.types & CREATURE and g.sick(cid) and "haste" not in ch.keywords:
-            o[b + po["sick"]] = 1.0
-        if p.tapped:
-            o[b + po["tapped"]] = 1.0
-        if cid in g.attackers:
-            o[b + po["attacking"]] = 1.0
-            o[b + po["blocked"]] = float(cid in g.blocked)
-            n = sum(1 for x in g.blockers.values() if x == cid)
-            o[b + po["blockers"]] = min(n / 5.0, 1.0)
-        if cid in g.blockers:
-            o[b + po["blocking"]] = 1.0
-            a = g.blockers[cid]
-            s = own.get(a, opp.get(a, -1))
-            o[b + po["blocks_slot"]] = (s + 1) / self.limits.permanents if s >= 0 else 0.0
-        if p.damage:
-            o[b + po["damage"]] = min(p.damage / 10.0, 1.0)
-        if p.counters:
-            o[b + po["plus_counters"]] = min(p.counters.get("+1/+1", 0) / 5.0, 1.0)
-            o[b + po["minus_counters"]] = min(p.counters.get("-1/-1", 0) / 5.0, 1.0)
-        if p.attached >= 0:
-            o[b + po["attached"]] = 1.0
-            o[b + po["attached_to_opp"]] = float(p.attached in opp)
-            s = own.get(p.attached, opp.get(p.attached, -1))
-            o[b + po["attached_slot"]] = (s + 1) / self.limits.permanents if s >= 0 else 0.0
 
     def _encode_static(self, g: Game, cid: int, ch: Chars) -> np.ndarray:
         po = self._poff
