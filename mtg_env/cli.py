@@ -102,6 +102,9 @@ def bench(
         bool, typer.Option(help="Also run PettingZoo's chess raw_env and print the ratio.")
     ] = False,
     ppo: Annotated[bool, typer.Option(help="Include the MaskablePPO training figure.")] = True,
+    ppo_rollouts: Annotated[
+        int, typer.Option(min=1, help="Rollouts (16 x 128 steps each) of the PPO figure.")
+    ] = 10,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Throughput: engine, raw_env, wrapped env, SelfPlay-v0, clone, memory, PPO."""
@@ -118,6 +121,7 @@ def bench(
         formats=(fmt,) if fmt else FORMATS,
         chess=chess,
         ppo=ppo,
+        ppo_rollouts=ppo_rollouts,
         progress=lambda m: err.print(f"[dim]bench: {m}...[/dim]"),
     )
     if json_out:

@@ -26,7 +26,9 @@ def test_bench_legal_smoke() -> None:
 
 
 def test_bench_command_json_has_every_figure() -> None:
-    out = run("-m", "mtg_env.cli", "bench", "--seconds", "0.3", "--chess", "--json")
+    out = run(
+        "-m", "mtg_env.cli", "bench", "--seconds", "0.3", "--chess", "--ppo-rollouts", "1", "--json"
+    )
     res = json.loads(out)
     r = res["formats"]["classic"]
     for group, key in [

@@ -97,3 +97,65 @@ def test_maskable_ppo_smoke() -> None:
     obs, _ = env.reset(seed=3)
     action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]
+
+
+class _ViaAct:
+    """The heuristic behind the plain `act` protocol (observation, mask, index): the path
+    every opponent took before engine agents moved by engine action."""
+
+    decides_from_engine = False
+    needs_observation = True
+
+    def __init__(self, seed: int) -> None:
+        from agents import make_agent
+
+        self.inner = make_agent("heuristic", seed)
+
+    def reset(self) -> None:
+        self.inner.reset()
+
+    def act(self, obs, mask, info):
+        assert obs is not None and mask.any()
+        return self.inner.act(obs, mask, info)
+
+
+def test_engine_opponent_moves_by_engine_action_with_the_same_game_and_replay() -> None:
+    """An engine agent's moves skip the observation and mask, and change nothing else: the
+    same seed gives the same observations, rewards and replay as the index path."""
+    from mtg_env.replay import parse_replay, verify
+
+    for fmt in ("classic", "adventure", "pocket"):
+        runs = []
+        for opp in ("heuristic", _ViaAct(0)):
+            env = SelfPlayEnv(format=fmt, opponent=opp)
+            trace = []
+            for ep in range(3):
+                rng = np.random.default_rng(ep)
+                obs, info = env.reset(seed=ep)
+                assert env.aec.engine_seat == (
+                    1 - info["learner_seat"] if opp == "heuristic" else None
+                )
+                while True:
+                    obs, r, term, trunc, info = env.step(
+                        int(rng.choice(np.flatnonzero(env.action_masks())))
+                    )
+                    trace.append((obs.tobytes(), r, term, trunc))
+                    if term or trunc:
+                        break
+                rep = env.aec.replay()
+                verify(parse_replay(rep, f"{fmt} episode {ep}"))
+                trace.append(tuple(rep["actions"]))
+            runs.append(trace)
+        assert runs[0] == runs[1], fmt
+
+
+def test_step_engine_rejects_an_illegal_action() -> None:
+    import pytest
+
+    from mtg_env.engine import Action, IllegalActionError
+    from mtg_env.engine.constants import ATTACK
+
+    env = SelfPlayEnv(opponent="heuristic")
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="not a legal action"):
+        env.aec.step_engine(Action(ATTACK, 10_000, 1))
