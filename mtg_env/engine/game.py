@@ -1405,10 +1405,14 @@ class Game:
             return _POOL_SOURCES[: self.pool[seat]]
         out = []
         perm = self.perm
+        # Game.sick inlined (hot path): the table is per controller, so `seat` controls it.
+        sickness = self.rules.summoning_sickness
+        turn_start = self.last_turn_start[seat]
         for cid, creature, haste, src in self._derived().mana[seat]:
-            if cid == exclude or perm[cid].tapped:
+            p = perm[cid]
+            if cid == exclude or p.tapped:
                 continue
-            if creature and not haste and self.sick(cid):
+            if creature and not haste and sickness and p.control_since > turn_start:
                 continue  # 302.6: {T} abilities of a "sick" creature can't be activated
             out.append(src)  # Source objects are never mutated: built once per layer state
         return out

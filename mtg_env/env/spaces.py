@@ -423,14 +423,15 @@ class Layout:
         attackers, blockers = g.attackers, g.blockers
         sickness = g.rules.summoning_sickness
         last_start = g.last_turn_start
-        chars = g.chars
+        g._derived()  # brings the layer state up to date: every permanent's chars below
+        cmap = g._chars
         static = self._static
         for slots, key in ((own, "permanents_own"), (opp, "permanents_opp")):
             base0 = O[key]
             cids = [cid for cid, slot in slots.items() if slot < P]  # slot order
             if not cids:
                 continue
-            chs = [chars(cid) for cid in cids]
+            chs = [cmap[cid] for cid in cids]
             # The static features of every slot in one copy, then the per-state ones.
             statics = []
             for cid, ch in zip(cids, chs):
