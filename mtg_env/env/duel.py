@@ -325,17 +325,23 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._step_to(agent, g, i, canon)
 
     def _step_to(self, agent: str, g: Game, index: int, a: Action) -> None:
-        life_before = list(g.life)
+        shaping = self.reward_shaping
+        life_before = g.life[:] if shaping else None
         self._cumulative_rewards[agent] = 0.0
         self.recorder.apply_index(index, a)
         self._map_ok = False
-        self._clear_rewards()
-        if self.reward_shaping and not g.is_over:
+        # Most steps carry no reward: the reward dicts are touched only when one does.
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
+        if shaping and not g.is_over:
             d = [g.life[i] - life_before[i] for i in (0, 1)]
             for i, ag in enumerate(AGENTS):
                 self.rewards[ag] = 0.01 * (d[i] - d[1 - i])
+            self._rewarded = True
         if g.is_over:
             self._finish()
+            self._rewarded = True
         else:
             self._sync()
             reason = self.layout.overflow(g)
@@ -346,7 +352,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
                     reason = "a legal action has no index in the layout"
             if reason is not None:
                 self._truncate(reason)
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -372,6 +379,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._rewarded = False  # some entry of self.rewards is not 0
         self._map_ok = False
         self._sync()
 

@@ -200,8 +200,9 @@ class Layout:
     def overflow(self, g: Game) -> str | None:
         """Why this state exceeds the layout, or None."""
         lim = self.limits
+        controlled = g._derived().controlled
         for seat in (0, 1):
-            n = len(g.controlled(seat))
+            n = len(controlled[seat])
             if n > lim.permanents:
                 return f"player {seat} controls {n} permanents (layout limit {lim.permanents})"
         if len(g.stack) > lim.stack:
