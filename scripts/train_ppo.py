@@ -89,6 +89,9 @@ class Config:
     # `--resume`, the PPO settings come from this config, so a plateaued run can be
     # continued with a different recipe.
     init_from: str | None = None
+    # Divide the initial policy's action logits by this (> 1 flattens a near-deterministic
+    # cloned policy so that PPO explores again); 1 keeps it as it is.
+    init_temperature: float = 1.0
     max_decisions: int = 2000
     checkpoint_every: int = 50_000
 
@@ -319,6 +322,25 @@ def init_weights(model: Any, path: str) -> None:
         ) from None
 
 
+def soften_policy(model: Any, temperature: float) -> None:
+    """Divide every action logit by `temperature`: the action head is linear in its last
+    layers' weights (the flat layer, and the slot queries and their bias), so scaling those
+    scales the logits exactly."""
+    import torch
+
+    if temperature <= 0:
+        raise SystemExit(f"error: init_temperature must be > 0, not {temperature}")
+    net = model.policy.action_net
+    params = (
+        [net.flat.weight, net.flat.bias, net.query.weight, net.query.bias, net.bias]
+        if hasattr(net, "query")
+        else [net.weight, net.bias]
+    )
+    with torch.no_grad():
+        for t in params:
+            t.div_(temperature)
+
+
 # ---------------------------------------------------------------------- checkpoints
 
 
@@ -435,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
             log(f"initialised the policy from {cfg.init_from}")
         else:
             behaviour_cloning(model, cfg, log)
+        if cfg.init_temperature != 1.0:
+            soften_policy(model, cfg.init_temperature)
+            log(f"action logits divided by {cfg.init_temperature:g}")
 
     class Periodic(BaseCallback):
         def __init__(self) -> None:

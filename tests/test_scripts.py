@@ -199,3 +199,37 @@ def test_distill_search_rejects_a_bad_checkpoint(tmp_path: Path) -> None:
         timeout=120,
     )
     assert r.returncode != 0 and "bad.pt" in r.stderr and "not a readable policy" in r.stderr
+
+
+def test_init_temperature_divides_every_action_logit() -> None:
+    """`init_temperature` flattens a cloned policy: log-probabilities become
+    log_softmax(logits / T) exactly, for the slot head's flat and pointer parts alike."""
+    import copy
+    import importlib.util
+    import types
+
+    import torch
+
+    from agents.policy import load_model
+    from mtg_env.env import SelfPlayEnv
+
+    script = ROOT / "scripts" / "train_ppo.py"
+    spec = importlib.util.spec_from_file_location("train_ppo_mod", script)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up
+    spec.loader.exec_module(mod)
+    policy = copy.deepcopy(load_model(ROOT / "mtg_env" / "data" / "policies" / "candidate.pt"))
+    env = SelfPlayEnv()
+    obs = [env.reset(seed=s)[0] for s in range(4)]
+    x = torch.as_tensor(obs)
+
+    def logp() -> torch.Tensor:
+        with torch.no_grad():
+            return policy.get_distribution(x).distribution.logits
+
+    before = logp()
+    mod.soften_policy(types.SimpleNamespace(policy=policy), 2.5)
+    after = logp()
+    assert torch.allclose(after, torch.log_softmax(before / 2.5, -1), atol=1e-4)
+    assert not torch.allclose(after, before, atol=1e-2)
