@@ -870,7 +870,10 @@ class Game:
             d = self._decision
             if d is not None:
                 if d.kind == D_PRIORITY and self.auto_pass:
-                    legal = self.legal_actions()
+                    # legal_actions() inlined: the game is not over and a decision is pending.
+                    legal = self._legal
+                    if legal is None:
+                        legal = self._legal = self._priority_actions(d.player)
                     if len(legal) == 1:
                         self._decision = None
                         self._legal = None
@@ -1320,7 +1323,9 @@ class Game:
         then triggered abilities are put on the stack; then the player gets priority. With
         `Rules.immediate` (source 004) the stack resolves before anyone acts again."""
         if self._settled((F_PRIO, p), self.rules.immediate):
-            self._set_decision(D_PRIORITY, p)
+            # The two priority decisions are immutable values: shared, not rebuilt each time.
+            self._decision = _PRIORITY[p]
+            self._legal = None
 
     def _pass(self, p: int) -> None:
         if self.rules.pocket:
@@ -2401,6 +2406,9 @@ _FRAMES: tuple = (
     Game._f_pocket_fight,
     Game._f_pocket_draw,
 )
+
+
+_PRIORITY = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))
 
 
 class Derived:
