@@ -54,13 +54,12 @@ def toughness(g: Game, cid: int) -> int:
 
 
 def creatures(g: Game, seat: int) -> list[int]:
-    return [
-        c for c in g.battlefield if g.chars(c).controller == seat and g.chars(c).types & CREATURE
-    ]
+    # `controlled` is the layer state's per-seat list, in battlefield order.
+    return [c for c in g.controlled(seat) if g.chars(c).types & CREATURE]
 
 
 def lands(g: Game, seat: int) -> list[int]:
-    return [c for c in g.battlefield if g.chars(c).controller == seat and g.chars(c).types & LAND]
+    return [c for c in g.controlled(seat) if g.chars(c).types & LAND]
 
 
 def creature_value(g: Game, cid: int) -> float:
