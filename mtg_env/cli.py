@@ -171,6 +171,13 @@ def match(
         str | None, typer.Option(help="DECK_A,DECK_B (default: cycle every bundled pair).")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    records: Annotated[
+        str | None,
+        typer.Option(
+            help="Also write one CSV row per game here (seed, seat and deck of each agent, "
+            "winner, turns, decisions): which pairings and game lengths are lost."
+        ),
+    ] = None,
 ) -> None:
     """Seat-swapped paired games between two agents, with a Wilson 95% interval."""
     from rich.progress import Progress
@@ -195,6 +202,8 @@ def match(
             progress=lambda n: bar.update(task, advance=n),
         )
     d = res.to_dict()
+    if records is not None:
+        _write_records(records, res.records)
     if json_out:
         typer.echo(json.dumps(d))
         return
@@ -203,6 +212,21 @@ def match(
         f"{d['games']} games; win rate of {agent_a} {d['win_rate_a']:.3f} "
         f"(95% CI {d['ci95'][0]:.3f}-{d['ci95'][1]:.3f})"
     )
+
+
+def _write_records(path: str, rows: list[dict[str, Any]]) -> None:
+    import csv
+    import os
+    from pathlib import Path
+
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp")
+    with tmp.open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["seed"])
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, p)  # atomic: a reader never sees half a file
 
 
 @app.command()

@@ -63,6 +63,26 @@ def test_match_cli_json_is_one_object() -> None:
     assert d["games"] == 4 and d["wins_a"] + d["wins_b"] + d["draws"] == 4
 
 
+def test_match_cli_records_one_row_per_game(tmp_path) -> None:
+    import csv
+
+    out = tmp_path / "sub" / "games.csv"
+    r = CliRunner().invoke(
+        app,
+        ["match", "heuristic", "random", "--games", "4", "--seed", "3", "--json"]
+        + ["--records", str(out)],
+    )
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output.strip().splitlines()[-1])
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 4
+    assert set(rows[0]) == {"seed", "seat_a", "deck_a", "deck_b", "winner", "turns", "decisions"}
+    # Seats swap within each pair; the tally matches the summary.
+    assert [r["seat_a"] for r in rows] == ["0", "1", "0", "1"]
+    assert sum(r["winner"] == "a" for r in rows) == d["wins_a"]
+    assert all(int(r["turns"]) > 0 and int(r["decisions"]) > 0 for r in rows)
+
+
 def test_ismcts_beats_heuristic_on_a_fixed_seed() -> None:
     # Seeded, so never flaky: with a small budget ISMCTS wins both seat-swapped games of
     # this pair (the full-budget measurement is in the README).
