@@ -7,6 +7,11 @@ game ends. The learner's reward arrives even when the game ends on the opponent'
 An illegal action (masked out) ends the episode with reward -1 (PettingZoo's convention).
 `action_masks()` serves sb3-contrib's MaskablePPO. Swap the opponent at run time with
 `set_opponent` (for snapshot pools).
+
+An opponent that decides from the engine state (the heuristic and ISMCTS agents, or any
+object with `decides_from_engine = True` and `choose(game) -> Action`, checked at each
+reset) moves through `raw_env.step_engine`: the env builds no observation and no mask for
+its decisions, and the game and its replay are the same as through `act`.
 """
 
 from __future__ import annotations
