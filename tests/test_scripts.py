@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -201,11 +202,34 @@ def test_distill_search_rejects_a_bad_checkpoint(tmp_path: Path) -> None:
     assert r.returncode != 0 and "bad.pt" in r.stderr and "not a readable policy" in r.stderr
 
 
+def _script_module(name: str) -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"{name}_mod", ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_every_bundled_training_config_loads() -> None:
+    """The recipe's stage configs are valid for train_ppo.py (typos fail here, not after
+    an hour of training)."""
+    mod = _script_module("train_ppo")
+    paths = sorted((ROOT / "configs" / "train").glob("ppo_*.yaml"))
+    assert len(paths) >= 3
+    for p in paths:
+        cfg = mod.load_config(str(p))
+        assert cfg.total_timesteps > 0, p
+    stage3 = mod.load_config(str(ROOT / "configs" / "train" / "ppo_stage3.yaml"))
+    assert stage3.init_temperature == 2.0 and stage3.init_from
+
+
 def test_init_temperature_divides_every_action_logit() -> None:
     """`init_temperature` flattens a cloned policy: log-probabilities become
     log_softmax(logits / T) exactly, for the slot head's flat and pointer parts alike."""
     import copy
-    import importlib.util
     import types
 
     import torch
@@ -213,12 +237,7 @@ def test_init_temperature_divides_every_action_logit() -> None:
     from agents.policy import load_model
     from mtg_env.env import SelfPlayEnv
 
-    script = ROOT / "scripts" / "train_ppo.py"
-    spec = importlib.util.spec_from_file_location("train_ppo_mod", script)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
+    mod = _script_module("train_ppo")
     policy = copy.deepcopy(load_model(ROOT / "mtg_env" / "data" / "policies" / "candidate.pt"))
     env = SelfPlayEnv()
     obs = [env.reset(seed=s)[0] for s in range(4)]
