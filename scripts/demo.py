@@ -58,14 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         train += ["--smoke", "--no-progress"]
     subprocess.run(train, check=True)
-    agents = ["random", "heuristic", cfg.ismcts, f"policy:{out / 'train' / 'policy.pt'}"]
-    shipped = ROOT / "mtg_env" / "data" / "policies"
-    if (shipped / "default.pt").exists():
-        agents.append("policy:default")
-    elif (shipped / "candidate.pt").exists():
-        # Until a policy clears the default's bar, the bundled candidate stands in for it.
-        agents.append(f"policy:{shipped / 'candidate.pt'}")
-        print("(no shipped default policy yet: the bundled candidate policy plays instead)")
+    # The fresh policy next to the shipped default (mtg_env/data/policies/default.pt).
+    fresh = f"policy:{out / 'train' / 'policy.pt'}"
+    agents = ["random", "heuristic", cfg.ismcts, fresh, "policy:default"]
     print(f"== 2/2 tournament: {', '.join(agents)}", flush=True)
     subprocess.run(
         [

@@ -145,7 +145,7 @@ def test_train_ppo_slot_head_smoke(tmp_path: Path) -> None:
 def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
     """Stage 2 of the recipe: new PPO settings on a trained policy's weights (no behaviour
     cloning); a network that does not match the weights is a clear error."""
-    init = ROOT / "mtg_env" / "data" / "policies" / "candidate.pt"
+    init = ROOT / "mtg_env" / "data" / "policies" / "default.pt"
     cfg = tmp_path / "stage2.yaml"
     cfg.write_text(f"head: slot\nentity_dim: 24\nnet_arch: [256]\ninit_from: {init}\n")
     out = tmp_path / "stage2"
@@ -176,7 +176,7 @@ def test_export_policy_from_checkpoint(tmp_path: Path) -> None:
 
 def test_distill_search_smoke(tmp_path: Path) -> None:
     out = tmp_path / "distill"
-    init = ROOT / "mtg_env" / "data" / "policies" / "candidate.pt"
+    init = ROOT / "mtg_env" / "data" / "policies" / "default.pt"
     stdout = run("scripts/distill_search.py", "--smoke", "--init", str(init), "--out", str(out))
     res = json.loads(stdout.strip().splitlines()[-1])
     assert res["labelled_states"] > 0
@@ -238,7 +238,7 @@ def test_init_temperature_divides_every_action_logit() -> None:
     from mtg_env.env import SelfPlayEnv
 
     mod = _script_module("train_ppo")
-    policy = copy.deepcopy(load_model(ROOT / "mtg_env" / "data" / "policies" / "candidate.pt"))
+    policy = copy.deepcopy(load_model(ROOT / "mtg_env" / "data" / "policies" / "default.pt"))
     env = SelfPlayEnv()
     obs = [env.reset(seed=s)[0] for s in range(4)]
     x = torch.as_tensor(obs)
