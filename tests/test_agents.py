@@ -14,12 +14,13 @@ from mtg_env.cli import app
 from mtg_env.env import SelfPlayEnv
 
 
-@pytest.mark.parametrize("spec", ["random", "heuristic"])
+@pytest.mark.parametrize("spec", ["random", "heuristic", "policy:default"])
 def test_agent_picks_only_legal_actions_in_engine_and_env(spec: str) -> None:
     # Engine level: Game.apply raises on an illegal action, so finishing proves legality.
     res = run_match(spec, "random", 12, seed=5)
     assert res.games == 12
-    # Env level: the agent as the self-play opponent, through act(obs, mask, info).
+    # Env level: the agent as the self-play opponent (through act(obs, mask, info), or
+    # choose(game) for engine agents).
     env = SelfPlayEnv(opponent=make_agent(spec, 1))
     rng = np.random.default_rng(0)
     for ep in range(3):
