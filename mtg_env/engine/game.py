@@ -541,6 +541,13 @@ class Game:
             ch = chars_off_battlefield(self, cid)
         return ch
 
+    def chars_of(self, cids: Iterable[int]) -> list[Chars]:
+        """`[chars(c) for c in cids]` with one layer-state check (for encoders)."""
+        if self._dirty:
+            self._recompute()
+        m = self._chars
+        return [m.get(c) or chars_off_battlefield(self, c) for c in cids]
+
     def controlled(self, seat: int) -> list[int]:
         """The permanents `seat` controls, in battlefield order (do not mutate)."""
         return self._derived().controlled[seat]

@@ -200,9 +200,8 @@ class Layout:
     def overflow(self, g: Game) -> str | None:
         """Why this state exceeds the layout, or None."""
         lim = self.limits
-        controlled = g._derived().controlled
         for seat in (0, 1):
-            n = len(controlled[seat])
+            n = len(g.controlled(seat))
             if n > lim.permanents:
                 return f"player {seat} controls {n} permanents (layout limit {lim.permanents})"
         if len(g.stack) > lim.stack:
@@ -424,15 +423,13 @@ class Layout:
         attackers, blockers = g.attackers, g.blockers
         sickness = g.rules.summoning_sickness
         last_start = g.last_turn_start
-        g._derived()  # brings the layer state up to date: every permanent's chars below
-        cmap = g._chars
         static = self._static
         for slots, key in ((own, "permanents_own"), (opp, "permanents_opp")):
             base0 = O[key]
             cids = [cid for cid, slot in slots.items() if slot < P]  # slot order
             if not cids:
                 continue
-            chs = [cmap[cid] for cid in cids]
+            chs = g.chars_of(cids)
             # The static features of every slot in one copy, then the per-state ones.
             statics = []
             for cid, ch in zip(cids, chs):
@@ -456,13 +453,11 @@ class Layout:
                 if p.tapped:
                     put_i(b + f_tapped)
                     put_v(1.0)
-                if cid in attackers or cid in blockers:
-                    self._encode_combat(g, cid, idx, val, b, own, opp)
                 if p.damage:
                     put_i(b + f_damage)
                     put_v(min(p.damage / 10.0, 1.0))
-                if p.counters or p.attached >= 0:
-                    self._encode_attachments(p, idx, val, b, own, opp)
+                if cid in attackers or cid in blockers or p.counters or p.attached >= 0:
+                    self._encode_rare(g, cid, p, idx, val, b, own, opp)
                 b += pf
         sf = self.sf
         base0 = O["stack"]
@@ -489,29 +484,10 @@ class Layout:
         o[idx] = val
         return o
 
-    def _encode_combat(
+    def _encode_rare(
         self,
         g: Game,
         cid: int,
-        idx: list[int],
-        val: list[float],
-        b: int,
-        own: dict[int, int],
-        opp: dict[int, int],
-    ) -> None:
-        po = self._poff
-        if cid in g.attackers:
-            n = sum(1 for x in g.blockers.values() if x == cid)
-            idx += (b + po["attacking"], b + po["blocked"], b + po["blockers"])
-            val += (1.0, float(cid in g.blocked), min(n / 5.0, 1.0))
-        if cid in g.blockers:
-            a = g.blockers[cid]
-            s = own.get(a, opp.get(a, -1))
-            idx += (b + po["blocking"], b + po["blocks_slot"])
-            val += (1.0, (s + 1) / self.limits.permanents if s >= 0 else 0.0)
-
-    def _encode_attachments(
-        self,
         p: Any,
         idx: list[int],
         val: list[float],
@@ -519,7 +495,18 @@ class Layout:
         own: dict[int, int],
         opp: dict[int, int],
     ) -> None:
+        """The per-state features most permanents lack (combat, counters, attachment),
+        appended to the observation's (index, value) lists."""
         po = self._poff
+        P = self.limits.permanents
+        if cid in g.attackers:
+            n = sum(1 for x in g.blockers.values() if x == cid)
+            idx += (b + po["attacking"], b + po["blocked"], b + po["blockers"])
+            val += (1.0, float(cid in g.blocked), min(n / 5.0, 1.0))
+        if cid in g.blockers:
+            s = own.get(g.blockers[cid], opp.get(g.blockers[cid], -1))
+            idx += (b + po["blocking"], b + po["blocks_slot"])
+            val += (1.0, (s + 1) / P if s >= 0 else 0.0)
         if p.counters:
             idx += (b + po["plus_counters"], b + po["minus_counters"])
             val += (
@@ -529,11 +516,7 @@ class Layout:
         if p.attached >= 0:
             s = own.get(p.attached, opp.get(p.attached, -1))
             idx += (b + po["attached"], b + po["attached_to_opp"], b + po["attached_slot"])
-            val += (
-                1.0,
-                float(p.attached in opp),
-                (s + 1) / self.limits.permanents if s >= 0 else 0.0,
-            )
+            val += (1.0, float(p.attached in opp), (s + 1) / P if s >= 0 else 0.0)
 
     def _static_vec(self, g: Game, cid: int, ch: Chars) -> np.ndarray:
         # The part that follows from the computed characteristics (and the card) is
