@@ -27,6 +27,7 @@ AGENT_SPECS = (
     "ismcts:ITERATIONS",
     "policy:PATH",
     "policy:default",
+    "policy:rllib:PATH",
 )
 
 
@@ -46,8 +47,10 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
 
         return parse_spec(spec, seed)
     if name == "policy":
-        from .policy import DEFAULT, PolicyAgent
+        from .policy import DEFAULT, PolicyAgent, RLlibPolicyAgent
 
         path = spec.split(":", 1)[1] if ":" in spec else "default"
+        if path.startswith("rllib:"):
+            return RLlibPolicyAgent(path[len("rllib:") :])
         return PolicyAgent.from_path(DEFAULT if path == "default" else path)
     raise ValueError(f"unknown agent spec {spec!r} (known: {', '.join(AGENT_SPECS)})")

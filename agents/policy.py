@@ -137,3 +137,66 @@ class PolicyAgent:
         mask, amap, _ = self.layout.mask_and_map(game, seat)
         i = self.act(obs, mask)
         return amap[i]
+
+
+class RLlibPolicyAgent:
+    """Acts with the `main` module of an RLlib checkpoint (`scripts/train_rllib.py`):
+    spec `policy:rllib:PATH`, PATH an algorithm checkpoint folder or one module's folder.
+    Greedy: the most likely legal action."""
+
+    needs_observation = True
+
+    def __init__(self, path: str | Path, fmt: str = "classic", module_id: str = "main") -> None:
+        key = f"rllib:{Path(path).resolve()}:{module_id}"
+        try:
+            import torch
+
+            from mtg_env.rllib import load_module
+        except ImportError as e:
+            raise CheckpointError(
+                f"{path}: an RLlib policy needs the 'rllib' extra ({e})"
+            ) from None
+        if key not in _cache:
+            try:
+                _cache[key] = load_module(path, module_id)
+            except Exception as e:  # noqa: BLE001 - any failure means an unreadable checkpoint
+                raise CheckpointError(
+                    f"{path}: not a readable RLlib checkpoint ({type(e).__name__}: {e})"
+                ) from None
+        self.module = _cache[key]
+        self.module.eval()
+        self._torch = torch
+        self.layout = Layout(load_cards(fmt))
+        self.name = f"policy:rllib:{path}"
+        space = self.module.observation_space
+        shape = getattr(space, "spaces", {}).get("observations", space).shape
+        if shape != (self.layout.n_obs,):
+            raise CheckpointError(
+                f"{path}: the module expects observations of shape {shape}, the {fmt} "
+                f"format has ({self.layout.n_obs},)"
+            )
+
+    def reset(self) -> None:
+        pass
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, info: Any = None) -> int:
+        torch = self._torch
+        from ray.rllib.core.columns import Columns
+
+        batch = {
+            Columns.OBS: {
+                "observations": torch.as_tensor(observation, dtype=torch.float32)[None],
+                "action_mask": torch.as_tensor(mask, dtype=torch.float32)[None],
+            }
+        }
+        with torch.no_grad():
+            logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
+        legal = np.flatnonzero(mask)
+        return int(legal[int(np.argmax(logits.numpy()[legal]))])
+
+    def choose(self, game: Game) -> Action:
+        seat = game.current_player
+        assert seat is not None
+        obs = self.layout.observe(game, seat)
+        mask, amap, _ = self.layout.mask_and_map(game, seat)
+        return amap[self.act(obs, mask)]

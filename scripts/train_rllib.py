@@ -1,0 +1,322 @@
+"""Self-play PPO on Ray RLlib (new API stack), on one machine or a Ray cluster.
+
+    python scripts/train_rllib.py --config configs/train/rllib_default.yaml [--out runs/rllib]
+    python scripts/train_rllib.py --config ... --address auto    # join a running cluster
+    python scripts/train_rllib.py --smoke                         # two tiny iterations (tests)
+
+One job per file (CleanRL style): a config dataclass, validated when read from YAML.
+The env is `mtg_env.rllib.MtgMultiAgentEnv` (masked observations, turn-based), the policy
+`MaskedSlotModule` (the SB3 recipe's network). One shared module, `main`, is trained; its
+opponents are itself, frozen snapshots of it added to the league every `snapshot_every`
+iterations (`LeagueCallback`, `Algorithm.add_module`), and engine agents played inside the
+env with the probabilities in `opponents`. Every `eval_every` iterations RLlib's evaluation
+runners play `eval_episodes` games against the heuristic agent (greedy actions). The
+algorithm checkpoint is written atomically to OUT/checkpoint; it plays in `mtg-env match`
+as `policy:rllib:OUT/checkpoint`. A model card (config, iterations, env steps, wall time,
+evaluations) goes to OUT/model_card.json.
+
+Without `--address` a local Ray starts with `num_cpus` CPUs. With `--address` (e.g. `auto`
+on a node of the cluster, or `ray://HEAD:10001`), the env runners spread over the cluster's
+nodes; every node needs this package installed (README "Scaling out").
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import json
+import shutil
+import sys
+import time
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ConfigDict
+from pydantic.dataclasses import dataclass as pydantic_dataclass
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from mtg_env.io import atomic_write_text, load_config_yaml  # noqa: E402
+
+
+@pydantic_dataclass(config=ConfigDict(extra="forbid"))
+class Config:
+    """Training configuration (a YAML file with these keys; unknown keys are errors)."""
+
+    format: str = "classic"
+    iterations: int = 100
+    seed: int = 0
+    # Ray actors that sample (each steps `num_envs_per_env_runner` envs with one batched
+    # forward pass); 0 samples in the driver process.
+    num_env_runners: int = 1
+    num_envs_per_env_runner: int = 8
+    num_cpus: int | None = None  # local Ray only (None: all)
+    train_batch_size: int = 4096
+    minibatch_size: int = 512
+    num_epochs: int = 4
+    lr: float = 3e-4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    entropy_coeff: float = 0.01
+    clip_param: float = 0.2
+    vf_loss_coeff: float = 0.5
+    hidden: int = 256
+    entity_dim: int = 24
+    # Engine opponents inside the env: spec -> probability per episode; the rest of the
+    # episodes are league games (main against itself or a snapshot).
+    opponents: dict[str, float] = field(default_factory=lambda: {"heuristic": 0.3, "random": 0.2})
+    self_play: float = 0.5  # in league games: main against itself, else a snapshot
+    snapshot_every: int = 10  # iterations (0 = no snapshots)
+    max_snapshots: int = 4
+    eval_every: int = 10  # iterations (0 = no evaluation)
+    eval_episodes: int = 20
+    checkpoint_every: int = 10
+    max_decisions: int = 2000
+    # Start `main` from a trained SB3 slot policy (`default` or a policy file); the network
+    # keys (hidden, entity_dim) must match it.
+    init_from: str | None = None
+
+
+SMOKE = {
+    "iterations": 2,
+    "num_env_runners": 0,
+    "num_envs_per_env_runner": 2,
+    "num_cpus": 2,
+    "train_batch_size": 256,
+    "minibatch_size": 128,
+    "num_epochs": 1,
+    "hidden": 32,
+    "entity_dim": 8,
+    "opponents": {"heuristic": 0.25, "random": 0.25},
+    "snapshot_every": 1,
+    "max_snapshots": 1,
+    "eval_every": 2,
+    "eval_episodes": 2,
+    "checkpoint_every": 1,
+    "max_decisions": 400,
+}
+
+
+def load_config(path: str | None) -> Config:
+    return load_config_yaml(path, Config)
+
+
+def build_config(cfg: Config) -> Any:
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+
+    from mtg_env.rllib import MAIN, LeagueCallback, MtgMultiAgentEnv, league_mapping, module_spec
+
+    env_config = {
+        "format": cfg.format,
+        "max_decisions": cfg.max_decisions,
+        "opponents": cfg.opponents,
+        "seed": cfg.seed,
+    }
+    model = {"format": cfg.format, "hidden": cfg.hidden, "entity_dim": cfg.entity_dim}
+    per_runner = max(1, cfg.num_env_runners)
+    config = (
+        PPOConfig()
+        .environment(
+            MtgMultiAgentEnv,
+            env_config=env_config,
+            # RLlib's checker steps the env with unmasked random actions, which a masked
+            # env rejects by design (IllegalActionError).
+            disable_env_checking=True,
+        )
+        .framework("torch")
+        .env_runners(
+            num_env_runners=cfg.num_env_runners,
+            num_envs_per_env_runner=cfg.num_envs_per_env_runner,
+            rollout_fragment_length=max(
+                1, cfg.train_batch_size // (per_runner * cfg.num_envs_per_env_runner)
+            ),
+            num_cpus_per_env_runner=1,
+        )
+        .learners(num_learners=0)
+        .training(
+            lr=cfg.lr,
+            gamma=cfg.gamma,
+            lambda_=cfg.gae_lambda,
+            entropy_coeff=cfg.entropy_coeff,
+            clip_param=cfg.clip_param,
+            vf_loss_coeff=cfg.vf_loss_coeff,
+            train_batch_size_per_learner=cfg.train_batch_size,
+            minibatch_size=cfg.minibatch_size,
+            num_epochs=cfg.num_epochs,
+        )
+        .multi_agent(
+            policies={MAIN},
+            policy_mapping_fn=league_mapping([], cfg.self_play),
+            policies_to_train=[MAIN],
+        )
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MAIN: module_spec(model)}))
+        .callbacks(
+            functools.partial(
+                LeagueCallback,
+                snapshot_every=cfg.snapshot_every,
+                max_snapshots=cfg.max_snapshots,
+                self_play=cfg.self_play,
+            )
+        )
+        .debugging(seed=cfg.seed)
+    )
+    if cfg.eval_every > 0:
+        config = config.evaluation(
+            evaluation_interval=cfg.eval_every,
+            evaluation_duration=cfg.eval_episodes,
+            evaluation_duration_unit="episodes",
+            evaluation_num_env_runners=0,
+            evaluation_config=PPOConfig.overrides(
+                # RLlib merges this into the training env_config key by key: every training
+                # opponent is set to 0 explicitly.
+                env_config={
+                    **env_config,
+                    "opponents": {**dict.fromkeys(cfg.opponents, 0.0), "heuristic": 1.0},
+                    "seed": 10_000,
+                },
+                num_envs_per_env_runner=1,
+                explore=False,
+            ),
+        )
+    return config
+
+
+def init_main(algo: Any, cfg: Config, path: str) -> None:
+    """Start `main` (learner and env runners) from an SB3 slot policy."""
+    from mtg_env.rllib import MAIN, load_sb3_policy, module_spec
+
+    env = algo.config.env(algo.config.env_config)
+    space = env.observation_spaces["learner"]
+    spec = module_spec({"format": cfg.format, "hidden": cfg.hidden, "entity_dim": cfg.entity_dim})
+    spec.observation_space, spec.action_space = space, env.action_spaces["learner"]
+    module = spec.build()
+    load_sb3_policy(module, path)
+    algo.set_state({"learner_group": {"learner": {"rl_module": {MAIN: module.get_state()}}}})
+    algo.env_runner_group.sync_weights(
+        from_worker_or_learner_group=algo.learner_group, inference_only=True
+    )
+
+
+def save_checkpoint(algo: Any, out: Path) -> Path:
+    """The algorithm checkpoint at OUT/checkpoint, replaced atomically (a crash while
+    writing leaves the previous one)."""
+    final = out / "checkpoint"
+    tmp = out / "checkpoint.tmp"
+    old = out / "checkpoint.old"
+    shutil.rmtree(tmp, ignore_errors=True)
+    algo.save_to_path(str(tmp.resolve()))
+    if final.exists():
+        shutil.rmtree(old, ignore_errors=True)
+        final.rename(old)
+    tmp.rename(final)
+    shutil.rmtree(old, ignore_errors=True)
+    return final
+
+
+def summary(result: dict[str, Any]) -> dict[str, Any]:
+    """The figures of one `train()` result worth printing."""
+    from ray.rllib.utils.metrics import (
+        ENV_RUNNER_RESULTS,
+        EVALUATION_RESULTS,
+        NUM_ENV_STEPS_SAMPLED_LIFETIME,
+        NUM_EPISODES_LIFETIME,
+    )
+
+    er = result.get(ENV_RUNNER_RESULTS, {})
+    out: dict[str, Any] = {
+        "iteration": result.get("training_iteration"),
+        "env_steps": int(er.get(NUM_ENV_STEPS_SAMPLED_LIFETIME, 0)),
+        "episodes": int(er.get(NUM_EPISODES_LIFETIME, 0)),
+        "league": result.get("league", []),
+    }
+    for k, v in er.items():
+        if k.startswith("win_rate_vs_"):
+            out[k] = round(float(v), 3)
+    ev = result.get(EVALUATION_RESULTS, {}).get(ENV_RUNNER_RESULTS, {})
+    if "win_rate_vs_heuristic" in ev:
+        out["eval_vs_heuristic"] = round(float(ev["win_rate_vs_heuristic"]), 3)
+        out["eval_episodes"] = int(ev.get("num_episodes", 0))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--config", default=None)
+    ap.add_argument("--out", default="runs/rllib")
+    ap.add_argument("--address", default=None, help="a running Ray cluster (e.g. auto)")
+    ap.add_argument("--smoke", action="store_true", help="two tiny iterations, for tests")
+    ap.add_argument("--iterations", type=int, default=None)
+    args = ap.parse_args(argv)
+
+    cfg = load_config(args.config)
+    if args.smoke:
+        cfg = dataclasses.replace(cfg, **SMOKE)
+    if args.iterations is not None:
+        cfg = dataclasses.replace(cfg, iterations=args.iterations)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    import ray
+
+    from mtg_env.rllib import snapshot_ids
+
+    if args.address:
+        ray.init(address=args.address, log_to_driver=False)
+    else:
+        ray.init(num_cpus=cfg.num_cpus, include_dashboard=False, log_to_driver=False)
+    start = time.perf_counter()
+    algo = build_config(cfg).build_algo()
+    if cfg.init_from:
+        init_main(algo, cfg, cfg.init_from)
+    evals: list[dict[str, Any]] = []
+    line: dict[str, Any] = {}
+    ckpt = None
+    train_s = 0.0
+    try:
+        for it in range(1, cfg.iterations + 1):
+            t = time.perf_counter()
+            result = algo.train()
+            train_s += time.perf_counter() - t
+            line = summary(result)
+            line["env_steps_per_s"] = round(line["env_steps"] / train_s, 1)
+            if "eval_vs_heuristic" in line:
+                evals.append(
+                    {
+                        "iteration": it,
+                        "env_steps": line["env_steps"],
+                        "heuristic": line["eval_vs_heuristic"],
+                        "episodes": line["eval_episodes"],
+                    }
+                )
+            if it % cfg.checkpoint_every == 0 or it == cfg.iterations:
+                ckpt = save_checkpoint(algo, out)
+            if not args.smoke:
+                print(json.dumps(line), flush=True)
+        card = {
+            "config": dataclasses.asdict(cfg),
+            "iterations": cfg.iterations,
+            "env_steps": line.get("env_steps", 0),
+            "wall_seconds": round(time.perf_counter() - start, 1),
+            "env_steps_per_s": line.get("env_steps_per_s"),
+            "league": snapshot_ids(algo),
+            "evals": evals,
+            "checkpoint": str(ckpt),
+            "play_with": f"policy:rllib:{ckpt}",
+        }
+        atomic_write_text(out / "model_card.json", json.dumps(card, indent=1))
+    finally:
+        algo.stop()
+        ray.shutdown()
+    line["checkpoint"] = str(ckpt)
+    line["wall_s"] = round(time.perf_counter() - start, 1)
+    print(json.dumps(line), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,290 @@
+"""Ray RLlib support: the multi-agent env, the masked module, the league, checkpoints as
+agents, and the training script's smoke run."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib")
+torch = pytest.importorskip("torch")
+
+from mtg_env.rllib import (  # noqa: E402
+    LEARNER,
+    MaskedSlotModule,
+    MtgMultiAgentEnv,
+    league_mapping,
+    load_sb3_policy,
+    module_spec,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _play(env: MtgMultiAgentEnv, seed: int) -> tuple[dict[str, float], dict, dict, int]:
+    """One game with uniformly random legal actions; checks the turn-based contract at
+    every step and returns the summed rewards, the last terminateds and infos."""
+    rng = np.random.default_rng(seed)
+    obs, infos = env.reset(seed=seed)
+    totals: dict[str, float] = {}
+    steps = 0
+    while True:
+        assert len(obs) == 1, f"only the deciding agent observes, got {sorted(obs)}"
+        ((agent, o),) = obs.items()
+        assert env.observation_spaces[agent].contains(o)
+        legal = np.flatnonzero(o["action_mask"])
+        assert len(legal) > 0
+        obs, rew, term, trunc, infos = env.step({agent: int(rng.choice(legal))})
+        steps += 1
+        for k, v in rew.items():
+            totals[k] = totals.get(k, 0.0) + v
+        if term["__all__"] or trunc["__all__"]:
+            for o in obs.values():
+                assert not o["action_mask"].any(), "no action after the end"
+            return totals, term, infos, steps
+
+
+def test_rllib_env_league_game_rewards_both_players_at_the_end() -> None:
+    env = MtgMultiAgentEnv({"max_decisions": 3000})
+    for seed in range(3):
+        totals, term, infos, _ = _play(env, seed)
+        assert set(totals) == {"player_0", "player_1"}
+        assert term["__all__"] and term["player_0"] and term["player_1"]
+        winner = infos["player_0"]["winner"]
+        assert winner in (0, 1)
+        assert totals[f"player_{winner}"] == 1.0 and totals[f"player_{1 - winner}"] == -1.0
+
+
+def test_rllib_env_engine_opponent_is_played_inside_the_env() -> None:
+    env = MtgMultiAgentEnv({"opponents": {"heuristic": 1.0}})
+    seats = []
+    for seed in range(4):
+        totals, term, infos, _ = _play(env, seed)
+        assert set(totals) == {LEARNER} and set(term) == {LEARNER, "__all__"}
+        info = infos[LEARNER]
+        assert info["opponent"] == "heuristic"
+        assert totals[LEARNER] == (1.0 if info["winner"] == info["seat"] else -1.0)
+        seats.append(info["seat"])
+    assert seats == [0, 1, 0, 1], "the learner's seat alternates"
+
+
+def test_rllib_env_truncation_is_not_termination() -> None:
+    env = MtgMultiAgentEnv({"max_decisions": 30})
+    totals, term, _, steps = _play(env, 0)
+    assert not term["__all__"] and steps <= 30
+    assert all(v == 0.0 for v in totals.values())
+
+
+def test_rllib_env_config_errors_are_clear() -> None:
+    with pytest.raises(ValueError, match="opponents probabilities"):
+        MtgMultiAgentEnv({"opponents": {"heuristic": 0.8, "random": 0.5}})
+    with pytest.raises(ValueError, match="bad env_config.*colour"):
+        MtgMultiAgentEnv({"colour": "blue"})
+    with pytest.raises(ValueError, match="unknown agent spec"):
+        MtgMultiAgentEnv({"opponents": {"nobody": 0.5}})
+
+
+def _module(hidden: int = 256, entity_dim: int = 24) -> tuple[MaskedSlotModule, Any]:
+    env = MtgMultiAgentEnv({})
+    spec = module_spec({"hidden": hidden, "entity_dim": entity_dim})
+    spec.observation_space = env.observation_spaces[LEARNER]
+    spec.action_space = env.action_spaces[LEARNER]
+    return spec.build(), env
+
+
+def _batch(obs: list[dict[str, np.ndarray]]) -> dict[str, Any]:
+    from ray.rllib.core.columns import Columns
+
+    return {
+        Columns.OBS: {
+            k: torch.as_tensor(np.stack([o[k] for o in obs]), dtype=torch.float32)
+            for k in ("observations", "action_mask")
+        }
+    }
+
+
+def _observations(env: MtgMultiAgentEnv, n: int) -> list[dict[str, np.ndarray]]:
+    rng = np.random.default_rng(0)
+    out = []
+    obs, _ = env.reset(seed=0)
+    while len(out) < n:
+        ((agent, o),) = obs.items()
+        out.append(o)
+        obs, _, term, trunc, _ = env.step(
+            {agent: int(rng.choice(np.flatnonzero(o["action_mask"])))}
+        )
+        if term["__all__"] or trunc["__all__"]:
+            obs, _ = env.reset()
+    return out
+
+
+def test_masked_module_never_samples_a_masked_action() -> None:
+    from ray.rllib.core.columns import Columns
+
+    module, env = _module(hidden=32, entity_dim=8)
+    obs = _observations(env, 64)
+    batch = _batch(obs)
+    logits = module.forward_exploration(batch)[Columns.ACTION_DIST_INPUTS]
+    mask = batch[Columns.OBS]["action_mask"] > 0.5
+    dist = module.get_exploration_action_dist_cls().from_logits(logits)
+    probs = torch.softmax(logits, -1)
+    assert torch.all(probs[~mask] == 0)
+    assert torch.allclose(probs[mask].sum() / len(obs), torch.tensor(1.0))
+    for _ in range(20):
+        a = dist.sample()
+        assert mask[torch.arange(len(obs)), a].all()
+    assert torch.isfinite(dist.entropy()).all()
+    values = module.compute_values(batch)
+    assert values.shape == (len(obs),) and torch.isfinite(values).all()
+
+
+def test_masked_module_loads_the_sb3_default_policy_exactly() -> None:
+    """Same network, same parameter names: the module started from `policy:default`
+    gives the SB3 policy's action logits and values."""
+    from ray.rllib.core.columns import Columns
+
+    from agents.policy import DEFAULT, load_model
+
+    module, env = _module()
+    load_sb3_policy(module, "default")
+    sb3 = load_model(DEFAULT)
+    obs = _observations(env, 16)
+    batch = _batch(obs)
+    x = batch[Columns.OBS]["observations"]
+    mask = batch[Columns.OBS]["action_mask"] > 0.5
+    with torch.no_grad():
+        ours = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
+        dist = sb3.get_distribution(x, action_masks=mask.numpy())
+        theirs = torch.log_softmax(dist.distribution.logits, -1)
+        mine = torch.log_softmax(ours, -1)
+        assert torch.allclose(mine[mask], theirs[mask], atol=1e-4)
+        assert torch.allclose(
+            module.compute_values(batch), sb3.predict_values(x).squeeze(-1), atol=1e-4
+        )
+
+
+def test_load_sb3_policy_rejects_a_network_of_another_shape() -> None:
+    module, _ = _module(hidden=32, entity_dim=8)
+    with pytest.raises(ValueError, match="shape"):
+        load_sb3_policy(module, "default")
+
+
+class _Episode:
+    def __init__(self, id_: str) -> None:
+        self.id_ = id_
+
+
+def test_league_mapping_puts_main_on_one_seat_and_the_learner_on_main() -> None:
+    m = league_mapping(["main_v1", "main_v2"], self_play=0.0)
+    seen = set()
+    for i in range(200):
+        ep = _Episode(f"ep{i}")
+        mods = [m("player_0", ep), m("player_1", ep)]
+        assert "main" in mods
+        assert mods == [m("player_0", ep), m("player_1", ep)], "stable within an episode"
+        seen.update(mods)
+        assert m(LEARNER, ep) == "main"
+    assert seen == {"main", "main_v1", "main_v2"}
+    only_self = league_mapping(["main_v1"], self_play=1.0)
+    assert all(
+        only_self(a, _Episode(str(i))) == "main"
+        for i in range(50)
+        for a in ("player_0", "player_1")
+    )
+
+
+def _train_script() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "train_rllib", ROOT / "scripts" / "train_rllib.py"
+    )
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_league_snapshot_plays_with_main_weights_and_checkpoint_plays_match(tmp_path: Path) -> None:
+    """A snapshot added by LeagueCallback holds main's weights in the learner *and* in the
+    env runners (which skip weights of a sequence number they already have); the saved
+    checkpoint plays as `policy:rllib:PATH` with legal actions only."""
+    import ray
+
+    from agents import make_agent
+    from agents.match import deck_pairs, play_game
+
+    mod = _train_script()
+    cfg = dataclasses.replace(mod.Config(), **{**mod.SMOKE, "eval_every": 0, "max_snapshots": 2})
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        algo = mod.build_config(cfg).build_algo()
+        algo.train()
+        runner = algo.env_runner.module
+        learner = algo.learner_group._learner.module
+        assert set(runner.keys()) == {"main", "main_v1"}
+        snap = runner["main_v1"].state_dict()
+        main = learner["main"].state_dict()
+        assert all(torch.equal(snap[k], main[k]) for k in main)
+        algo.train()
+        snap1 = runner["main_v1"].state_dict()
+        main = learner["main"].state_dict()
+        assert not all(torch.equal(snap1[k], main[k]) for k in main), "main keeps learning"
+        assert set(runner.keys()) == {"main", "main_v1", "main_v2"}
+        ckpt = mod.save_checkpoint(algo, tmp_path)
+        algo.stop()
+    finally:
+        ray.shutdown()
+    agent = make_agent(f"policy:rllib:{ckpt}")
+    # Game.apply raises on an illegal action.
+    for seed, pair in enumerate(deck_pairs("classic", None, 2, 0)):
+        rnd = make_agent("random", seed)
+        g = play_game([agent, rnd] if seed % 2 == 0 else [rnd, agent], pair, seed)
+        assert g.is_over
+
+
+def test_rllib_checkpoint_errors_name_the_path(tmp_path: Path) -> None:
+    from agents import make_agent
+    from agents.policy import CheckpointError
+
+    with pytest.raises(CheckpointError, match="not found"):
+        make_agent(f"policy:rllib:{tmp_path / 'nope'}")
+    (tmp_path / "junk").mkdir()
+    with pytest.raises(CheckpointError, match="junk.*not an RLlib"):
+        make_agent(f"policy:rllib:{tmp_path / 'junk'}")
+
+
+def test_train_rllib_smoke(tmp_path: Path) -> None:
+    """`scripts/train_rllib.py --smoke`: two tiny iterations with a snapshot, an
+    evaluation against the heuristic and a checkpoint; one JSON result line."""
+    r = subprocess.run(
+        [sys.executable, "scripts/train_rllib.py", "--smoke", "--out", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    lines = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
+    assert len(lines) == 1
+    res = lines[0]
+    assert res["iteration"] == 2 and res["env_steps"] >= 512
+    assert res["eval_episodes"] >= 2 and 0 <= res["eval_vs_heuristic"] <= 1
+    assert res["league"] == ["main_v2"]
+    assert Path(res["checkpoint"], "learner_group", "learner", "rl_module", "main").is_dir()
+    card = json.loads((tmp_path / "model_card.json").read_text())
+    assert card["iterations"] == 2 and card["play_with"].startswith("policy:rllib:")
+
+
+def test_every_rllib_config_loads() -> None:
+    mod = _train_script()
+    for p in sorted((ROOT / "configs" / "train").glob("rllib_*.yaml")):
+        cfg = mod.load_config(str(p))
+        assert cfg.iterations > 0 and sum(cfg.opponents.values()) <= 1
