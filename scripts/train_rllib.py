@@ -53,6 +53,9 @@ class Config:
     num_env_runners: int = 1
     num_envs_per_env_runner: int = 8
     num_cpus: int | None = None  # local Ray only (None: all)
+    # Learner processes (0: learn in the driver); with GPUs on the cluster, 1 per GPU.
+    num_learners: int = 0
+    num_gpus_per_learner: float = 0.0
     train_batch_size: int = 4096
     minibatch_size: int = 512
     num_epochs: int = 4
@@ -135,7 +138,7 @@ def build_config(cfg: Config) -> Any:
             ),
             num_cpus_per_env_runner=1,
         )
-        .learners(num_learners=0)
+        .learners(num_learners=cfg.num_learners, num_gpus_per_learner=cfg.num_gpus_per_learner)
         .training(
             lr=cfg.lr,
             gamma=cfg.gamma,
