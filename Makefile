@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo bench clean
+.PHONY: install test test-browser screenshot lint demo bench clean
 
 install: $(STAMP)
 
@@ -20,8 +20,18 @@ $(STAMP): pyproject.toml
 lint: install
 	$(BIN)/ruff check .
 
+# -rs prints why a test was skipped: without /usr/bin/chromium the browser test says it
+# did not run (.ci/run installs chromium, so CI always runs it).
 test: install lint
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 -rs
+
+# The replay viewer in headless Chromium alone; a missing browser is a failure here.
+test-browser: install
+	MTG_ENV_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -m browser -rs tests/test_browser.py
+
+# Regenerate the README's screenshot of the replay viewer.
+screenshot: install
+	$(BIN)/python scripts/viewer_screenshot.py --out docs/viewer.png
 
 # The main job: a short self-play training, then a tournament with ratings and a heatmap.
 demo: install

@@ -380,6 +380,34 @@ def replay_show(file: Annotated[str, typer.Argument(help="Replay file.")]) -> No
     typer.echo(g.log_text())
 
 
+@replay_app.command("html")
+@_clean
+def replay_html(
+    file: Annotated[str, typer.Argument(help="Replay file.")],
+    out: Annotated[
+        str | None, typer.Option(help="HTML file to write (default: FILE with .html).")
+    ] = None,
+) -> None:
+    """Write a self-contained HTML page that steps through a replay (opens offline)."""
+    from pathlib import Path
+
+    from .io import atomic_write_text
+    from .replay import load_replay
+    from .viewer import render_html, replay_frames
+
+    m = load_replay(file)
+    frames = replay_frames(m)  # re-simulates and checks every hash, as `verify` does
+    dest = Path(out) if out is not None else Path(file).with_suffix(".html")
+    if dest.resolve() == Path(file).resolve():
+        _fail(f"--out {dest} would overwrite the replay itself")
+    page = render_html(m, frames)
+    atomic_write_text(dest, page)
+    typer.echo(
+        f"wrote {dest} ({len(frames) - 1} decisions, {len(page.encode()) // 1024} KiB); "
+        "open it in any browser"
+    )
+
+
 @scenario_app.command("run")
 def scenario_run(
     paths: Annotated[list[str], typer.Argument(help="Scenario files or folders.")],
@@ -484,6 +512,30 @@ def watch(
     typer.echo(game.log_text(game.events[shown:]))
     result = "draw" if game.winner is None else f"player {game.winner} ({specs[game.winner]}) wins"
     typer.echo(f"Result: {result} after {game.turn} turns and {game.n_decisions} decisions")
+
+
+@app.command()
+@_clean
+def play(
+    opponent: Annotated[
+        str, typer.Option(help="Agent spec to play against (random, heuristic, ismcts, ...).")
+    ] = "heuristic",
+    seat: Annotated[int, typer.Option(min=0, max=1, help="Your seat: 0 or 1.")] = 0,
+    seed: Annotated[int, typer.Option(help="Game seed (decks shuffle, first player).")] = 0,
+    fmt: Annotated[str, typer.Option("--format", help="Rules format.")] = "classic",
+    decks: Annotated[
+        str | None, typer.Option(help="DECK_A,DECK_B for seats 0 and 1: names or YAML paths.")
+    ] = None,
+    save: Annotated[
+        str | None, typer.Option(help="Replay file to write (default: replays/play-SEED.json).")
+    ] = None,
+) -> None:
+    """Play against an agent in the terminal: enter the number of an action at each
+    decision (q quits; the game is saved as a replay either way)."""
+    from .play import play as play_game
+
+    pair = _deck_pair(fmt, decks, seed)
+    play_game(opponent, seat, seed, fmt, pair, input_fn=input, output_fn=typer.echo, save=save)
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ is rejected with the decision number and the reason.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -193,8 +193,12 @@ def load_replay(path: str | Path) -> ReplayModel:
     return parse_replay(raw, str(p))
 
 
-def replay_games(m: ReplayModel) -> Game:
-    """Re-simulate a replay, checking legality and every hash; returns the final game."""
+def replay_games(
+    m: ReplayModel, on_action: Callable[[int, Game, Action, int], None] | None = None
+) -> Game:
+    """Re-simulate a replay, checking legality and every hash; returns the final game.
+    `on_action(n, game, action, index)` is called before decision n is applied, so that a
+    caller (the replay viewer) sees every intermediate state without a second re-simulation."""
     try:
         g = new_game(m)
     except ValueError as e:
@@ -217,6 +221,8 @@ def replay_games(m: ReplayModel) -> Game:
                 f"decision {n}: action {idx} ({what}) is not legal for player "
                 f"{seat} (legal: {legal})"
             )
+        if on_action is not None:
+            on_action(n, g, a, idx)
         g.apply(a)
         want = m.hashes.get(str(n))
         if want is not None and want != g.state_hash():

@@ -229,12 +229,27 @@ def render_event(g: Game, e: tuple) -> str | None:
     return f"  {k} {e[1:]}"
 
 
-def render_events(g: Game, events: Iterable[tuple]) -> str:
+def private_event(e: tuple) -> tuple[int, str] | None:
+    """For an event whose line shows a card only one seat may see (a draw): that seat and
+    the line the other seat sees instead; None for a public event."""
+    if e[0] == "draw":
+        return e[1], f"  player {e[1]} draws a card"
+    return None
+
+
+def render_events(g: Game, events: Iterable[tuple], seat: int | None = None) -> str:
+    """Readable lines; with `seat`, as that seat sees them (the other player's draws
+    without the card's name)."""
     lines = []
     for e in events:
         s = render_event(g, e)
-        if s is not None:
-            lines.append(s)
+        if s is None:
+            continue
+        if seat is not None:
+            priv = private_event(e)
+            if priv is not None and priv[0] != seat:
+                s = priv[1]
+        lines.append(s)
     return "\n".join(lines)
 
 
