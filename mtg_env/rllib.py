@@ -328,6 +328,22 @@ def load_sb3_policy(module: MaskedSlotModule, path: str | Path) -> None:
 # ------------------------------------------------------------------ league
 
 
+def set_module_state(algorithm: Any, module_id: str, state: dict[str, Any]) -> None:
+    """Give one module these weights in the learner and in every env runner (training and
+    evaluation). `EnvRunnerGroup.sync_weights` would not do: env runners skip weights whose
+    sequence number they already have, so a new snapshot would play with its fresh initial
+    weights."""
+    algorithm.set_state({"learner_group": {"learner": {"rl_module": {module_id: state}}}})
+
+    def copy(er: Any) -> None:
+        if module_id in er.module:
+            er.module[module_id].set_state(state)
+
+    for group in (algorithm.env_runner_group, getattr(algorithm, "eval_env_runner_group", None)):
+        if group is not None:
+            group.foreach_env_runner(copy, local_env_runner=True)
+
+
 def league_mapping(snapshots: Sequence[str], self_play: float) -> Callable[..., str]:
     """Agent -> module: `learner` is `main`; in league games one seat (by episode id) is
     `main`, the other `main` with probability `self_play`, else a random snapshot."""
@@ -392,13 +408,7 @@ class LeagueCallback(RLlibCallback):
                 new_agent_to_module_mapping_fn=league_mapping(snaps, self.self_play),
                 new_should_module_be_updated=[MAIN],
             )
-            algorithm.set_state({"learner_group": {"learner": {"rl_module": {new: state}}}})
-            # `sync_weights` would not do here: env runners skip weights whose sequence
-            # number they already have, and the snapshot would play with its fresh
-            # initial weights. So each env runner copies the state itself.
-            algorithm.env_runner_group.foreach_env_runner(
-                lambda er: er.module[new].set_state(state), local_env_runner=True
-            )
+            set_module_state(algorithm, new, state)
             while len(snaps) > self.max_snapshots:
                 old = snaps.pop(0)
                 algorithm.remove_module(

@@ -189,7 +189,7 @@ def build_config(cfg: Config) -> Any:
 
 def init_main(algo: Any, cfg: Config, path: str) -> None:
     """Start `main` (learner and env runners) from an SB3 slot policy."""
-    from mtg_env.rllib import MAIN, load_sb3_policy, module_spec
+    from mtg_env.rllib import MAIN, load_sb3_policy, module_spec, set_module_state
 
     env = algo.config.env(algo.config.env_config)
     space = env.observation_spaces["learner"]
@@ -197,10 +197,7 @@ def init_main(algo: Any, cfg: Config, path: str) -> None:
     spec.observation_space, spec.action_space = space, env.action_spaces["learner"]
     module = spec.build()
     load_sb3_policy(module, path)
-    algo.set_state({"learner_group": {"learner": {"rl_module": {MAIN: module.get_state()}}}})
-    algo.env_runner_group.sync_weights(
-        from_worker_or_learner_group=algo.learner_group, inference_only=True
-    )
+    set_module_state(algo, MAIN, module.get_state())
 
 
 def save_checkpoint(algo: Any, out: Path) -> Path:

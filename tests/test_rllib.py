@@ -212,20 +212,48 @@ def _train_script() -> Any:
     return mod
 
 
-def test_league_snapshot_plays_with_main_weights_and_checkpoint_plays_match(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def local_ray() -> Any:
+    import ray
+
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_init_from_default_reaches_learner_and_env_runners(local_ray: Any) -> None:
+    """`init_from: default`: the learner's and the env runner's `main` both hold the
+    shipped SB3 policy's weights before the first iteration."""
+    from agents.policy import DEFAULT, load_model
+
+    mod = _train_script()
+    cfg = dataclasses.replace(
+        mod.Config(), **{**mod.SMOKE, "eval_every": 0, "hidden": 256, "entity_dim": 24}
+    )
+    algo = mod.build_config(cfg).build_algo()
+    try:
+        mod.init_main(algo, cfg, "default")
+        sb3 = load_model(DEFAULT).state_dict()
+        for module in (algo.env_runner.module["main"], algo.learner_group._learner.module["main"]):
+            sd = module.state_dict()
+            assert all(torch.equal(sd[k], sb3[k].to(sd[k].dtype)) for k in sd)
+    finally:
+        algo.stop()
+
+
+def test_league_snapshot_plays_with_main_weights_and_checkpoint_plays_match(
+    tmp_path: Path, local_ray: Any
+) -> None:
     """A snapshot added by LeagueCallback holds main's weights in the learner *and* in the
     env runners (which skip weights of a sequence number they already have); the saved
     checkpoint plays as `policy:rllib:PATH` with legal actions only."""
-    import ray
-
     from agents import make_agent
     from agents.match import deck_pairs, play_game
 
     mod = _train_script()
     cfg = dataclasses.replace(mod.Config(), **{**mod.SMOKE, "eval_every": 0, "max_snapshots": 2})
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    algo = mod.build_config(cfg).build_algo()
     try:
-        algo = mod.build_config(cfg).build_algo()
         algo.train()
         runner = algo.env_runner.module
         learner = algo.learner_group._learner.module
@@ -239,9 +267,8 @@ def test_league_snapshot_plays_with_main_weights_and_checkpoint_plays_match(tmp_
         assert not all(torch.equal(snap1[k], main[k]) for k in main), "main keeps learning"
         assert set(runner.keys()) == {"main", "main_v1", "main_v2"}
         ckpt = mod.save_checkpoint(algo, tmp_path)
-        algo.stop()
     finally:
-        ray.shutdown()
+        algo.stop()
     agent = make_agent(f"policy:rllib:{ckpt}")
     # Game.apply raises on an illegal action.
     for seed, pair in enumerate(deck_pairs("classic", None, 2, 0)):

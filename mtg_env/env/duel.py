@@ -6,7 +6,7 @@
 | Registered id      | `pettingzoo.make("mtg/duel-v0")` (after `import mtg_env`)          |
 | Actions            | Discrete                                                           |
 | Parallel API       | No                                                                 |
-| Manual control     | No (`mtg-env watch` shows games; a terminal player comes later)    |
+| Manual control     | `mtg-env play --opponent SPEC` (terminal); `mtg-env replay html` shows games |
 | Agents             | `agents = ['player_0', 'player_1']`                                |
 | Action shape       | (1,)                                                               |
 | Action values      | Discrete(N), N = `env.unwrapped.layout.n_actions` (825 for classic) |
