@@ -26,6 +26,7 @@ import argparse
 import dataclasses
 import functools
 import json
+import math
 import shutil
 import sys
 import time
@@ -216,8 +217,18 @@ def save_checkpoint(algo: Any, out: Path) -> Path:
     return final
 
 
-def summary(result: dict[str, Any]) -> dict[str, Any]:
-    """The figures of one `train()` result worth printing."""
+def _num(v: Any) -> float | None:
+    """A finite float, or None (RLlib reports NaN for a metric with no new values)."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+def summary(result: dict[str, Any], evaluated: bool) -> dict[str, Any]:
+    """The figures of one `train()` result worth printing. `evaluated`: this iteration
+    ran the evaluation (RLlib keeps reporting the last evaluation's keys afterwards)."""
     from ray.rllib.utils.metrics import (
         ENV_RUNNER_RESULTS,
         EVALUATION_RESULTS,
@@ -228,17 +239,18 @@ def summary(result: dict[str, Any]) -> dict[str, Any]:
     er = result.get(ENV_RUNNER_RESULTS, {})
     out: dict[str, Any] = {
         "iteration": result.get("training_iteration"),
-        "env_steps": int(er.get(NUM_ENV_STEPS_SAMPLED_LIFETIME, 0)),
-        "episodes": int(er.get(NUM_EPISODES_LIFETIME, 0)),
+        "env_steps": int(_num(er.get(NUM_ENV_STEPS_SAMPLED_LIFETIME)) or 0),
+        "episodes": int(_num(er.get(NUM_EPISODES_LIFETIME)) or 0),
         "league": result.get("league", []),
     }
     for k, v in er.items():
-        if k.startswith("win_rate_vs_"):
+        if k.startswith("win_rate_vs_") and _num(v) is not None:
             out[k] = round(float(v), 3)
     ev = result.get(EVALUATION_RESULTS, {}).get(ENV_RUNNER_RESULTS, {})
-    if "win_rate_vs_heuristic" in ev:
-        out["eval_vs_heuristic"] = round(float(ev["win_rate_vs_heuristic"]), 3)
-        out["eval_episodes"] = int(ev.get("num_episodes", 0))
+    rate = _num(ev.get("win_rate_vs_heuristic"))
+    if evaluated and rate is not None:
+        out["eval_vs_heuristic"] = round(rate, 3)
+        out["eval_episodes"] = int(_num(ev.get("num_episodes")) or 0)
     return out
 
 
@@ -282,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             result = algo.train()
             train_s += time.perf_counter() - t
-            line = summary(result)
+            line = summary(result, cfg.eval_every > 0 and it % cfg.eval_every == 0)
             line["env_steps_per_s"] = round(line["env_steps"] / train_s, 1)
             if "eval_vs_heuristic" in line:
                 evals.append(

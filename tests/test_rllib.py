@@ -315,3 +315,27 @@ def test_every_rllib_config_loads() -> None:
     for p in sorted((ROOT / "configs" / "train").glob("rllib_*.yaml")):
         cfg = mod.load_config(str(p))
         assert cfg.iterations > 0 and sum(cfg.opponents.values()) <= 1
+
+
+def test_result_summary_skips_nan_and_a_stale_evaluation() -> None:
+    """RLlib reports NaN for metrics without new values and keeps the last evaluation's
+    keys in later results: neither may crash the script or count as a new evaluation."""
+    mod = _train_script()
+    nan = float("nan")
+    result = {
+        "training_iteration": 12,
+        "env_runners": {
+            "num_env_steps_sampled_lifetime": 49152,
+            "num_episodes_lifetime": 600,
+            "win_rate_vs_random": 0.9,
+            "win_rate_vs_snapshots": nan,
+        },
+        "evaluation": {"env_runners": {"win_rate_vs_heuristic": 0.3, "num_episodes": nan}},
+        "league": ["main_v1"],
+    }
+    line = mod.summary(result, evaluated=False)
+    assert line["env_steps"] == 49152 and line["win_rate_vs_random"] == 0.9
+    assert "win_rate_vs_snapshots" not in line and "eval_vs_heuristic" not in line
+    result["evaluation"]["env_runners"]["num_episodes"] = 20
+    line = mod.summary(result, evaluated=True)
+    assert line["eval_vs_heuristic"] == 0.3 and line["eval_episodes"] == 20
