@@ -45,6 +45,7 @@ for `main` (window 100) in the env-runner metrics.
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -352,7 +353,8 @@ def league_mapping(snapshots: Sequence[str], self_play: float) -> Callable[..., 
     def mapping(agent_id: str, episode: Any, **kwargs: Any) -> str:
         if agent_id == LEARNER:
             return MAIN
-        h = hash(episode.id_)
+        # crc32, not hash(): the same in every process (string hashes are salted).
+        h = zlib.crc32(str(episode.id_).encode())
         if h % 2 == AGENTS.index(agent_id):
             return MAIN
         rng = random.Random(h)
