@@ -2,6 +2,7 @@
 
     python scripts/train_rllib.py --config configs/train/rllib_default.yaml [--out runs/rllib]
     python scripts/train_rllib.py --config ... --address auto    # join a running cluster
+    python scripts/train_rllib.py --out runs/rllib --resume       # continue a run
     python scripts/train_rllib.py --smoke                         # two tiny iterations (tests)
 
 One job per file (CleanRL style): a config dataclass, validated when read from YAML.
@@ -13,7 +14,10 @@ env with the probabilities in `opponents`. Every `eval_every` iterations RLlib's
 runners play `eval_episodes` games against the heuristic agent (greedy actions). The
 algorithm checkpoint is written atomically to OUT/checkpoint; it plays in `mtg-env match`
 as `policy:rllib:OUT/checkpoint`. A model card (config, iterations, env steps, wall time,
-evaluations) goes to OUT/model_card.json.
+evaluations) goes to OUT/model_card.json. `--resume` restores OUT/checkpoint with
+`Algorithm.from_checkpoint` (the league's snapshots and the agent-to-module mapping
+included) and runs on to `iterations` (the run's own config, from OUT/state.json;
+`--iterations` extends it).
 
 Without `--address` a local Ray starts with `num_cpus` CPUs. With `--address` (e.g. `auto`
 on a node of the cluster, or `ray://HEAD:10001`), the env runners spread over the cluster's
@@ -263,14 +267,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--address", default=None, help="a running Ray cluster (e.g. auto)")
     ap.add_argument("--smoke", action="store_true", help="two tiny iterations, for tests")
     ap.add_argument("--iterations", type=int, default=None)
+    ap.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint")
     args = ap.parse_args(argv)
 
-    cfg = load_config(args.config)
+    out = Path(args.out)
+    state_path = out / "state.json"
+    state: dict[str, Any] = {"iteration": 0, "evals": [], "train_s": 0.0, "wall_s": 0.0}
+    if args.resume:
+        try:
+            state = json.loads(state_path.read_text())
+            cfg = Config(**state["config"])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise SystemExit(
+                f"error: {state_path}: cannot resume ({type(e).__name__}: {e})"
+            ) from None
+    else:
+        cfg = load_config(args.config)
     if args.smoke:
         cfg = dataclasses.replace(cfg, **SMOKE)
     if args.iterations is not None:
         cfg = dataclasses.replace(cfg, iterations=args.iterations)
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
     import ray
@@ -282,15 +298,29 @@ def main(argv: list[str] | None = None) -> int:
     else:
         ray.init(num_cpus=cfg.num_cpus, include_dashboard=False, log_to_driver=False)
     start = time.perf_counter()
-    algo = build_config(cfg).build_algo()
-    if cfg.init_from:
-        init_main(algo, cfg, cfg.init_from)
-    evals: list[dict[str, Any]] = []
+    if args.resume:
+        from ray.rllib.algorithms.algorithm import Algorithm
+
+        try:
+            algo = Algorithm.from_checkpoint(str((out / "checkpoint").resolve()))
+        except Exception as e:  # noqa: BLE001 - any failure means an unusable checkpoint
+            ray.shutdown()
+            raise SystemExit(
+                f"error: {out / 'checkpoint'}: cannot resume ({type(e).__name__}: {e})"
+            ) from None
+    else:
+        algo = build_config(cfg).build_algo()
+        if cfg.init_from:
+            init_main(algo, cfg, cfg.init_from)
+    # The checkpoint is the truth: state.json is written after it, so it is never ahead.
+    first = algo.iteration + 1
+    evals: list[dict[str, Any]] = [e for e in state["evals"] if e["iteration"] < first]
     line: dict[str, Any] = {}
-    ckpt = None
-    train_s = 0.0
+    ckpt = out / "checkpoint" if args.resume else None
+    train_s = float(state["train_s"])
+    prior_wall = float(state["wall_s"])
     try:
-        for it in range(1, cfg.iterations + 1):
+        for it in range(first, cfg.iterations + 1):
             t = time.perf_counter()
             result = algo.train()
             train_s += time.perf_counter() - t
@@ -307,13 +337,21 @@ def main(argv: list[str] | None = None) -> int:
                 )
             if it % cfg.checkpoint_every == 0 or it == cfg.iterations:
                 ckpt = save_checkpoint(algo, out)
+                state = {
+                    "config": dataclasses.asdict(cfg),
+                    "iteration": it,
+                    "evals": evals,
+                    "train_s": train_s,
+                    "wall_s": prior_wall + time.perf_counter() - start,
+                }
+                atomic_write_text(state_path, json.dumps(state, indent=1))
             if not args.smoke:
                 print(json.dumps(line), flush=True)
         card = {
             "config": dataclasses.asdict(cfg),
             "iterations": cfg.iterations,
             "env_steps": line.get("env_steps", 0),
-            "wall_seconds": round(time.perf_counter() - start, 1),
+            "wall_seconds": round(prior_wall + time.perf_counter() - start, 1),
             "env_steps_per_s": line.get("env_steps_per_s"),
             "league": snapshot_ids(algo),
             "evals": evals,

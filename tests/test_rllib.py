@@ -308,6 +308,33 @@ def test_train_rllib_smoke(tmp_path: Path) -> None:
     assert Path(res["checkpoint"], "learner_group", "learner", "rl_module", "main").is_dir()
     card = json.loads((tmp_path / "model_card.json").read_text())
     assert card["iterations"] == 2 and card["play_with"].startswith("policy:rllib:")
+    # --resume: the checkpoint's iteration count, env-step counter and league go on.
+    r = subprocess.run(
+        [sys.executable, "scripts/train_rllib.py", "--smoke", "--resume", "--iterations", "3"]
+        + ["--out", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    res3 = json.loads([x for x in r.stdout.splitlines() if x.startswith("{")][-1])
+    assert res3["iteration"] == 3 and res3["env_steps"] > res["env_steps"]
+    assert res3["league"] == ["main_v3"]
+    state = json.loads((tmp_path / "state.json").read_text())
+    assert state["iteration"] == 3 and [e["iteration"] for e in state["evals"]] == [2]
+
+
+def test_train_rllib_resume_without_a_run_is_a_clear_error(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [sys.executable, "scripts/train_rllib.py", "--resume", "--out", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode != 0
+    assert "state.json: cannot resume" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_every_rllib_config_loads() -> None:
