@@ -9,6 +9,7 @@ file that can't be read is a clear `CheckpointError` naming it.
 
 from __future__ import annotations
 
+import abc
 from pathlib import Path
 from typing import Any
 
@@ -97,11 +98,30 @@ def _policy_class(name: str | None) -> Any:
     raise ValueError(f"unknown policy class {name!r}")
 
 
-class PolicyAgent:
-    """Acts with a trained policy: from the env's observation and mask (`act`) or from an
-    engine state (`choose`, which encodes the observation itself)."""
+class _ObservingAgent(abc.ABC):
+    """An agent that decides from the env's observation and mask (`act`); `choose` encodes
+    them from an engine state and maps the chosen index back to an engine action."""
 
     needs_observation = True
+    layout: Layout
+
+    def reset(self) -> None:  # noqa: B027 - stateless between games; subclasses may override
+        return None
+
+    @abc.abstractmethod
+    def act(self, observation: np.ndarray, mask: np.ndarray, info: Any = None) -> int: ...
+
+    def choose(self, game: Game) -> Action:
+        seat = game.current_player
+        assert seat is not None
+        obs = self.layout.observe(game, seat)
+        mask, amap, _ = self.layout.mask_and_map(game, seat)
+        return amap[self.act(obs, mask)]
+
+
+class PolicyAgent(_ObservingAgent):
+    """Acts with a trained policy: from the env's observation and mask (`act`) or from an
+    engine state (`choose`, which encodes the observation itself)."""
 
     def __init__(
         self, model: Any, fmt: str = "classic", deterministic: bool = True, name: str = "policy"
@@ -121,30 +141,17 @@ class PolicyAgent:
     def from_path(cls, path: str | Path, **kw: Any) -> PolicyAgent:
         return cls(load_model(path), name=str(path), **kw)
 
-    def reset(self) -> None:
-        pass
-
     def act(self, observation: np.ndarray, mask: np.ndarray, info: Any = None) -> int:
         a, _ = self.model.predict(
             observation, action_masks=mask.astype(bool), deterministic=self.deterministic
         )
         return int(a)
 
-    def choose(self, game: Game) -> Action:
-        seat = game.current_player
-        assert seat is not None
-        obs = self.layout.observe(game, seat)
-        mask, amap, _ = self.layout.mask_and_map(game, seat)
-        i = self.act(obs, mask)
-        return amap[i]
 
-
-class RLlibPolicyAgent:
+class RLlibPolicyAgent(_ObservingAgent):
     """Acts with the `main` module of an RLlib checkpoint (`scripts/train_rllib.py`):
     spec `policy:rllib:PATH`, PATH an algorithm checkpoint folder or one module's folder.
     Greedy: the most likely legal action."""
-
-    needs_observation = True
 
     def __init__(self, path: str | Path, fmt: str = "classic", module_id: str = "main") -> None:
         key = f"rllib:{Path(path).resolve()}:{module_id}"
@@ -176,9 +183,6 @@ class RLlibPolicyAgent:
                 f"format has ({self.layout.n_obs},)"
             )
 
-    def reset(self) -> None:
-        pass
-
     def act(self, observation: np.ndarray, mask: np.ndarray, info: Any = None) -> int:
         torch = self._torch
         from ray.rllib.core.columns import Columns
@@ -193,10 +197,3 @@ class RLlibPolicyAgent:
             logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
         legal = np.flatnonzero(mask)
         return int(legal[int(np.argmax(logits.numpy()[legal]))])
-
-    def choose(self, game: Game) -> Action:
-        seat = game.current_player
-        assert seat is not None
-        obs = self.layout.observe(game, seat)
-        mask, amap, _ = self.layout.mask_and_map(game, seat)
-        return amap[self.act(obs, mask)]

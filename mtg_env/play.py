@@ -43,17 +43,9 @@ def choices(rec: Recorder) -> list[Action]:
     g = rec.game
     seat = g.current_player
     assert seat is not None
-    lay = rec.layout
-    _, amap, _ = lay.mask_and_map(g, seat)
-    own, opp, stack = lay.slots(g, seat)
-    out: list[Action] = []
-    seen: set[int] = set()
-    for a in g.legal_actions():
-        i = lay.action_index(g, a, seat, own, opp, stack)
-        if i in amap and i not in seen:
-            seen.add(i)
-            out.append(amap[i])
-    return out
+    # The map keeps the engine's order: the first legal action of each index.
+    _, amap, _ = rec.layout.mask_and_map(g, seat)
+    return list(amap.values())
 
 
 def _ask(

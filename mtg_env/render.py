@@ -2,43 +2,99 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .engine import Game
-from .engine.constants import COLOR_LETTERS, CREATURE, DECISION_NAMES, LAND
+from .engine.constants import COLOR_LETTERS, CREATURE, DECISION_NAMES, TYPE_NAMES
 from .engine.log import ability_text, describe_action, obj_name
 from .engine.objects import SPELL
 
 
-def permanent_line(g: Game, cid: int) -> str:
+def colors_text(bits: int) -> str:
+    return "".join(COLOR_LETTERS[i] for i in range(5) if bits & (1 << i))
+
+
+def type_names(types: int) -> list[str]:
+    return [name for bit, name in sorted(TYPE_NAMES.items()) if types & bit]
+
+
+def permanent_state(g: Game, cid: int) -> dict[str, Any]:
+    """A permanent's visible state as plain data (characteristics from the layer system);
+    false or empty fields are left out. The text line and the replay viewer both use it."""
     ch = g.chars(cid)
     p = g.perm[cid]
-    bits = [obj_name(g, cid)]
+    d: dict[str, Any] = {"id": cid, "name": g.cdef[cid].name, "types": type_names(ch.types)}
+    if ch.name != d["name"]:
+        d["as"] = ch.name  # a copy (Clone), named by its copiable values
     if ch.types & CREATURE:
-        bits.append(f"{ch.power}/{ch.toughness}")
-    colors = "".join(COLOR_LETTERS[i] for i in range(5) if ch.colors & (1 << i))
-    if colors and not ch.types & LAND:
-        bits.append(f"({colors})")
+        d["pt"] = f"{ch.power}/{ch.toughness}"
+    colors = colors_text(ch.colors)
+    if colors:
+        d["colors"] = colors
     if ch.keywords:
-        bits.append("[" + ", ".join(sorted(ch.keywords)) + "]")
-    flags = []
+        d["kw"] = sorted(ch.keywords)
     if p.tapped:
-        flags.append("tapped")
+        d["tapped"] = True
     if ch.types & CREATURE and g.sick(cid) and "haste" not in ch.keywords:
-        flags.append("sick")
+        d["sick"] = True
     if p.damage:
-        flags.append(f"damage {p.damage}")
+        d["damage"] = p.damage
     if p.counters:
-        flags.extend(f"{n}x{k}" for k, n in sorted(p.counters.items()))
+        d["counters"] = dict(sorted(p.counters.items()))
     if p.attached >= 0:
-        flags.append(f"on {obj_name(g, p.attached)}")
+        d["on"] = obj_name(g, p.attached)
     if cid in g.attackers:
-        flags.append("attacking")
+        d["attacking"] = g.attackers[cid]  # the defending player
     if cid in g.blockers:
-        flags.append(f"blocking {obj_name(g, g.blockers[cid])}")
+        d["blocking"] = obj_name(g, g.blockers[cid])
     if ch.controller != g.owner[cid]:
-        flags.append(f"owner {g.owner[cid]}")
+        d["owner"] = g.owner[cid]
+    return d
+
+
+def permanent_line(g: Game, cid: int) -> str:
+    d = permanent_state(g, cid)
+    bits = [obj_name(g, cid)]
+    if "pt" in d:
+        bits.append(d["pt"])
+    if "colors" in d and "land" not in d["types"]:
+        bits.append(f"({d['colors']})")
+    if "kw" in d:
+        bits.append("[" + ", ".join(d["kw"]) + "]")
+    flags = [k for k in ("tapped", "sick") if k in d]
+    if "damage" in d:
+        flags.append(f"damage {d['damage']}")
+    flags.extend(f"{n}x{k}" for k, n in d.get("counters", {}).items())
+    if "on" in d:
+        flags.append(f"on {d['on']}")
+    if "attacking" in d:
+        flags.append("attacking")
+    if "blocking" in d:
+        flags.append(f"blocking {d['blocking']}")
+    if "owner" in d:
+        flags.append(f"owner {d['owner']}")
     if flags:
         bits.append("{" + ", ".join(flags) + "}")
     return " ".join(bits)
+
+
+def stack_items(g: Game) -> list[dict[str, Any]]:
+    """The stack, top first, as plain data."""
+    out = []
+    for it in reversed(g.stack):
+        if it.kind == SPELL:
+            what = obj_name(g, it.cid)
+        else:
+            what = f"ability of {obj_name(g, it.cid)}: {ability_text(it.ability)}"
+        out.append(
+            {
+                "what": what,
+                "name": g.cdef[it.cid].name,
+                "controller": it.controller,
+                "targets": [obj_name(g, r) for r, _ in it.targets],
+            }
+        )
+    return out
 
 
 def render(g: Game, seat: int | None = None) -> str:
@@ -59,14 +115,9 @@ def render(g: Game, seat: int | None = None) -> str:
                 lines.append("  " + permanent_line(g, cid))
     if g.stack:
         lines.append("Stack (top first):")
-        for it in reversed(g.stack):
-            what = (
-                obj_name(g, it.cid)
-                if it.kind == SPELL
-                else (f"ability of {obj_name(g, it.cid)}: {ability_text(it.ability)}")
-            )
-            tg = ", ".join(obj_name(g, r) for r, _ in it.targets)
-            lines.append(f"  {what}" + (f" -> {tg}" if tg else ""))
+        for it in stack_items(g):
+            tg = ", ".join(it["targets"])
+            lines.append(f"  {it['what']}" + (f" -> {tg}" if tg else ""))
     d = g.decision
     if d is not None:
         lines.append(

@@ -16,87 +16,21 @@ plays face down) with a redacted line.
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 from typing import Any
 
 from .engine import Action, Game, load_cards
 from .engine.cards import CardDef
-from .engine.constants import (
-    COLOR_LETTERS,
-    CREATURE,
-    D_BOTTOM,
-    DECISION_NAMES,
-    LAND,
-    PLAY,
-    TYPE_NAMES,
-)
-from .engine.log import ability_text, describe_action, obj_name, private_event, render_event
-from .engine.objects import SPELL
+from .engine.constants import D_BOTTOM, DECISION_NAMES, LAND, PLAY
+from .engine.log import describe_action, obj_name, private_event, render_event
+from .render import colors_text, permanent_state, stack_items, type_names
 from .replay import ReplayModel, replay_games
 
 TEMPLATE = Path(__file__).resolve().parent / "data" / "viewer" / "viewer.html"
 DATA_MARK = "/*__REPLAY_DATA__*/"
 TITLE_MARK = "__TITLE__"
-
-
-def _types(types: int) -> list[str]:
-    return [name for bit, name in sorted(TYPE_NAMES.items()) if types & bit]
-
-
-def _colors(bits: int) -> str:
-    return "".join(COLOR_LETTERS[i] for i in range(5) if bits & (1 << i))
-
-
-def _permanent(g: Game, cid: int) -> dict[str, Any]:
-    """A permanent as the page draws it; false or empty fields are left out (size)."""
-    ch = g.chars(cid)
-    p = g.perm[cid]
-    d: dict[str, Any] = {"id": cid, "name": g.cdef[cid].name, "types": _types(ch.types)}
-    if ch.name != d["name"]:
-        d["as"] = ch.name  # a copy (Clone), named by its copiable values
-    if ch.types & CREATURE:
-        d["pt"] = f"{ch.power}/{ch.toughness}"
-    colors = _colors(ch.colors)
-    if colors:
-        d["colors"] = colors
-    if ch.keywords:
-        d["kw"] = sorted(ch.keywords)
-    if p.tapped:
-        d["tapped"] = True
-    if ch.types & CREATURE and g.sick(cid) and "haste" not in ch.keywords:
-        d["sick"] = True
-    if p.damage:
-        d["damage"] = p.damage
-    if p.counters:
-        d["counters"] = dict(sorted(p.counters.items()))
-    if p.attached >= 0:
-        d["on"] = obj_name(g, p.attached)
-    if cid in g.attackers:
-        d["attacking"] = g.attackers[cid]  # the defending player
-    if cid in g.blockers:
-        d["blocking"] = obj_name(g, g.blockers[cid])
-    if ch.controller != g.owner[cid]:
-        d["owner"] = g.owner[cid]
-    return d
-
-
-def _stack(g: Game) -> list[dict[str, Any]]:
-    out = []
-    for it in reversed(g.stack):  # top first
-        if it.kind == SPELL:
-            what = obj_name(g, it.cid)
-        else:
-            what = f"ability of {obj_name(g, it.cid)}: {ability_text(it.ability)}"
-        out.append(
-            {
-                "what": what,
-                "name": g.cdef[it.cid].name,
-                "controller": it.controller,
-                "targets": [obj_name(g, r) for r, _ in it.targets],
-            }
-        )
-    return out
 
 
 def _log(g: Game, events: list[tuple]) -> list[Any]:
@@ -142,7 +76,7 @@ def snapshot(g: Game) -> dict[str, Any]:
         players.append(pl)
     bf: list[list[dict[str, Any]]] = [[], []]
     for cid in g.battlefield:
-        bf[g.chars(cid).controller].append(_permanent(g, cid))
+        bf[g.chars(cid).controller].append(permanent_state(g, cid))
     d = g.decision
     return {
         "turn": g.turn,
@@ -150,7 +84,7 @@ def snapshot(g: Game) -> dict[str, Any]:
         "active": g.active,
         "players": players,
         "battlefield": bf,
-        "stack": _stack(g),
+        "stack": stack_items(g),
         "decision": None
         if d is None
         else {"kind": DECISION_NAMES[d.kind], "player": d.player, "prompt": d.prompt},
@@ -194,7 +128,7 @@ def _card_text(cd: CardDef) -> str:
     """Cost, type line and rules text of a card (the page's tooltip)."""
     if cd.halves:  # pocket: a two-part card
         return "\n".join(f"{h.name}: {_card_text(h)}" for h in cd.halves)
-    head = " ".join(_types(cd.types))
+    head = " ".join(type_names(cd.types))
     if cd.subtypes:
         head += " - " + " ".join(sorted(cd.subtypes))
     if cd.cost:
@@ -225,7 +159,7 @@ def _card_table(fmt: str, frames: list[dict[str, Any]]) -> dict[str, dict[str, A
     for n in sorted(names):
         cd = known.get(n)
         if cd is not None:
-            out[n] = {"text": _card_text(cd), "colors": _colors(cd.colors)}
+            out[n] = {"text": _card_text(cd), "colors": colors_text(cd.colors)}
             if cd.types & LAND:
                 out[n]["land"] = True
     return out
@@ -235,10 +169,6 @@ def _embed(data: Any) -> str:
     """JSON safe inside <script>: no `<`, `>` or `&` can end the element early."""
     s = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     return s.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def _html_escape(s: str) -> str:
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def render_html(m: ReplayModel, frames: list[dict[str, Any]]) -> str:
@@ -255,6 +185,6 @@ def render_html(m: ReplayModel, frames: list[dict[str, Any]]) -> str:
         "frames": frames,
     }
     page = TEMPLATE.read_text(encoding="utf-8")
-    return page.replace(TITLE_MARK, _html_escape(f"Replay: {title}")).replace(
+    return page.replace(TITLE_MARK, html.escape(f"Replay: {title}", quote=False)).replace(
         DATA_MARK, _embed(data)
     )

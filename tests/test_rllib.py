@@ -13,11 +13,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+import torch
 
-pytest.importorskip("ray.rllib")
-torch = pytest.importorskip("torch")
-
-from mtg_env.rllib import (  # noqa: E402
+from mtg_env.rllib import (
     LEARNER,
     MaskedSlotModule,
     MtgMultiAgentEnv,
@@ -27,6 +25,17 @@ from mtg_env.rllib import (  # noqa: E402
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _train(*args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    """`scripts/train_rllib.py ARGS` in a subprocess (its own Ray), output captured."""
+    return subprocess.run(
+        [sys.executable, "scripts/train_rllib.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def _play(env: MtgMultiAgentEnv, seed: int) -> tuple[dict[str, float], dict, dict, int]:
@@ -291,13 +300,7 @@ def test_rllib_checkpoint_errors_name_the_path(tmp_path: Path) -> None:
 def test_train_rllib_smoke(tmp_path: Path) -> None:
     """`scripts/train_rllib.py --smoke`: two tiny iterations with a snapshot, an
     evaluation against the heuristic and a checkpoint; one JSON result line."""
-    r = subprocess.run(
-        [sys.executable, "scripts/train_rllib.py", "--smoke", "--out", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = _train("--smoke", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr[-3000:]
     lines = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
     assert len(lines) == 1
@@ -309,14 +312,7 @@ def test_train_rllib_smoke(tmp_path: Path) -> None:
     card = json.loads((tmp_path / "model_card.json").read_text())
     assert card["iterations"] == 2 and card["play_with"].startswith("policy:rllib:")
     # --resume: the checkpoint's iteration count, env-step counter and league go on.
-    r = subprocess.run(
-        [sys.executable, "scripts/train_rllib.py", "--smoke", "--resume", "--iterations", "3"]
-        + ["--out", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = _train("--smoke", "--resume", "--iterations", "3", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr[-3000:]
     res3 = json.loads([x for x in r.stdout.splitlines() if x.startswith("{")][-1])
     assert res3["iteration"] == 3 and res3["env_steps"] > res["env_steps"]
@@ -326,13 +322,7 @@ def test_train_rllib_smoke(tmp_path: Path) -> None:
 
 
 def test_train_rllib_resume_without_a_run_is_a_clear_error(tmp_path: Path) -> None:
-    r = subprocess.run(
-        [sys.executable, "scripts/train_rllib.py", "--resume", "--out", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    r = _train("--resume", "--out", str(tmp_path), timeout=120)
     assert r.returncode != 0
     assert "state.json: cannot resume" in r.stderr and "Traceback" not in r.stderr
 
