@@ -14,8 +14,12 @@ def colors_text(bits: int) -> str:
     return "".join(COLOR_LETTERS[i] for i in range(5) if bits & (1 << i))
 
 
+# Type bits in order, sorted once: the viewer names the types of every permanent in every frame.
+_TYPE_BITS = sorted(TYPE_NAMES.items())
+
+
 def type_names(types: int) -> list[str]:
-    return [name for bit, name in sorted(TYPE_NAMES.items()) if types & bit]
+    return [name for bit, name in _TYPE_BITS if types & bit]
 
 
 def permanent_state(g: Game, cid: int) -> dict[str, Any]:
