@@ -253,3 +253,37 @@ def test_init_temperature_divides_every_action_logit() -> None:
     after = logp()
     assert torch.allclose(after, torch.log_softmax(before / 2.5, -1), atol=1e-4)
     assert not torch.allclose(after, before, atol=1e-2)
+
+
+def test_average_policies_is_the_mean_of_the_weights(tmp_path: Path) -> None:
+    import torch
+
+    from agents.policy import CheckpointError, export_policy, load_model
+
+    mod = _script_module("average_policies")
+    default = ROOT / "mtg_env" / "data" / "policies" / "default.pt"
+    saved = torch.load(default, map_location="cpu", weights_only=False)
+    scaled = dict(saved)
+    scaled["state_dict"] = {
+        k: (v * 3 if v.is_floating_point() else v) for k, v in saved["state_dict"].items()
+    }
+    assert any(not v.is_floating_point() for v in saved["state_dict"].values())
+    torch.save(scaled, tmp_path / "scaled.pt")
+    before = {k: v.clone() for k, v in load_model(default).state_dict().items()}
+    mod.average_policies([str(default), str(tmp_path / "scaled.pt")], str(tmp_path / "avg.pt"))
+    avg = load_model(tmp_path / "avg.pt").state_dict()
+    for k, v in before.items():
+        if v.is_floating_point():  # (w + 3w) / 2 = 2w, up to the file's float16 rounding
+            assert torch.allclose(avg[k], 2 * v, rtol=2e-3, atol=1e-3), k
+        else:  # index buffers are copied
+            assert torch.equal(avg[k], v), k
+    # The cached default policy is not touched by the averaging.
+    for k, v in load_model(default).state_dict().items():
+        assert torch.equal(v, before[k]), k
+    # A different network (a narrower hidden layer) is refused, naming the file.
+    pol = load_model(default)
+    other = type(pol)(**{**pol._get_constructor_parameters(), "hidden": 128})
+    export_policy(other, tmp_path / "narrow.pt")
+    with pytest.raises(CheckpointError, match=r"narrow\.pt: parameter .* has shape"):
+        mod.average_policies([str(default), str(tmp_path / "narrow.pt")], str(tmp_path / "x.pt"))
+    assert not (tmp_path / "x.pt").exists()

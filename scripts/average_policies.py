@@ -1,0 +1,79 @@
+"""Average the weights of policies from one training run (snapshots of the same network)
+into one policy file that `policy:PATH` loads.
+
+    python scripts/average_policies.py --out runs/avg.pt \\
+        runs/ppo/snapshots/snap_2500000.pt runs/ppo/snapshots/snap_3000000.pt runs/ppo/policy.pt
+
+Late snapshots of a fine-tuning run sit close together in weight space, and their average
+is a cheap ensemble (stochastic weight averaging, applied after the fact). Every input must
+be the same network (same class, constructor arguments and parameter shapes); a mismatch
+names the file and the parameter. What it measured: README "Every run of the recipe's
+development".
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import torch  # noqa: E402
+
+from agents.policy import CheckpointError, export_policy, load_model  # noqa: E402
+
+
+def average_policies(paths: list[str], out: str) -> None:
+    if len(paths) < 2:
+        raise CheckpointError("averaging needs at least two policy files")
+    policies = [load_model(p) for p in paths]
+    first = policies[0]
+    ref = first.state_dict()
+    for p, pol in zip(paths[1:], policies[1:], strict=True):
+        if type(pol) is not type(first):
+            raise CheckpointError(
+                f"{p}: a {type(pol).__name__}, but {paths[0]} is a {type(first).__name__}"
+            )
+        sd = pol.state_dict()
+        if sd.keys() != ref.keys():
+            missing = sorted(ref.keys() ^ sd.keys())
+            raise CheckpointError(f"{p}: parameters differ from {paths[0]}: {missing[:3]}")
+        for k, v in sd.items():
+            if v.shape != ref[k].shape:
+                raise CheckpointError(
+                    f"{p}: parameter {k} has shape {tuple(v.shape)}, "
+                    f"{paths[0]} has {tuple(ref[k].shape)}"
+                )
+            if not v.is_floating_point() and not torch.equal(v, ref[k]):
+                raise CheckpointError(f"{p}: index buffer {k} differs from {paths[0]}'s")
+    avg = {}
+    for k, v in ref.items():
+        if v.is_floating_point():
+            avg[k] = sum(pol.state_dict()[k].float() for pol in policies) / len(policies)
+        else:  # index buffers (the slot head's action tables): equal in every input
+            avg[k] = v
+    # A new network: load_model caches by path, so the loaded ones are left untouched.
+    merged = type(first)(**first._get_constructor_parameters())
+    merged.load_state_dict(avg)
+    export_policy(merged, out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("policies", nargs="+", help="policy files (.pt or .zip) of one network")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    try:
+        average_policies(args.policies, args.out)
+    except CheckpointError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.out}: the average of {len(args.policies)} policies")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
