@@ -29,16 +29,16 @@ def average_policies(paths: list[str], out: str) -> None:
         raise CheckpointError("averaging needs at least two policy files")
     policies = [load_model(p) for p in paths]
     first = policies[0]
-    ref = first.state_dict()
-    for p, pol in zip(paths[1:], policies[1:], strict=True):
+    dicts = [pol.state_dict() for pol in policies]
+    ref = dicts[0]
+    for p, pol, sd in zip(paths[1:], policies[1:], dicts[1:], strict=True):
         if type(pol) is not type(first):
             raise CheckpointError(
                 f"{p}: a {type(pol).__name__}, but {paths[0]} is a {type(first).__name__}"
             )
-        sd = pol.state_dict()
         if sd.keys() != ref.keys():
-            missing = sorted(ref.keys() ^ sd.keys())
-            raise CheckpointError(f"{p}: parameters differ from {paths[0]}: {missing[:3]}")
+            differ = sorted(ref.keys() ^ sd.keys())
+            raise CheckpointError(f"{p}: parameters differ from {paths[0]}: {differ[:3]}")
         for k, v in sd.items():
             if v.shape != ref[k].shape:
                 raise CheckpointError(
@@ -50,7 +50,7 @@ def average_policies(paths: list[str], out: str) -> None:
     avg = {}
     for k, v in ref.items():
         if v.is_floating_point():
-            avg[k] = sum(pol.state_dict()[k].float() for pol in policies) / len(policies)
+            avg[k] = sum(sd[k].float() for sd in dicts) / len(dicts)
         else:  # index buffers (the slot head's action tables): equal in every input
             avg[k] = v
     # A new network: load_model caches by path, so the loaded ones are left untouched.
