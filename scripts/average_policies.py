@@ -1,14 +1,18 @@
-"""Average the weights of policies from one training run (snapshots of the same network)
-into one policy file that `policy:PATH` loads.
+"""Average the weights of policies of one network into one policy file that `policy:PATH`
+loads: snapshots of one training run, or the final policies of runs fine-tuned from the
+same starting policy.
 
     python scripts/average_policies.py --out runs/avg.pt \\
         runs/ppo/snapshots/snap_2500000.pt runs/ppo/snapshots/snap_3000000.pt runs/ppo/policy.pt
 
 Late snapshots of a fine-tuning run sit close together in weight space, and their average
-is a cheap ensemble (stochastic weight averaging, applied after the fact). Every input must
-be the same network (same class, constructor arguments and parameter shapes); a mismatch
-names the file and the parameter. What it measured: README "Every run of the recipe's
-development".
+is a cheap ensemble (stochastic weight averaging, applied after the fact). Runs fine-tuned
+from one policy with different seeds can be averaged the same way (a "model soup"): here
+the average of two such runs scored above both against the heuristic and between them
+against random (README "Every run of the recipe's development"). Averaging runs that
+started from different policies is not meaningful and is not detected, since only the
+network is checked: every input must be the same network (same class, constructor
+arguments and parameter shapes), and a mismatch names the file and the parameter.
 """
 
 from __future__ import annotations
