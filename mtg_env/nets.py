@@ -5,6 +5,14 @@ stack slots goes through a small MLP shared across slots (what is learned about 
 applies to all), the per-slot embeddings are kept in slot order (actions name slots, so the
 policy must know which slot holds what) and also pooled per side; global features, hand
 and graveyards go through their own layer. About a million parameters in all.
+
+With `race_features=True` the global layer also reads a race summary computed from the
+observation itself (`race_summary`): each side's power that can attack now, its power on
+the board (next turn's clock), its untapped creatures (blockers) and flying power, the
+turns each side needs to kill the other at that power, and whether an attack now or the
+crack-back is lethal. A network can only approximate these sums, divisions and thresholds
+over 80 slots, and they are what a race turns on (README "Where the games are lost"). They
+are a function of the observation, so the observation and old policies are unchanged.
 """
 
 from __future__ import annotations
@@ -18,7 +26,55 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from .engine import load_cards
-from .env.spaces import Layout
+from .engine.constants import CREATURE
+from .env.spaces import KEYWORD_LIST, TYPE_ORDER, Layout
+
+RACE_FEATURES = 13  # the length of `race_summary`'s output
+
+
+def race_summary(
+    own: torch.Tensor, opp: torch.Tensor, life: torch.Tensor, idx: dict[str, int]
+) -> torch.Tensor:
+    """Race features from both sides' permanent slots (batch, slots, fields) and the life
+    pair (batch, 2; own first), in the observation's scaling (power / 20, life / 40).
+    `idx` gives the field offsets: present, creature, power, tapped, sick, defender, flying.
+    """
+
+    def side(e: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        crt = e[:, :, idx["present"]] * e[:, :, idx["creature"]]
+        power = e[:, :, idx["power"]] * 20.0
+        untapped = 1.0 - e[:, :, idx["tapped"]]
+        fighter = crt * (1.0 - e[:, :, idx["defender"]])
+        now = (fighter * untapped * (1.0 - e[:, :, idx["sick"]]) * power).sum(1)
+        board = (fighter * power).sum(1)
+        blockers = (crt * untapped).sum(1)
+        flying = (fighter * e[:, :, idx["flying"]] * power).sum(1)
+        return now, board, blockers, flying
+
+    me_now, me_board, me_block, me_fly = side(own)
+    op_now, op_board, op_block, op_fly = side(opp)
+    life_me, life_op = life[:, 0] * 40.0, life[:, 1] * 40.0
+    # Turns to kill at the current board's power; 10 stands for "not within sight".
+    clock_op = torch.clamp(torch.ceil(life_op / me_board.clamp(min=1e-3)), max=10.0)
+    clock_me = torch.clamp(torch.ceil(life_me / op_board.clamp(min=1e-3)), max=10.0)
+    return torch.stack(
+        [
+            me_now / 20.0,
+            me_board / 20.0,
+            me_block / 10.0,
+            me_fly / 20.0,
+            op_now / 20.0,
+            op_board / 20.0,
+            op_block / 10.0,
+            op_fly / 20.0,
+            clock_op / 10.0,
+            clock_me / 10.0,
+            (me_now >= life_op).float(),
+            (op_board >= life_me).float(),
+            (clock_me - clock_op) / 10.0,
+        ],
+        dim=1,
+    )
 
 
 class EntityExtractor(BaseFeaturesExtractor):
@@ -28,6 +84,7 @@ class EntityExtractor(BaseFeaturesExtractor):
         format: str = "classic",
         entity_dim: int = 24,
         global_dim: int = 128,
+        race_features: bool = False,
     ) -> None:
         lay = Layout(load_cards(format))
         P = lay.limits.permanents
@@ -54,7 +111,23 @@ class EntityExtractor(BaseFeaturesExtractor):
             nn.Linear(self.pf, entity_dim), nn.ReLU(), nn.Linear(entity_dim, entity_dim), nn.ReLU()
         )
         self.stack_net = nn.Sequential(nn.Linear(self.sf, entity_dim), nn.ReLU())
-        self.global_net = nn.Sequential(nn.Linear(len(self.global_idx), global_dim), nn.ReLU())
+        self.race_features = race_features
+        self.life = s["life"].start
+        po = lay.perm_offsets
+        kw = {k: i for i, k in enumerate(KEYWORD_LIST)}
+        self.race_idx = {
+            "present": po["present"],
+            "creature": po["types"] + TYPE_ORDER.index(CREATURE),
+            "power": po["power"],
+            "tapped": po["tapped"],
+            "sick": po["sick"],
+            "defender": po["keywords"] + kw["defender"],
+            "flying": po["keywords"] + kw["flying"],
+        }
+        # The race summary, when on, is appended to the global layer's input (so a policy
+        # trained without it can be widened with zero weights: `widen_state_dict`).
+        n_global = len(self.global_idx) + (RACE_FEATURES if race_features else 0)
+        self.global_net = nn.Sequential(nn.Linear(n_global, global_dim), nn.ReLU())
 
     def _side(self, x: torch.Tensor) -> torch.Tensor:
         b = x.shape[0]
@@ -68,8 +141,41 @@ class EntityExtractor(BaseFeaturesExtractor):
         opp = self._side(obs[:, self.opp])
         st = obs[:, self.stack].reshape(b, self.S, self.sf)
         sh = (self.stack_net(st) * st[:, :, :1]).sum(1)
-        gl = self.global_net(obs[:, self.global_idx.to(obs.device)])
+        g = obs[:, self.global_idx.to(obs.device)]
+        if self.race_features:
+            race = race_summary(
+                obs[:, self.own].reshape(b, self.P, self.pf),
+                obs[:, self.opp].reshape(b, self.P, self.pf),
+                obs[:, self.life : self.life + 2],
+                self.race_idx,
+            )
+            g = torch.cat([g, race], dim=1)
+        gl = self.global_net(g)
         return torch.cat([own, opp, sh, gl], dim=1)
+
+
+def widen_state_dict(
+    src: dict[str, torch.Tensor], dst: dict[str, torch.Tensor]
+) -> dict[str, torch.Tensor]:
+    """`src`'s weights shaped for `dst`'s network where the two differ only in inputs
+    appended to a layer (the race summary): the old input columns are copied and the new
+    ones start at zero, so the widened network computes exactly what `src` did. Any other
+    difference is left for `load_state_dict` to report."""
+    out = dict(src)
+    for k, v in src.items():
+        t = dst.get(k)
+        if (
+            t is not None
+            and v.dim() == 2
+            and t.dim() == 2
+            and v.shape[0] == t.shape[0]
+            and v.shape[1] < t.shape[1]
+            and k.endswith("global_net.0.weight")
+        ):
+            w = torch.zeros_like(t)
+            w[:, : v.shape[1]] = v
+            out[k] = w
+    return out
 
 
 # ---------------------------------------------------------------------- slot-aware policy

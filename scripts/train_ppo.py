@@ -68,6 +68,10 @@ class Config:
     clip_range: float = 0.2
     net_arch: list[int] = field(default_factory=lambda: [256])
     entity_dim: int = 24
+    # Feed the network a race summary computed from the observation (mtg_env.nets
+    # `race_summary`). With `init_from` a policy trained without it, the policy is widened
+    # with zero weights for the new inputs, so it starts out playing exactly as before.
+    race_features: bool = False
     # "flat": a linear action head; "slot": slot actions scored from each slot's embedding.
     head: Literal["flat", "slot"] = "flat"
     # Opponent pool: weights of "random", "heuristic" and "snapshots" per episode.
@@ -310,12 +314,12 @@ def behaviour_cloning(model: Any, cfg: Config, log: Any) -> None:
 def init_weights(model: Any, path: str) -> None:
     """Copy a trained policy's weights into `model`, naming the file on a mismatch."""
     from agents.policy import load_model
+    from mtg_env.nets import widen_state_dict
 
     src = load_model(path)
+    weights = {k: v.float() if v.is_floating_point() else v for k, v in src.state_dict().items()}
     try:
-        model.policy.load_state_dict(
-            {k: v.float() if v.is_floating_point() else v for k, v in src.state_dict().items()}
-        )
+        model.policy.load_state_dict(widen_state_dict(weights, model.policy.state_dict()))
     except RuntimeError as e:
         raise SystemExit(
             f"error: init_from {path}: its network does not match this config's ({e})"
@@ -427,7 +431,11 @@ def main(argv: list[str] | None = None) -> int:
 
         extractor = {
             "features_extractor_class": EntityExtractor,
-            "features_extractor_kwargs": {"format": cfg.format, "entity_dim": cfg.entity_dim},
+            "features_extractor_kwargs": {
+                "format": cfg.format,
+                "entity_dim": cfg.entity_dim,
+                "race_features": cfg.race_features,
+            },
         }
         if cfg.head == "slot":
             policy: Any = SlotPolicy

@@ -154,6 +154,18 @@ def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
     )
     assert f"initialised the policy from {init}" in stdout
     assert "behaviour cloning" not in stdout
+    # A policy trained without the race summary starts a run that has it (widened).
+    race = tmp_path / "race.yaml"
+    race.write_text(cfg.read_text() + "race_features: true\n")
+    stdout = run(
+        "scripts/train_ppo.py", "--config", str(race), "--smoke", "--out", str(tmp_path / "r"),
+        "--no-progress",
+    )  # fmt: skip
+    assert f"initialised the policy from {init}" in stdout
+    from agents.policy import load_model
+
+    fe = load_model(tmp_path / "r" / "policy.pt").features_extractor
+    assert fe.race_features
     bad = tmp_path / "flat.yaml"
     bad.write_text(f"head: flat\ninit_from: {init}\n")
     r = subprocess.run(

@@ -59,6 +59,7 @@ class Limits:
 TARGET_KINDS: tuple[str, ...] = get_args(_TARGET_KIND_LITERAL)
 KEYWORD_LIST = tuple(sorted(KEYWORDS))
 _TYPES = (ARTIFACT, CREATURE, ENCHANTMENT, LAND, INSTANT, SORCERY)
+TYPE_ORDER = _TYPES  # the order of a permanent slot's "types" field
 # Mana observation: the count indices (colours 0-4, colourless-maker 5) of a source key.
 _BITS = tuple(tuple(b for b in range(6) if key & (1 << b)) for key in range(64))
 
@@ -136,6 +137,8 @@ class Layout:
         for name, size in self.perm_fields:
             self._poff[name] = off
             off += size
+        # Public read-only view for networks that read fields of a permanent slot.
+        self.perm_offsets: dict[str, int] = dict(self._poff)
         self.stack_fields: list[tuple[str, int]] = [
             ("present", 1),
             ("identity", ni),
