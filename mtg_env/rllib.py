@@ -242,7 +242,8 @@ class MtgMultiAgentEnv(MultiAgentEnv):
 
 class MaskedSlotModule(TorchRLModule, ValueFunctionAPI):
     """PPO module on the masked observation. `model_config`: `format` ("classic"),
-    `hidden` (256), `entity_dim` (24) -- the SB3 recipe's network (`mtg_env.nets`)."""
+    `hidden` (256), `entity_dim` (24), `race_features` (False) -- the SB3 recipe's network
+    (`mtg_env.nets`)."""
 
     def setup(self) -> None:
         from .engine import load_cards
@@ -253,6 +254,7 @@ class MaskedSlotModule(TorchRLModule, ValueFunctionAPI):
         fmt = cfg.get("format", "classic")
         hidden = int(cfg.get("hidden", 256))
         entity_dim = int(cfg.get("entity_dim", 24))
+        race = bool(cfg.get("race_features", False))
         space = self.observation_space
         if isinstance(space, spaces.Dict):
             space = space["observations"]
@@ -262,7 +264,9 @@ class MaskedSlotModule(TorchRLModule, ValueFunctionAPI):
                 f"MaskedSlotModule: observations of shape {space.shape}, the {fmt} format "
                 f"has ({lay.n_obs},): set model_config['format']"
             )
-        self.features_extractor = EntityExtractor(space, format=fmt, entity_dim=entity_dim)
+        self.features_extractor = EntityExtractor(
+            space, format=fmt, entity_dim=entity_dim, race_features=race
+        )
         P, E = self.features_extractor.P, entity_dim
         own = slice(0, P * E)
         opp = slice(P * E + 2 * E, P * E + 2 * E + P * E)
@@ -311,18 +315,25 @@ def module_spec(model_config: dict[str, Any] | None = None) -> RLModuleSpec:
 
 def load_sb3_policy(module: MaskedSlotModule, path: str | Path) -> None:
     """Copy an SB3 `SlotPolicy` (a `policy:` file, e.g. `policy:default`) into the module:
-    the parameter names are the same."""
+    the parameter names are the same. A policy without the race summary is widened for a
+    module with it (`mtg_env.nets.widen_state_dict`), as SB3's `init_from` does."""
     from agents.policy import DEFAULT, load_model
+
+    from .nets import widen_state_dict
 
     policy = load_model(DEFAULT if str(path) == "default" else path)
     own = module.state_dict()
     src = {k: v for k, v in policy.state_dict().items() if k in own}
+    src = widen_state_dict(src, own)
     missing = sorted(set(own) - set(src))
     if missing:
         raise ValueError(f"{path}: not a slot policy of this shape (missing {missing[:3]}...)")
     for k, v in src.items():
         if v.shape != own[k].shape:
-            raise ValueError(f"{path}: {k} has shape {tuple(v.shape)}, the module {own[k].shape}")
+            hint = " (set race_features as the policy has it)" if "global_net" in k else ""
+            raise ValueError(
+                f"{path}: {k} has shape {tuple(v.shape)}, the module {tuple(own[k].shape)}{hint}"
+            )
     module.load_state_dict(src)
 
 

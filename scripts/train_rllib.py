@@ -72,6 +72,7 @@ class Config:
     vf_loss_coeff: float = 0.5
     hidden: int = 256
     entity_dim: int = 24
+    race_features: bool = False  # the race summary (mtg_env.nets), as in train_ppo.py
     # Engine opponents inside the env: spec -> probability per episode; the rest of the
     # episodes are league games (main against itself or a snapshot).
     opponents: dict[str, float] = field(default_factory=lambda: {"heuristic": 0.3, "random": 0.2})
@@ -83,7 +84,8 @@ class Config:
     checkpoint_every: int = 10
     max_decisions: int = 2000
     # Start `main` from a trained SB3 slot policy (`default` or a policy file); the network
-    # keys (hidden, entity_dim) must match it.
+    # keys (hidden, entity_dim, race_features) must match it; a policy without the race
+    # summary can start a run with it (widened with zero weights).
     init_from: str | None = None
 
 
@@ -123,7 +125,7 @@ def build_config(cfg: Config) -> Any:
         "opponents": cfg.opponents,
         "seed": cfg.seed,
     }
-    model = {"format": cfg.format, "hidden": cfg.hidden, "entity_dim": cfg.entity_dim}
+    model = _model_config(cfg)
     per_runner = max(1, cfg.num_env_runners)
     config = (
         PPOConfig()
@@ -192,13 +194,22 @@ def build_config(cfg: Config) -> Any:
     return config
 
 
+def _model_config(cfg: Config) -> dict[str, Any]:
+    return {
+        "format": cfg.format,
+        "hidden": cfg.hidden,
+        "entity_dim": cfg.entity_dim,
+        "race_features": cfg.race_features,
+    }
+
+
 def init_main(algo: Any, cfg: Config, path: str) -> None:
     """Start `main` (learner and env runners) from an SB3 slot policy."""
     from mtg_env.rllib import MAIN, load_sb3_policy, module_spec, set_module_state
 
     env = algo.config.env(algo.config.env_config)
     space = env.observation_spaces["learner"]
-    spec = module_spec({"format": cfg.format, "hidden": cfg.hidden, "entity_dim": cfg.entity_dim})
+    spec = module_spec(_model_config(cfg))
     spec.observation_space, spec.action_space = space, env.action_spaces["learner"]
     module = spec.build()
     load_sb3_policy(module, path)

@@ -101,9 +101,11 @@ def test_rllib_env_config_errors_are_clear() -> None:
         MtgMultiAgentEnv({"opponents": {"nobody": 0.5}})
 
 
-def _module(hidden: int = 256, entity_dim: int = 24) -> tuple[MaskedSlotModule, Any]:
+def _module(
+    hidden: int = 256, entity_dim: int = 24, race_features: bool = False
+) -> tuple[MaskedSlotModule, Any]:
     env = MtgMultiAgentEnv({})
-    spec = module_spec({"hidden": hidden, "entity_dim": entity_dim})
+    spec = module_spec({"hidden": hidden, "entity_dim": entity_dim, "race_features": race_features})
     spec.observation_space = env.observation_spaces[LEARNER]
     spec.action_space = env.action_spaces[LEARNER]
     return spec.build(), env
@@ -155,14 +157,17 @@ def test_masked_module_never_samples_a_masked_action() -> None:
     assert values.shape == (len(obs),) and torch.isfinite(values).all()
 
 
-def test_masked_module_loads_the_sb3_default_policy_exactly() -> None:
+@pytest.mark.parametrize("race_features", [False, True])
+def test_masked_module_loads_the_sb3_default_policy_exactly(race_features: bool) -> None:
     """Same network, same parameter names: the module started from `policy:default`
-    gives the SB3 policy's action logits and values."""
+    gives the SB3 policy's action logits and values (also when the module reads the race
+    summary and the policy does not: its new inputs start at zero weight)."""
     from ray.rllib.core.columns import Columns
 
     from agents.policy import DEFAULT, load_model
 
-    module, env = _module()
+    module, env = _module(race_features=race_features)
+    assert module.features_extractor.race_features is race_features
     load_sb3_policy(module, "default")
     sb3 = load_model(DEFAULT)
     obs = _observations(env, 16)
