@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 import torch
+from policy_files import policy_like_default
 
 from agents import make_agent
-from agents.policy import DEFAULT, load_model
 from mtg_env.engine import Game, load_cards
 from mtg_env.engine.constants import CREATURE
 from mtg_env.env import Layout, SelfPlayEnv
@@ -141,13 +141,8 @@ def test_widened_policy_plays_exactly_as_before() -> None:
     """A policy trained without the race summary, widened for it (`init_from` with
     `race_features: true`), starts with zero weights on the new inputs: same values, same
     action probabilities; the old columns are copied unchanged."""
-    src = load_model(DEFAULT)
-    data = dict(src._get_constructor_parameters())
-    data["features_extractor_kwargs"] = {
-        **data["features_extractor_kwargs"],
-        "race_features": True,
-    }
-    dst = type(src)(**data)
+    src = policy_like_default(race_features=False)
+    dst = policy_like_default(race_features=True, seed=1)
     dst.load_state_dict(widen_state_dict(src.state_dict(), dst.state_dict()))
     dst.set_training_mode(False)
     key = "features_extractor.global_net.0.weight"

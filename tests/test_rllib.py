@@ -157,19 +157,25 @@ def test_masked_module_never_samples_a_masked_action() -> None:
     assert values.shape == (len(obs),) and torch.isfinite(values).all()
 
 
-@pytest.mark.parametrize("race_features", [False, True])
-def test_masked_module_loads_the_sb3_default_policy_exactly(race_features: bool) -> None:
+@pytest.mark.parametrize("source", ["default", "without race summary"])
+def test_masked_module_loads_the_sb3_default_policy_exactly(source: str, tmp_path: Path) -> None:
     """Same network, same parameter names: the module started from `policy:default`
-    gives the SB3 policy's action logits and values (also when the module reads the race
-    summary and the policy does not: its new inputs start at zero weight)."""
+    gives the SB3 policy's action logits and values; so does a race-summary module started
+    from a policy without the summary (its new inputs start at zero weight)."""
+    from policy_files import default_uses_race_features, write_policy_like_default
     from ray.rllib.core.columns import Columns
 
     from agents.policy import DEFAULT, load_model
 
-    module, env = _module(race_features=race_features)
-    assert module.features_extractor.race_features is race_features
-    load_sb3_policy(module, "default")
-    sb3 = load_model(DEFAULT)
+    if source == "default":
+        path, race = "default", default_uses_race_features()
+        sb3 = load_model(DEFAULT)
+    else:
+        path = str(write_policy_like_default(tmp_path / "plain.pt", race_features=False))
+        sb3, race = load_model(path), True
+    module, env = _module(race_features=race)
+    assert module.features_extractor.race_features is race
+    load_sb3_policy(module, path)
     obs = _observations(env, 16)
     batch = _batch(obs)
     x = batch[Columns.OBS]["observations"]
@@ -238,11 +244,15 @@ def local_ray() -> Any:
 def test_init_from_default_reaches_learner_and_env_runners(local_ray: Any) -> None:
     """`init_from: default`: the learner's and the env runner's `main` both hold the
     shipped SB3 policy's weights before the first iteration."""
+    from policy_files import default_uses_race_features
+
     from agents.policy import DEFAULT, load_model
 
     mod = _train_script()
     cfg = dataclasses.replace(
-        mod.Config(), **{**mod.SMOKE, "eval_every": 0, "hidden": 256, "entity_dim": 24}
+        mod.Config(),
+        **{**mod.SMOKE, "eval_every": 0, "hidden": 256, "entity_dim": 24},
+        race_features=default_uses_race_features(),
     )
     algo = mod.build_config(cfg).build_algo()
     try:

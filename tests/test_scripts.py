@@ -145,9 +145,15 @@ def test_train_ppo_slot_head_smoke(tmp_path: Path) -> None:
 def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
     """Stage 2 of the recipe: new PPO settings on a trained policy's weights (no behaviour
     cloning); a network that does not match the weights is a clear error."""
+    from policy_files import default_uses_race_features, write_policy_like_default
+
     init = ROOT / "mtg_env" / "data" / "policies" / "default.pt"
     cfg = tmp_path / "stage2.yaml"
-    cfg.write_text(f"head: slot\nentity_dim: 24\nnet_arch: [256]\ninit_from: {init}\n")
+    race_flag = str(default_uses_race_features()).lower()
+    cfg.write_text(
+        f"head: slot\nentity_dim: 24\nnet_arch: [256]\nrace_features: {race_flag}\n"
+        f"init_from: {init}\n"
+    )
     out = tmp_path / "stage2"
     stdout = run(
         "scripts/train_ppo.py", "--config", str(cfg), "--smoke", "--out", str(out), "--no-progress"
@@ -155,13 +161,16 @@ def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
     assert f"initialised the policy from {init}" in stdout
     assert "behaviour cloning" not in stdout
     # A policy trained without the race summary starts a run that has it (widened).
+    plain = write_policy_like_default(tmp_path / "plain.pt", race_features=False)
     race = tmp_path / "race.yaml"
-    race.write_text(cfg.read_text() + "race_features: true\n")
+    race.write_text(
+        f"head: slot\nentity_dim: 24\nnet_arch: [256]\nrace_features: true\ninit_from: {plain}\n"
+    )
     stdout = run(
         "scripts/train_ppo.py", "--config", str(race), "--smoke", "--out", str(tmp_path / "r"),
         "--no-progress",
     )  # fmt: skip
-    assert f"initialised the policy from {init}" in stdout
+    assert f"initialised the policy from {plain}" in stdout
     from agents.policy import load_model
 
     fe = load_model(tmp_path / "r" / "policy.pt").features_extractor
