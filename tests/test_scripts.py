@@ -244,8 +244,8 @@ def test_every_bundled_training_config_loads() -> None:
     for p in paths:
         cfg = mod.load_config(str(p))
         assert cfg.total_timesteps > 0, p
-    stage3 = mod.load_config(str(ROOT / "configs" / "train" / "ppo_stage3.yaml"))
-    assert stage3.init_temperature == 2.0 and stage3.init_from
+    stage2 = mod.load_config(str(ROOT / "configs" / "train" / "ppo_stage2.yaml"))
+    assert stage2.init_temperature == 2.0 and stage2.init_from and stage2.race_features
 
 
 def test_init_temperature_divides_every_action_logit() -> None:
