@@ -137,7 +137,7 @@ class Layout:
         for name, size in self.perm_fields:
             self._poff[name] = off
             off += size
-        # Public read-only view for networks that read fields of a permanent slot.
+        # A public copy of the field offsets, for networks that read a permanent slot.
         self.perm_offsets: dict[str, int] = dict(self._poff)
         self.stack_fields: list[tuple[str, int]] = [
             ("present", 1),
