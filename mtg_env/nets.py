@@ -32,46 +32,42 @@ from .env.spaces import KEYWORD_LIST, TYPE_ORDER, Layout
 RACE_FEATURES = 13  # the length of `race_summary`'s output
 
 
-def race_summary(
-    own: torch.Tensor, opp: torch.Tensor, life: torch.Tensor, idx: dict[str, int]
-) -> torch.Tensor:
-    """Race features from both sides' permanent slots (batch, slots, fields) and the life
-    pair (batch, 2; own first), in the observation's scaling (power / 20, life / 40).
-    `idx` gives the field offsets: present, creature, power, tapped, sick, defender, flying.
-    """
+RACE_FIELDS = ("present", "creature", "power", "tapped", "sick", "defender", "flying")
+_RACE_SCALE = torch.tensor([20.0, 20.0, 10.0, 20.0])  # now, board, blockers, flying
 
-    def side(e: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        crt = e[:, :, idx["present"]] * e[:, :, idx["creature"]]
-        power = e[:, :, idx["power"]] * 20.0
-        untapped = 1.0 - e[:, :, idx["tapped"]]
-        fighter = crt * (1.0 - e[:, :, idx["defender"]])
-        now = (fighter * untapped * (1.0 - e[:, :, idx["sick"]]) * power).sum(1)
-        board = (fighter * power).sum(1)
-        blockers = (crt * untapped).sum(1)
-        flying = (fighter * e[:, :, idx["flying"]] * power).sum(1)
-        return now, board, blockers, flying
 
-    me_now, me_board, me_block, me_fly = side(own)
-    op_now, op_board, op_block, op_fly = side(opp)
-    life_me, life_op = life[:, 0] * 40.0, life[:, 1] * 40.0
-    # Turns to kill at the current board's power; 10 stands for "not within sight".
-    clock_op = torch.clamp(torch.ceil(life_op / me_board.clamp(min=1e-3)), max=10.0)
-    clock_me = torch.clamp(torch.ceil(life_me / op_board.clamp(min=1e-3)), max=10.0)
-    return torch.stack(
+def race_summary(fields: torch.Tensor, life: torch.Tensor) -> torch.Tensor:
+    """Race features from `RACE_FIELDS` of both sides' permanent slots (batch, 2 sides,
+    slots, len(RACE_FIELDS); own side first) and the life pair (batch, 2; own first), in the
+    observation's scaling (power / 20, life / 40). Both sides are computed in one pass: this
+    runs on every policy decision."""
+    present, creature, power, tapped, sick, defender, flying = fields.unbind(-1)
+    crt = present * creature
+    untapped = 1.0 - tapped
+    fighter_power = crt * (1.0 - defender) * (power * 20.0)
+    per_slot = torch.stack(
         [
-            me_now / 20.0,
-            me_board / 20.0,
-            me_block / 10.0,
-            me_fly / 20.0,
-            op_now / 20.0,
-            op_board / 20.0,
-            op_block / 10.0,
-            op_fly / 20.0,
-            clock_op / 10.0,
-            clock_me / 10.0,
-            (me_now >= life_op).float(),
-            (op_board >= life_me).float(),
-            (clock_me - clock_op) / 10.0,
+            fighter_power * untapped * (1.0 - sick),  # power that can attack now
+            fighter_power,  # power on the board (next turn's clock)
+            crt * untapped,  # untapped creatures (blockers)
+            fighter_power * flying,
+        ],
+        dim=-1,
+    )
+    totals = per_slot.sum(2)  # (batch, 2 sides, 4)
+    now, board = totals[..., 0], totals[..., 1]
+    lives = life * 40.0
+    # Turns for each side to kill the other at its board's power (side 0: own board against
+    # the opponent's life); 10 stands for "not within sight".
+    clock = torch.clamp(torch.ceil(lives.flip(1) / board.clamp(min=1e-3)), max=10.0)
+    lethal = torch.stack([now[:, 0] >= lives[:, 1], board[:, 1] >= lives[:, 0]], dim=1)
+    # Few, batched ops: per-op overhead is the cost at batch size 1.
+    return torch.cat(
+        [
+            (totals / _RACE_SCALE.to(totals.device)).reshape(-1, 8),  # own, then opponent
+            clock / 10.0,  # turns to kill the opponent, turns to be killed
+            lethal.float(),  # an attack now is lethal; the crack-back is lethal
+            (clock[:, 1:] - clock[:, :1]) / 10.0,
         ],
         dim=1,
     )
@@ -115,7 +111,7 @@ class EntityExtractor(BaseFeaturesExtractor):
         self.life = s["life"].start
         po = lay.perm_offsets
         kw = {k: i for i, k in enumerate(KEYWORD_LIST)}
-        self.race_idx = {
+        offsets = {
             "present": po["present"],
             "creature": po["types"] + TYPE_ORDER.index(CREATURE),
             "power": po["power"],
@@ -124,6 +120,21 @@ class EntityExtractor(BaseFeaturesExtractor):
             "defender": po["keywords"] + kw["defender"],
             "flying": po["keywords"] + kw["flying"],
         }
+        # Observation indices of every race field of every slot, side by side: one
+        # index_select gathers them (a third of the time of indexing the slots view).
+        self.register_buffer(
+            "race_index",
+            torch.tensor(
+                [
+                    side.start + k * self.pf + offsets[f]
+                    for side in (self.own, self.opp)
+                    for k in range(self.P)
+                    for f in RACE_FIELDS
+                ],
+                dtype=torch.long,
+            ),
+            persistent=False,
+        )
         # The race summary, when on, is appended to the global layer's input (so a policy
         # trained without it can be widened with zero weights: `widen_state_dict`).
         n_global = len(self.global_idx) + (RACE_FEATURES if race_features else 0)
@@ -143,15 +154,14 @@ class EntityExtractor(BaseFeaturesExtractor):
         sh = (self.stack_net(st) * st[:, :, :1]).sum(1)
         g = obs[:, self.global_idx.to(obs.device)]
         if self.race_features:
-            race = race_summary(
-                obs[:, self.own].reshape(b, self.P, self.pf),
-                obs[:, self.opp].reshape(b, self.P, self.pf),
-                obs[:, self.life : self.life + 2],
-                self.race_idx,
-            )
-            g = torch.cat([g, race], dim=1)
+            g = torch.cat([g, self.race(obs)], dim=1)
         gl = self.global_net(g)
         return torch.cat([own, opp, sh, gl], dim=1)
+
+    def race(self, obs: torch.Tensor) -> torch.Tensor:
+        """The race summary (`race_summary`) of a batch of observations."""
+        fields = obs.index_select(1, self.race_index).view(-1, 2, self.P, len(RACE_FIELDS))
+        return race_summary(fields, obs[:, self.life : self.life + 2])
 
 
 def widen_state_dict(

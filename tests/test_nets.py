@@ -18,7 +18,6 @@ from mtg_env.nets import (
     EntityExtractor,
     SlotActionHead,
     SlotMlpExtractor,
-    race_summary,
     widen_state_dict,
 )
 
@@ -122,13 +121,7 @@ def test_race_summary_matches_the_engine_state() -> None:
             seat = g.current_player
             assert seat is not None
             obs = torch.tensor(LAYOUT.observe(g, seat))[None]
-            b = 1
-            got = race_summary(
-                obs[:, fe.own].reshape(b, fe.P, fe.pf),
-                obs[:, fe.opp].reshape(b, fe.P, fe.pf),
-                obs[:, fe.life : fe.life + 2],
-                fe.race_idx,
-            )[0]
+            got = fe.race(obs)[0]
             want = _race_truth(g, seat)
             assert got.tolist() == pytest.approx(want, abs=1e-5), (seed, g.turn)
             checked += 1

@@ -137,8 +137,8 @@ class Layout:
         for name, size in self.perm_fields:
             self._poff[name] = off
             off += size
-        # A public copy of the field offsets, for networks that read a permanent slot.
-        self.perm_offsets: dict[str, int] = dict(self._poff)
+        # The same offsets under a public name, for networks that read a permanent slot.
+        self.perm_offsets: dict[str, int] = self._poff
         self.stack_fields: list[tuple[str, int]] = [
             ("present", 1),
             ("identity", ni),
