@@ -1,43 +1,195 @@
-"""Atomic file writes: every results file the project writes (replays, tournament CSVs,
-checkpoints) goes to a temporary file in the same folder and is renamed into place, so an
-interrupted run never leaves a half-written file behind."""
+"""Files in and out, in one place.
+
+Writing: `write_bytes` is the one write helper every results file goes through (replays,
+CSVs, JSON summaries, policies, checkpoints, pages). It is atomic for regular files (a
+temporary file in the same folder, renamed into place, so an interrupted run never leaves
+half a file); it refuses an existing path that is not a regular file (a directory, a
+device, a FIFO, a socket) instead of replacing it; it follows a symlink and writes its
+target rather than replacing the link; new files get the permissions the umask allows, and
+a file that is replaced keeps its mode.
+
+Reading: `read_text`, `load_yaml` and `load_json` read a user's input file and turn every
+way it can be unreadable (missing, a directory, no permission, not UTF-8, too large, nested
+too deeply, malformed) into one `InputFileError` line that names the file.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
+# Input files are small (cards, decks, scenarios, configs, replays); anything bigger is
+# not one of them, and reading it whole would only use up memory.
+MAX_INPUT_BYTES = 64 * 1024 * 1024
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+
+class InputFileError(ValueError):
+    """An input file that can't be read or parsed; the message is one line naming it."""
+
+
+class OutputPathError(ValueError):
+    """A results path that can't be written (or must not be replaced); one line naming it."""
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+def _target(path: Path) -> Path:
+    """The file a write to `path` lands in: the final target when `path` is a symlink."""
+    if path.is_symlink():
+        return Path(os.path.realpath(path))
+    return path
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_writable(path: str | Path) -> Path:
+    """Refuse, before any work is done, a results path that `write_bytes` would refuse;
+    returns the file that will be written."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    target = _target(p)
+    try:
+        st = target.stat()
+    except FileNotFoundError:
+        return target
+    except OSError as e:
+        raise OutputPathError(f"{p}: can't be written ({e.strerror})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise OutputPathError(
+            f"{p}: exists and is {_kind(st.st_mode)}; results are written only to a regular "
+            "file or a new path (nothing was written)"
+        )
+    return target
+
+
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Write `data` to `path` atomically (see the module docstring for the rules)."""
+    p = Path(path)
+    target = check_writable(p)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise OutputPathError(f"{p}: its folder {target.parent} is not a directory") from None
+    except OSError as e:
+        raise OutputPathError(f"{p}: can't create its folder ({e.strerror})") from None
+    tmp = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
+    try:
+        # 0o666 through os.open: the process umask applies, as for any new file.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as e:
+        raise OutputPathError(f"{p}: can't be written ({e.strerror})") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, stat.S_IMODE(target.stat().st_mode))  # a replaced file keeps its mode
+        os.replace(tmp, target)
+    except BaseException as e:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise OutputPathError(f"{p}: can't be written ({e.strerror})") from None
         raise
 
 
-def atomic_write_text(path: str | Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def write_text(path: str | Path, text: str) -> None:
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_json(path: str | Path, obj: Any) -> None:
+    write_text(path, json.dumps(obj, indent=1) + "\n")
+
+
+# The names the project used before the helper refused non-regular files; same behaviour.
+atomic_write_bytes = write_bytes
+atomic_write_text = write_text
 
 
 def atomic_append_line(path: str | Path, line: str) -> None:
     """Append one line (rewrite-and-rename, so a reader never sees a partial line)."""
-    p = Path(path)
-    old = p.read_bytes() if p.exists() else b""
+    target = check_writable(path)
+    old = target.read_bytes() if target.exists() else b""
     if old and not old.endswith(b"\n"):
         old += b"\n"
-    atomic_write_bytes(p, old + line.rstrip("\n").encode("utf-8") + b"\n")
+    write_bytes(path, old + line.rstrip("\n").encode("utf-8") + b"\n")
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def read_bytes(path: str | Path, what: str = "file") -> bytes:
+    p = Path(path)
+    try:
+        st = p.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise InputFileError(f"{p}: is a directory, not a {what}")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputFileError(f"{p}: is {_kind(st.st_mode)}, not a {what}")
+        if st.st_size > MAX_INPUT_BYTES:
+            raise InputFileError(
+                f"{p}: {st.st_size:,} bytes is too large for a {what} "
+                f"(at most {MAX_INPUT_BYTES:,})"
+            )
+        return p.read_bytes()
+    except FileNotFoundError:
+        raise InputFileError(f"{p}: {what} not found") from None
+    except PermissionError:
+        raise InputFileError(f"{p}: permission denied (can't read the {what})") from None
+    except OSError as e:
+        raise InputFileError(f"{p}: can't read the {what} ({e.strerror})") from None
+
+
+def read_text(path: str | Path, what: str = "file") -> str:
+    data = read_bytes(path, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputFileError(f"{path}: not UTF-8 text (byte {e.start})") from None
+
+
+def load_yaml(path: str | Path, what: str = "YAML file") -> Any:
+    """A YAML file, parsed safely (plain data only; no tags that build objects)."""
+    import yaml
+
+    text = read_text(path, what)
+    try:
+        return yaml.safe_load(text)
+    except RecursionError:
+        raise InputFileError(f"{path}: nested too deeply to be a {what}") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise InputFileError(f"{path}: not valid YAML{where}: {problem}") from None
+
+
+def load_json(path: str | Path, what: str = "JSON file") -> Any:
+    text = read_text(path, what)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InputFileError(f"{path}: nested too deeply to be a {what}") from None
+    except json.JSONDecodeError as e:
+        raise InputFileError(
+            f"{path}: not valid JSON (line {e.lineno}, column {e.colno}): {e.msg}"
+        ) from None
 
 
 def load_config_yaml(path: str | Path | None, cls: Any) -> Any:
@@ -45,19 +197,22 @@ def load_config_yaml(path: str | Path | None, cls: Any) -> Any:
     problem is one `error: FILE: ...` line (SystemExit), naming the field when it is one."""
     if path is None:
         return cls()
-    import yaml
     from pydantic import ValidationError
 
     p = Path(path)
     try:
-        raw = yaml.safe_load(p.read_text()) or {}
-        if not isinstance(raw, dict):
-            raise SystemExit(f"error: {p}: a config is a YAML mapping")
+        raw = load_yaml(p, "config file")
+    except InputFileError as e:
+        raise SystemExit(f"error: {e}") from None
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise SystemExit(f"error: {p}: a config is a YAML mapping")
+    bad = [k for k in raw if not isinstance(k, str)]
+    if bad:
+        raise SystemExit(f"error: {p}: field {bad[0]!r}: field names are strings")
+    try:
         return cls(**raw)
-    except FileNotFoundError:
-        raise SystemExit(f"error: {p}: config file not found") from None
-    except yaml.YAMLError as e:
-        raise SystemExit(f"error: {p}: not valid YAML: {e}") from None
     except ValidationError as e:
         errs = "; ".join(f"field {'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())
         raise SystemExit(f"error: {p}: {errs}") from None
