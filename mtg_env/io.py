@@ -144,8 +144,7 @@ def read_bytes(path: str | Path, what: str = "file") -> bytes:
             raise InputFileError(f"{p}: is {_kind(st.st_mode)}, not a {what}")
         if st.st_size > MAX_INPUT_BYTES:
             raise InputFileError(
-                f"{p}: {st.st_size:,} bytes is too large for a {what} "
-                f"(at most {MAX_INPUT_BYTES:,})"
+                f"{p}: {st.st_size:,} bytes is too large for a {what} (at most {MAX_INPUT_BYTES:,})"
             )
         return p.read_bytes()
     except FileNotFoundError:
