@@ -1,92 +1,361 @@
-"""A trained policy as an agent.
+"""A trained policy as an agent, and the policy file format.
 
 Specs: `policy:PATH` and `policy:default` (the policy shipped in
-`mtg_env/data/policies/default.pt`). PATH is either a policy file written by
-`export_policy` (`.pt`: the network's weights in float16 and its constructor arguments, a
-few MB) or a full MaskablePPO checkpoint (`.zip`, with optimizer state, for resuming). A
-file that can't be read is a clear `CheckpointError` naming it.
+`mtg_env/data/policies/default.safetensors`).
+
+The policy file is data only: a safetensors file (the network's weights, float16) whose
+metadata holds a JSON description of the network (`PolicySpec`: its class from a fixed
+list, layer sizes, activation, the format it plays). Loading it reads tensors and JSON and
+nothing else, so a policy file can't run code.
+
+Files that unpickle - full sb3 MaskablePPO checkpoints (`.zip`), the `.pt` policy files
+written before the safetensors format, RLlib checkpoints (`policy:rllib:PATH`) - run any
+code they carry when loaded. They load only where the caller says the file is trusted
+(`trust_pickle=True`; on the command line `mtg-env --trust-pickle ...`, which sets
+`MTG_ENV_TRUST_PICKLE=1` for the command and its worker processes). Convert such a file
+once, where you trust it: `mtg-env --trust-pickle policy convert FILE OUT.safetensors`.
+Every other problem is a `CheckpointError` naming the file.
 """
 
 from __future__ import annotations
 
 import abc
+import json
+import os
+import struct
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mtg_env.engine import Action, Game, load_cards
 from mtg_env.env.spaces import Layout
 
-DEFAULT = Path(__file__).resolve().parent.parent / "mtg_env" / "data" / "policies" / "default.pt"
-_cache: dict[str, Any] = {}
+DATA = Path(__file__).resolve().parent.parent / "mtg_env" / "data" / "policies"
+DEFAULT = DATA / "default.safetensors"
+FORMAT = "mtg_env.policy.v2"
+TRUST_ENV = "MTG_ENV_TRUST_PICKLE"
+# A policy of this project is a few MB; the bound keeps a wrong file from filling memory.
+MAX_POLICY_BYTES = 1 << 30
+_cache: dict[Any, Any] = {}
 
 
 class CheckpointError(ValueError):
-    """A policy checkpoint that is missing or unreadable."""
+    """A policy checkpoint that is missing, unreadable or refused."""
+
+
+def trusted_by_default() -> bool:
+    """Whether the user said (`--trust-pickle`, or MTG_ENV_TRUST_PICKLE=1) that pickled
+    checkpoints may be loaded."""
+    return os.environ.get(TRUST_ENV, "") == "1"
+
+
+def pickle_refusal(path: str | Path, what: str, convert: bool = True) -> CheckpointError:
+    how = (
+        f", or convert it once: mtg-env --trust-pickle policy convert {path} OUT.safetensors"
+        if convert
+        else ""
+    )
+    return CheckpointError(
+        f"{path}: {what}, which unpickles: loading it can run code stored in the file, so "
+        f"it is refused. If you trust the file, pass --trust-pickle (trust_pickle=True){how}"
+    )
+
+
+# ------------------------------------------------------------------ the file's description
+
+ACTIVATIONS = ("Tanh", "ReLU", "LeakyReLU", "ELU", "GELU", "SiLU", "Sigmoid")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ExtractorSpec(_Strict):
+    kind: Literal["entity", "flatten"]
+    format: str | None = None  # entity: the rules format whose observation it reads
+    entity_dim: int | None = Field(default=None, ge=1, le=4096)
+    global_dim: int | None = Field(default=None, ge=1, le=65536)
+    race_features: bool | None = None
+
+
+class PolicySpec(_Strict):
+    """The JSON description stored in a policy file's metadata."""
+
+    kind: Literal["mtg_env.policy.v2"]
+    policy: Literal["mlp", "slot"]  # MaskableActorCriticPolicy, or mtg_env.nets.SlotPolicy
+    game_format: str  # the rules format the policy plays
+    observation_size: int = Field(ge=1)
+    observation_low: float
+    observation_high: float
+    action_size: int = Field(ge=1)
+    net_arch: list[int] | dict[Literal["pi", "vf"], list[int]]
+    activation: Literal[ACTIVATIONS]  # type: ignore[valid-type]
+    ortho_init: bool
+    normalize_images: bool
+    optimizer_kwargs: dict[str, float]
+    extractor: ExtractorSpec
+    hidden: int | None = Field(default=None, ge=1, le=65536)  # slot policy only
+
+
+def describe(policy: Any) -> PolicySpec:
+    """The description of a policy network (MaskableActorCriticPolicy or SlotPolicy) that
+    `build` turns back into the same network."""
+    from gymnasium import spaces
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    from mtg_env.nets import EntityExtractor, SlotPolicy
+
+    d = policy._get_constructor_parameters()
+    obs, act = d["observation_space"], d["action_space"]
+    if (
+        not isinstance(obs, spaces.Box)
+        or len(obs.shape) != 1
+        or not isinstance(act, spaces.Discrete)
+    ):
+        raise CheckpointError("only a flat Box observation and a Discrete action are supported")
+    lows, highs = np.unique(obs.low), np.unique(obs.high)
+    if len(lows) != 1 or len(highs) != 1:
+        raise CheckpointError("the observation space's bounds must be one value each")
+    fe_cls, fe_kw = d["features_extractor_class"], dict(d["features_extractor_kwargs"] or {})
+    if fe_cls is EntityExtractor:
+        extractor = ExtractorSpec(kind="entity", **fe_kw)
+    elif fe_cls is FlattenExtractor and not fe_kw:
+        extractor = ExtractorSpec(kind="flatten")
+    else:
+        raise CheckpointError(f"unsupported features extractor {fe_cls.__name__}")
+    activation = d["activation_fn"].__name__
+    slot = isinstance(policy, SlotPolicy)
+    game_format = d.get("format") if slot else fe_kw.get("format", "classic")
+    net_arch = d["net_arch"]
+    return PolicySpec(
+        kind=FORMAT,
+        policy="slot" if slot else "mlp",
+        game_format=str(game_format),
+        observation_size=int(obs.shape[0]),
+        observation_low=float(lows[0]),
+        observation_high=float(highs[0]),
+        action_size=int(act.n),
+        net_arch=dict(net_arch) if isinstance(net_arch, dict) else list(net_arch),
+        activation=activation,
+        ortho_init=bool(d["ortho_init"]),
+        normalize_images=bool(d["normalize_images"]),
+        optimizer_kwargs={k: float(v) for k, v in (d["optimizer_kwargs"] or {}).items()},
+        extractor=extractor,
+        hidden=int(d["hidden"]) if slot else None,
+    )
+
+
+def build(spec: PolicySpec) -> Any:
+    """A fresh network from its description (classes from a fixed list, nothing loaded)."""
+    import torch
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    from mtg_env.nets import EntityExtractor, SlotPolicy
+
+    fe = spec.extractor
+    fe_kw = {
+        k: v
+        for k, v in {
+            "format": fe.format,
+            "entity_dim": fe.entity_dim,
+            "global_dim": fe.global_dim,
+            "race_features": fe.race_features,
+        }.items()
+        if v is not None
+    }
+    kw: dict[str, Any] = {
+        "observation_space": spaces.Box(
+            spec.observation_low,
+            spec.observation_high,
+            (spec.observation_size,),
+            np.float32,
+        ),
+        "action_space": spaces.Discrete(spec.action_size),
+        "lr_schedule": lambda _: 0.0,  # inference only: the optimizer is never stepped
+        "net_arch": spec.net_arch,
+        "activation_fn": getattr(torch.nn, spec.activation),
+        "ortho_init": spec.ortho_init,
+        "normalize_images": spec.normalize_images,
+        "optimizer_kwargs": dict(spec.optimizer_kwargs),
+        "features_extractor_class": EntityExtractor if fe.kind == "entity" else FlattenExtractor,
+        "features_extractor_kwargs": fe_kw,
+    }
+    if spec.policy == "slot":
+        return SlotPolicy(**kw, format=spec.game_format, hidden=spec.hidden or 256)
+    return MaskableActorCriticPolicy(**kw)
+
+
+# ------------------------------------------------------------------ writing and reading
+
+
+def policy_bytes(policy: Any) -> bytes:
+    """The policy file's contents: float16 weights plus the JSON description."""
+    from safetensors.torch import save
+
+    spec = describe(policy)
+    tensors = {
+        k: (v.detach().half() if v.is_floating_point() else v.detach()).clone().contiguous()
+        for k, v in policy.state_dict().items()
+    }
+    return save(tensors, metadata={"mtg_env": spec.model_dump_json()})
 
 
 def export_policy(policy: Any, path: str | Path) -> None:
-    """Write the policy network alone (float16 weights + constructor arguments), atomically."""
-    import io as _io
+    """Write the policy network alone (float16 weights + its description), atomically."""
+    from mtg_env.io import write_bytes
 
+    write_bytes(path, policy_bytes(policy))
+
+
+def _read_header(data: bytes) -> dict[str, Any]:
+    """The safetensors header (JSON), checked before any tensor is read."""
+    if len(data) < 8:
+        raise ValueError("too short to be a safetensors file")
+    (n,) = struct.unpack("<Q", data[:8])
+    if n > len(data) - 8 or n > 100_000_000:
+        raise ValueError("not a safetensors file (bad header length)")
+    header = json.loads(data[8 : 8 + n])
+    if not isinstance(header, dict):
+        raise ValueError("not a safetensors file (the header is not an object)")
+    return header
+
+
+def _sniff(data: bytes) -> str:
+    if data[:2] == b"PK":
+        return "zip"  # an sb3 .zip, or torch.save's zip format (the old .pt files)
+    if data[:1] == b"\x80":
+        return "pickle"
+    if len(data) >= 9 and data[8:9] == b"{":
+        return "safetensors"
+    return "unknown"
+
+
+def _load_safetensors(p: Path, data: bytes) -> Any:
     import torch
+    from safetensors.torch import load
 
-    from mtg_env.io import atomic_write_bytes
+    header = _read_header(data)
+    meta = header.get("__metadata__") or {}
+    if "mtg_env" not in meta:
+        raise ValueError("a safetensors file without an mtg_env policy description")
+    try:
+        spec = PolicySpec.model_validate_json(meta["mtg_env"])
+    except ValidationError as e:
+        first = e.errors()[0]
+        field = ".".join(map(str, first["loc"])) or "description"
+        raise ValueError(f"policy description, field {field}: {first['msg']}") from None
+    weights = load(data)
+    policy = build(spec)
+    state = {k: (v.float() if v.is_floating_point() else v) for k, v in weights.items()}
+    own = policy.state_dict()
+    for k, v in state.items():
+        if k in own and tuple(own[k].shape) != tuple(v.shape):
+            raise ValueError(
+                f"weight {k} has shape {tuple(v.shape)}, the described network "
+                f"{tuple(own[k].shape)}"
+            )
+    missing, unexpected = sorted(set(own) - set(state)), sorted(set(state) - set(own))
+    if missing or unexpected:
+        raise ValueError(
+            f"weights do not match the described network (missing {missing[:3]}, "
+            f"unexpected {unexpected[:3]})"
+        )
+    with torch.no_grad():
+        policy.load_state_dict(state)
+    policy.mtg_spec = spec
+    return policy
 
-    buf = _io.BytesIO()
-    state = {k: (v.half() if v.is_floating_point() else v) for k, v in policy.state_dict().items()}
-    cls = type(policy)
-    torch.save(
-        {
-            "state_dict": state,
-            "data": policy._get_constructor_parameters(),
-            "kind": "mtg_env.policy.v1",
-            "class": f"{cls.__module__}:{cls.__qualname__}",
-        },
-        buf,
+
+def _load_pickled(p: Path, kind: str) -> Any:
+    """An sb3 .zip or an old .pt policy file; only ever called for a trusted file."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    if p.suffix == ".zip" or kind == "pickle":
+        try:
+            return MaskablePPO.load(p, device="cpu").policy
+        except Exception:  # noqa: BLE001 - not an sb3 archive: try the old .pt format
+            if kind == "pickle":
+                raise
+    saved = torch.load(p, map_location="cpu", weights_only=False)  # trusted by the caller
+    if not isinstance(saved, dict) or saved.get("kind") != "mtg_env.policy.v1":
+        raise ValueError("not an mtg_env policy file")
+    policy = _policy_class(saved.get("class"))(**saved["data"])
+    policy.load_state_dict(
+        {k: (v.float() if v.is_floating_point() else v) for k, v in saved["state_dict"].items()}
     )
-    atomic_write_bytes(path, buf.getvalue())
+    return policy
 
 
-def load_model(path: str | Path) -> Any:
-    """The policy network (a MaskableActorCriticPolicy) from a `.pt` or `.zip` file."""
+def load_model(path: str | Path, *, trust_pickle: bool | None = None) -> Any:
+    """The policy network (a MaskableActorCriticPolicy) from a policy file. Pickled files
+    (sb3 `.zip`, old `.pt`) are refused unless `trust_pickle` (default: the user's
+    `--trust-pickle` / MTG_ENV_TRUST_PICKLE=1)."""
+    from mtg_env.io import InputFileError, read_bytes
+
     p = Path(path)
-    key = str(p.resolve())
+    if trust_pickle is None:
+        trust_pickle = trusted_by_default()
+    try:
+        st = p.stat()
+    except OSError:
+        st = None
+    key = (str(p.resolve()), st.st_mtime_ns if st else 0, st.st_size if st else 0)
     if key in _cache:
         return _cache[key]
-    if not p.exists():
+    if st is None:
         raise CheckpointError(f"{p}: policy checkpoint not found")
     try:
-        import torch
-        from sb3_contrib import MaskablePPO
+        import torch  # noqa: F401
+        from sb3_contrib import MaskablePPO  # noqa: F401
     except ImportError as e:  # pragma: no cover - the train extra is missing
         raise CheckpointError(f"{p}: loading a policy needs the 'train' extra ({e})") from None
     try:
-        if p.suffix == ".zip":
-            policy = MaskablePPO.load(p, device="cpu").policy
+        data = read_bytes(p, "policy file")
+    except InputFileError as e:
+        raise CheckpointError(str(e)) from None
+    kind = _sniff(data)
+    if kind in ("zip", "pickle") and not trust_pickle:
+        what = (
+            "a full sb3 checkpoint"
+            if p.suffix == ".zip"
+            else "a pickled policy file (the format before safetensors)"
+        )
+        raise pickle_refusal(p, what)
+    try:
+        if kind == "safetensors":
+            policy = _load_safetensors(p, data)
+        elif kind in ("zip", "pickle"):
+            policy = _load_pickled(p, kind)
         else:
-            saved = torch.load(p, map_location="cpu", weights_only=False)
-            if not isinstance(saved, dict) or saved.get("kind") != "mtg_env.policy.v1":
-                raise ValueError("not an mtg_env policy file")
-            policy = _policy_class(saved.get("class"))(**saved["data"])
-            policy.load_state_dict(
-                {
-                    k: (v.float() if v.is_floating_point() else v)
-                    for k, v in saved["state_dict"].items()
-                }
-            )
+            raise ValueError("not a policy file (neither safetensors nor a known checkpoint)")
         policy.set_training_mode(False)
     except Exception as e:  # noqa: BLE001 - any failure means an unreadable checkpoint
+        msg = str(e).splitlines()[0] if str(e) else ""
         raise CheckpointError(
-            f"{p}: not a readable policy checkpoint ({type(e).__name__}: {e})"
+            f"{p}: not a readable policy checkpoint ({type(e).__name__}: {msg})"
         ) from None
     _cache[key] = policy
     return policy
 
 
+def policy_format(model: Any) -> str | None:
+    """The rules format a loaded policy plays, where its file says."""
+    spec = getattr(model, "mtg_spec", None)
+    if spec is not None:
+        return spec.game_format
+    fmt = getattr(model, "mtg_format", None)
+    if fmt is None:
+        fmt = getattr(getattr(model, "features_extractor", None), "format", None)
+    return fmt
+
+
 def _policy_class(name: str | None) -> Any:
-    """Only the project's own policy classes may be named in a policy file."""
+    """Only the project's own policy classes may be named in an old policy file."""
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     if name in (None, f"{MaskableActorCriticPolicy.__module__}:MaskableActorCriticPolicy"):
@@ -128,8 +397,14 @@ class PolicyAgent(_ObservingAgent):
     ) -> None:
         self.model = model
         self.deterministic = deterministic
-        self.layout = Layout(load_cards(fmt))
         self.name = name
+        plays = policy_format(model)
+        if plays is not None and plays != fmt:
+            raise CheckpointError(
+                f"{name}: this policy plays the {plays} format, not {fmt} "
+                f"(use it with --format {plays}, or a policy trained for {fmt})"
+            )
+        self.layout = Layout(load_cards(fmt))
         n = model.observation_space.shape[0]
         if n != self.layout.n_obs:
             raise CheckpointError(
@@ -153,8 +428,18 @@ class RLlibPolicyAgent(_ObservingAgent):
     spec `policy:rllib:PATH`, PATH an algorithm checkpoint folder or one module's folder.
     Greedy: the most likely legal action."""
 
-    def __init__(self, path: str | Path, fmt: str = "classic", module_id: str = "main") -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        fmt: str = "classic",
+        module_id: str = "main",
+        trust_pickle: bool | None = None,
+    ) -> None:
         key = f"rllib:{Path(path).resolve()}:{module_id}"
+        if trust_pickle is None:
+            trust_pickle = trusted_by_default()
+        if key not in _cache and not trust_pickle:
+            raise pickle_refusal(path, "an RLlib checkpoint", convert=False)
         try:
             import torch
 
