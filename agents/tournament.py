@@ -2,22 +2,40 @@
 processes, each finished game appended to `games.csv` (atomically) so that a rerun with
 the same folder skips what is done. Then per-pair win rates with Wilson intervals,
 ratings (openskill Plackett-Luce, and a batch Elo fit), a heatmap PNG and `summary.json`.
+
+The folder records the configuration that made it (`config.json`: agents, games, seed,
+format, the decks' contents); a rerun with another configuration is refused
+(`TournamentError`), so a resumed run never reports games of another one. Ctrl-C stops the
+workers at once; every finished game is already in `games.csv`, and a rerun resumes.
+Workers ignore Ctrl-C themselves (the parent stops them) and exit when the parent dies.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
 import multiprocessing
+import os
+import signal
+import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mtg_env.io import atomic_append_line, atomic_write_text
+from mtg_env.io import (
+    InputFileError,
+    OutputPathError,
+    atomic_append_line,
+    check_writable,
+    load_json,
+    write_json,
+    write_text,
+)
 
 from .base import make_agent
 from .match import deck_pairs, play_game, wilson
@@ -37,6 +55,13 @@ FIELDS = [
 ]
 
 
+MAX_DECISIONS = 5000  # play_game's cap per game, part of the recorded configuration
+
+
+class TournamentError(ValueError):
+    """A tournament folder that can't be used for this run (one line naming it)."""
+
+
 @dataclass(frozen=True)
 class Task:
     a: str
@@ -49,6 +74,10 @@ class Task:
     @property
     def key(self) -> str:
         return f"{self.a}|{self.b}|{self.pair}|{int(self.swap)}"
+
+
+def _play_task(job: tuple[Task, str, str]) -> dict[str, Any]:
+    return _play(*job)
 
 
 def _play(task: Task, deck_a: str, deck_b: str) -> dict[str, Any]:
@@ -94,6 +123,61 @@ def _csv_line(row: dict[str, Any]) -> str:
     return buf.getvalue()
 
 
+def run_config(agents: list[str], games: int, seed: int, fmt: str) -> dict[str, Any]:
+    """Everything that decides which games a tournament plays and how: two runs with equal
+    configurations play the same games."""
+    from mtg_env.engine import load_decks
+
+    decks = load_decks(fmt)
+    digest = hashlib.sha256(
+        json.dumps({n: list(d.cards) for n, d in sorted(decks.items())}).encode()
+    ).hexdigest()[:16]
+    return {
+        "kind": "mtg_env.tournament.v1",
+        "agents": list(agents),
+        "games": games,
+        "seed": seed,
+        "format": fmt,
+        "decks": sorted(decks),
+        "decks_sha256": digest,
+        "max_decisions": MAX_DECISIONS,
+    }
+
+
+def _check_folder(out: Path, config: dict[str, Any]) -> None:
+    """Refuse a folder that holds another run (or is not a folder)."""
+    if out.exists() and not out.is_dir():
+        raise TournamentError(f"{out}: exists and is not a folder (--out names a folder)")
+    cfg_path, games_path = out / "config.json", out / "games.csv"
+    if cfg_path.exists():
+        try:
+            old = load_json(cfg_path, "tournament config")
+        except InputFileError as e:
+            raise TournamentError(f"{e}; use a new --out folder to start a new run") from None
+        if old != config:
+            keys = [k for k in config if not isinstance(old, dict) or old.get(k) != config[k]]
+            def short(v: Any) -> str:
+                text = json.dumps(v)
+                return text if len(text) <= 60 else text[:57] + "..."
+
+            diff = "; ".join(
+                f"{k}: {short(old.get(k) if isinstance(old, dict) else None)} there, "
+                f"{short(config[k])} now"
+                for k in keys
+            )
+            raise TournamentError(
+                f"{out}: holds a tournament with another configuration ({diff}); rerun "
+                "with its settings to resume it, or give a new --out folder to start a new run"
+            )
+    elif games_path.exists() or (out / "summary.json").exists():
+        raise TournamentError(
+            f"{out}: holds tournament results but no config.json (a run from before runs "
+            "recorded their configuration); give a new --out folder to start a new run"
+        )
+    for name in ("games.csv", "summary.json", "heatmap.png", "config.json"):
+        check_writable(out / name)
+
+
 def run_tournament(
     agents: list[str],
     games: int,
@@ -104,13 +188,21 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Play (or resume) a round robin; returns the summary (also written to out/)."""
-    out.mkdir(parents=True, exist_ok=True)
+    config = run_config(agents, games, seed, fmt)
+    _check_folder(out, config)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputPathError(f"{out}: can't create the folder ({e.strerror})") from None
     path = out / "games.csv"
+    if not (out / "config.json").exists():
+        write_json(out / "config.json", config)
     if not path.exists():
-        atomic_write_text(path, ",".join(FIELDS) + "\n")
+        write_text(path, ",".join(FIELDS) + "\n")
     done = {r["key"] for r in read_games(path)}
     pairs_per = (games + 1) // 2
     tasks: list[tuple[Task, str, str]] = []
+    keys: set[str] = set()
     for i, a in enumerate(agents):
         for j, b in enumerate(agents):
             if j <= i:
@@ -120,41 +212,72 @@ def run_tournament(
                 gseed = seed * 100_003 + k
                 for swap in (False, True):
                     t = Task(a, b, k, swap, gseed, fmt)
+                    keys.add(t.key)
                     if t.key not in done:
                         tasks.append((t, dps[k][0].name, dps[k][1].name))
     total = len(tasks)
     if progress is not None:
         progress(0, total)
-    if jobs <= 1:
-        for t, da, db in tasks:
-            atomic_append_line(path, _csv_line(_play(t, da, db)))
+    if jobs <= 1 or total <= 1:
+        for job in tasks:
+            atomic_append_line(path, _csv_line(_play_task(job)))
             if progress is not None:
                 progress(1, total)
     else:
         # "spawn", not the default fork: a forked child of a process that has used torch
-        # can deadlock in torch's thread pool (policy agents hung the tournament).
+        # can deadlock in torch's thread pool (policy agents hung the tournament). A Pool,
+        # not a ProcessPoolExecutor: terminate() stops games in progress at once.
         ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(
-            max_workers=jobs, mp_context=ctx, initializer=_worker_init
-        ) as pool:
-            futs = [pool.submit(_play, t, da, db) for t, da, db in tasks]
-            for f in as_completed(futs):
-                atomic_append_line(path, _csv_line(f.result()))
+        pool = ctx.Pool(min(jobs, total), initializer=_worker_init, initargs=(os.getpid(),))
+        try:
+            for row in pool.imap_unordered(_play_task, tasks):
+                atomic_append_line(path, _csv_line(row))
                 if progress is not None:
                     progress(1, total)
-    summary = summarize(agents, read_games(path))
-    atomic_write_text(out / "summary.json", json.dumps(summary, indent=1))
+            pool.close()
+        finally:
+            pool.terminate()  # a no-op after close(); on Ctrl-C or an error, stops workers
+            pool.join()
+    rows = [r for r in read_games(path) if r["key"] in keys]
+    summary = summarize(agents, rows)
+    write_json(out / "summary.json", summary)
     heatmap(summary, out / "heatmap.png")
     return summary
 
 
-def _worker_init() -> None:
-    """One torch thread per worker: the workers already use every core between them."""
+def _worker_init(parent: int) -> None:
+    """A worker ignores Ctrl-C (the parent stops it), exits when the parent dies (even by
+    SIGKILL), and uses one torch thread (the workers already use every core)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
     try:
         import torch
     except ImportError:  # pragma: no cover - no train extra: no policy agents either
         return
     torch.set_num_threads(1)
+
+
+def die_with_parent(parent: int) -> None:
+    """End this process when `parent` ends: at once on Linux (the kernel's parent-death
+    signal), and elsewhere within a second (a thread that watches the parent's pid)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)
+            time.sleep(0.5)
+
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def summarize(agents: list[str], rows: list[dict[str, str]]) -> dict[str, Any]:
@@ -239,14 +362,16 @@ def heatmap(summary: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from mtg_env.io import atomic_write_bytes
+    from mtg_env.io import write_bytes
 
     agents = summary["agents"]
     m = np.array([[np.nan if x is None else x for x in row] for row in summary["win_rate"]])
     fig, ax = plt.subplots(figsize=(1.2 * len(agents) + 2, 1.0 * len(agents) + 1.5))
     im = ax.imshow(m, vmin=0, vmax=1, cmap="RdYlGn")
-    ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
-    ax.set_yticks(range(len(agents)), agents)
+    # Agent specs are user text: as plain labels, not mathtext ("$" would be parsed).
+    labels = [a.replace("$", r"\$") for a in agents]
+    ax.set_xticks(range(len(agents)), labels, rotation=30, ha="right")
+    ax.set_yticks(range(len(agents)), labels)
     for i in range(len(agents)):
         for j in range(len(agents)):
             if not np.isnan(m[i, j]):
@@ -257,4 +382,4 @@ def heatmap(summary: dict[str, Any], path: Path) -> None:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100)
     plt.close(fig)
-    atomic_write_bytes(path, buf.getvalue())
+    write_bytes(path, buf.getvalue())

@@ -11,46 +11,118 @@ import typer
 
 app = typer.Typer(
     add_completion=False,
-    no_args_is_help=True,
     help="mtg_env: a Magic-style card game engine and RL environment.",
 )
-scenario_app = typer.Typer(no_args_is_help=True, help="Scripted positions (DESIGN §5).")
+
+
+def _usage_without_command(ctx: typer.Context) -> None:
+    """A group called without a command is a usage error: its help goes to stderr and the
+    exit status is 2 (typer's no_args_is_help prints it to stdout)."""
+    if ctx.invoked_subcommand is None and not ctx.resilient_parsing:
+        import contextlib
+
+        # typer's rich help prints itself to stdout and returns "": send it to stderr.
+        with contextlib.redirect_stdout(sys.stderr):
+            text = ctx.get_help()
+        if text:
+            _echo(text, err=True)
+        _echo(f"\nError: Missing command (see '{ctx.command_path} --help').", err=True)
+        raise typer.Exit(2)
+
+
+def _group(help_text: str) -> typer.Typer:
+    sub = typer.Typer(help=help_text, invoke_without_command=True)
+    sub.callback()(_usage_without_command)
+    return sub
+
+
+scenario_app = _group("Scripted positions (docs: the scenario format).")
 app.add_typer(scenario_app, name="scenario")
-replay_app = typer.Typer(no_args_is_help=True, help="Record, verify and show replays.")
+replay_app = _group("Record, verify and show replays.")
 app.add_typer(replay_app, name="replay")
-puzzle_app = typer.Typer(no_args_is_help=True, help="Puzzles: positions with a goal.")
+puzzle_app = _group("Puzzles: positions with a goal.")
 app.add_typer(puzzle_app, name="puzzle")
+policy_app = _group("Policy files: convert a trusted pickled checkpoint to safetensors.")
+app.add_typer(policy_app, name="policy")
 
 DEBUG = {"on": False}
+MAX_GAMES = 1_000_000  # a bound on --games: a typo of many zeros is an error, not a week
 
 
-@app.callback()
+def _finite(value: float, name: str, low: float, high: float) -> float:
+    """A float option that must be finite and in (low, high]: NaN passes every range check
+    (all comparisons with it are false), so it is checked by hand."""
+    import math
+
+    if not math.isfinite(value) or not low < value <= high:
+        raise typer.BadParameter(f"{value} is not a number more than {low:g} and at most {high:g}")
+    return value
+
+
+@app.callback(invoke_without_command=True)
 def _main(
+    ctx: typer.Context,
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    trust_pickle: Annotated[
+        bool,
+        typer.Option(
+            "--trust-pickle",
+            help="Load pickled checkpoints (sb3 .zip, old .pt policies, RLlib checkpoints). "
+            "Unpickling can run code stored in the file: only for files you trust.",
+        ),
+    ] = False,
 ) -> None:
     DEBUG["on"] = debug
+    if trust_pickle:
+        import os
+
+        # An environment variable, so that worker processes (tournament --jobs) inherit it.
+        os.environ["MTG_ENV_TRUST_PICKLE"] = "1"
+    _usage_without_command(ctx)
 
 
 def _fail(msg: str) -> None:
-    typer.echo(f"error: {msg}", err=True)
+    _echo(f"error: {msg}", err=True)
     raise typer.Exit(2)
 
 
 def _user_errors() -> tuple[type[BaseException], ...]:
     """Errors caused by bad input: one clear message and exit status 2 (no traceback
-    unless --debug)."""
-    from .engine import CardDataError, IllegalActionError
-    from .replay import ReplayError
-    from .scenario import ScenarioError
+    unless --debug). The project's own error types are ValueErrors; OSError covers a file
+    or folder the system refuses (permissions, a full disk)."""
+    return (ValueError, OSError, RecursionError, MemoryError)
 
-    return (
-        CardDataError,
-        IllegalActionError,
-        ReplayError,
-        ScenarioError,
-        ValueError,
-        FileNotFoundError,
-    )
+
+def _one_line(e: BaseException) -> str:
+    """An error as one line: its message's first line, or its type where it has none."""
+    if isinstance(e, RecursionError):
+        return "input nested too deeply"
+    if isinstance(e, MemoryError):
+        return "input too large (out of memory)"
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _echo(text: object = "", err: bool = False) -> None:
+    """Print a line to the terminal, user-provided text in it made printable (a deck name
+    or an agent spec may hold escape sequences); line breaks are kept."""
+    typer.echo("\n".join(printable(line) for line in str(text).split("\n")), err=err)
+
+
+def printable(text: object) -> str:
+    """User-provided text made safe for the terminal: control characters (escape
+    sequences among them) are shown as escapes instead of being sent to the terminal."""
+    s = str(text)
+    if s.isprintable():
+        return s
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in s)
+
+
+def _markup(text: object) -> str:
+    """User-provided text inside rich markup: printable, with rich's brackets escaped."""
+    from rich.markup import escape
+
+    return escape(printable(text))
 
 
 def _clean(func: Any) -> Any:
@@ -64,7 +136,7 @@ def _clean(func: Any) -> Any:
         except _user_errors() as e:
             if DEBUG["on"]:
                 raise
-            _fail(str(e))
+            _fail(_one_line(e))
 
     return run
 
@@ -94,7 +166,13 @@ def _agents(spec: str, seed: int) -> tuple[list[str], list]:
 @app.command()
 @_clean
 def bench(
-    seconds: Annotated[float, typer.Option(help="Budget of each timed loop.")] = 5.0,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            callback=lambda v: _finite(v, "--seconds", 0.0, 3600.0),
+            help="Budget of each timed loop (seconds, more than 0, at most 3600).",
+        ),
+    ] = 5.0,
     fmt: Annotated[
         str | None, typer.Option("--format", help="One format (default: every format).")
     ] = None,
@@ -125,7 +203,7 @@ def bench(
         progress=lambda m: err.print(f"[dim]bench: {m}...[/dim]"),
     )
     if json_out:
-        typer.echo(json.dumps(res))
+        _echo(json.dumps(res))
         return
     t = Table(title=f"mtg-env bench ({seconds:g} s per figure)")
     t.add_column("figure")
@@ -151,7 +229,7 @@ def bench(
     Console().print(t)
     if "ppo" in res:
         p = res["ppo"]
-        typer.echo(
+        _echo(
             f"MaskablePPO ({p['n_envs']} envs): {p['steps_per_s']:,.0f} steps/s, "
             f"env {100 * p['env_share']:.0f}% of wall time "
             f"(engine, observation and mask {100 * p['env_share_without_opponent']:.0f}%, "
@@ -164,8 +242,10 @@ def bench(
 def match(
     agent_a: Annotated[str, typer.Argument(help="Agent spec A (random, heuristic, ...).")],
     agent_b: Annotated[str, typer.Argument(help="Agent spec B.")],
-    games: Annotated[int, typer.Option(help="Number of games (pairs with seats swapped).")] = 100,
-    seed: Annotated[int, typer.Option(help="Base seed.")] = 0,
+    games: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Number of games (pairs with seats swapped).")
+    ] = 100,
+    seed: Annotated[int, typer.Option(min=0, help="Base seed.")] = 0,
     fmt: Annotated[str, typer.Option("--format", help="Rules format.")] = "classic",
     decks: Annotated[
         str | None, typer.Option(help="DECK_A,DECK_B (default: cycle every bundled pair).")
@@ -190,8 +270,12 @@ def match(
     deck_list = [d.strip() for d in decks.split(",")] if decks else None
     if deck_list is not None and len(deck_list) != 2:
         _fail("--decks needs two decks")
+    if records is not None:
+        from .io import check_writable
+
+        check_writable(records)  # before the games, not after
     with Progress(transient=True, disable=json_out) as bar:
-        task = bar.add_task(f"{agent_a} vs {agent_b}", total=games + games % 2)
+        task = bar.add_task(f"{_markup(agent_a)} vs {_markup(agent_b)}", total=games + games % 2)
         res = run_match(
             agent_a,
             agent_b,
@@ -205,9 +289,9 @@ def match(
     if records is not None:
         _write_records(records, res.records)
     if json_out:
-        typer.echo(json.dumps(d))
+        _echo(json.dumps(d))
         return
-    typer.echo(
+    _echo(
         f"{agent_a} vs {agent_b}: {d['wins_a']}-{d['wins_b']}-{d['draws']} over "
         f"{d['games']} games; win rate of {agent_a} {d['win_rate_a']:.3f} "
         f"(95% CI {d['ci95'][0]:.3f}-{d['ci95'][1]:.3f})"
@@ -216,17 +300,15 @@ def match(
 
 def _write_records(path: str, rows: list[dict[str, Any]]) -> None:
     import csv
-    import os
-    from pathlib import Path
+    import io
 
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(p.name + ".tmp")
-    with tmp.open("w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["seed"])
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(tmp, p)  # atomic: a reader never sees half a file
+    from .io import write_text
+
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ["seed"])
+    w.writeheader()
+    w.writerows(rows)
+    write_text(path, buf.getvalue())
 
 
 @app.command()
@@ -234,9 +316,11 @@ def _write_records(path: str, rows: list[dict[str, Any]]) -> None:
 def tournament(
     agents: Annotated[str, typer.Option(help="Agent specs, comma separated.")],
     out: Annotated[str, typer.Option(help="Folder for games.csv, summary.json, heatmap.png.")],
-    games: Annotated[int, typer.Option(help="Games per pair of agents (seat-swapped).")] = 20,
-    jobs: Annotated[int, typer.Option(help="Parallel processes.")] = 1,
-    seed: Annotated[int, typer.Option(help="Base seed (shared by every pairing).")] = 0,
+    games: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Games per pair of agents (seat-swapped).")
+    ] = 20,
+    jobs: Annotated[int, typer.Option(min=1, max=256, help="Parallel processes.")] = 1,
+    seed: Annotated[int, typer.Option(min=0, help="Base seed (shared by every pairing).")] = 0,
     fmt: Annotated[str, typer.Option("--format", help="Rules format.")] = "classic",
 ) -> None:
     """Round robin; resumable (a rerun with the same --out skips finished games)."""
@@ -260,9 +344,18 @@ def tournament(
         def prog(n: int, total: int) -> None:
             bar.update(task, total=total, advance=n)
 
-        summary = run_tournament(
-            specs, games, Path(out), jobs=jobs, seed=seed, fmt=fmt, progress=prog
-        )
+        try:
+            summary = run_tournament(
+                specs, games, Path(out), jobs=jobs, seed=seed, fmt=fmt, progress=prog
+            )
+        except KeyboardInterrupt:
+            bar.stop()
+            _echo(
+                f"interrupted: every finished game is in {Path(out) / 'games.csv'}; "
+                "rerun the same command to resume",
+                err=True,
+            )
+            raise typer.Exit(130) from None
     console = Console()
     t = Table(title=f"Ratings ({summary['games']} games)")
     for col in ("agent", "Elo (batch fit)", "openskill mu", "sigma", "ordinal"):
@@ -270,7 +363,7 @@ def tournament(
     for a in sorted(specs, key=lambda a: -summary["elo"][a]):
         o = summary["openskill"][a]
         t.add_row(
-            a,
+            _markup(a),
             f"{summary['elo'][a]:.0f}",
             f"{o['mu']:.1f}",
             f"{o['sigma']:.1f}",
@@ -282,15 +375,15 @@ def tournament(
         p.add_column(col)
     for r in summary["pairs"]:
         p.add_row(
-            r["agent_a"],
-            r["agent_b"],
+            _markup(r["agent_a"]),
+            _markup(r["agent_b"]),
             str(r["games"]),
             f"{r['win_rate_a']:.3f}",
             f"{r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}",
         )
     console.print(p)
-    typer.echo(f"heatmap: {Path(out) / 'heatmap.png'}")
-    typer.echo(f"summary: {Path(out) / 'summary.json'}")
+    _echo(f"heatmap: {Path(out) / 'heatmap.png'}")
+    _echo(f"summary: {Path(out) / 'summary.json'}")
 
 
 @puzzle_app.command("run")
@@ -301,7 +394,7 @@ def puzzle_run(
     ] = None,
     agent: Annotated[str, typer.Option(help="Agent spec playing seat 0.")] = "heuristic",
     opponent: Annotated[str, typer.Option(help="Agent spec playing seat 1.")] = "heuristic",
-    seed: Annotated[int, typer.Option(help="Agent seed.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, help="Agent seed.")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
 ) -> None:
     """Solve puzzles (scenarios with a goal): SOLVED/UNSOLVED per puzzle."""
@@ -318,26 +411,28 @@ def puzzle_run(
         r = run_puzzle(sc, agent, opponent, seed)
         solved += r.solved
         if json_out:
-            typer.echo(json.dumps({"name": r.name, "path": str(f), "solved": r.solved}))
+            _echo(json.dumps({"name": r.name, "path": str(f), "solved": r.solved}))
         else:
-            typer.echo(f"{'SOLVED' if r.solved else 'UNSOLVED'} {r.name}")
+            _echo(f"{'SOLVED' if r.solved else 'UNSOLVED'} {r.name}")
     if not json_out:
-        typer.echo(f"{agent}: {solved}/{len(files)} solved")
+        _echo(f"{agent}: {solved}/{len(files)} solved")
 
 
 @replay_app.command("record")
 @_clean
 def replay_record(
     out: Annotated[str, typer.Option(help="Replay file to write (JSON).")],
-    seed: Annotated[int, typer.Option(help="Game seed.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, help="Game seed.")] = 0,
     agents: Annotated[str, typer.Option(help="Two agent specs.")] = "random,random",
     fmt: Annotated[str, typer.Option("--format", help="Rules format.")] = "classic",
     decks: Annotated[str | None, typer.Option(help="DECK_A,DECK_B")] = None,
 ) -> None:
     """Play a game between two agents and record it as a replay."""
     from .engine import Game
+    from .io import check_writable
     from .replay import Recorder
 
+    check_writable(out)  # before the game, not after
     specs, players = _agents(agents, seed)
     pair = _deck_pair(fmt, decks, seed)
     game = Game.new(pair, seed=seed, format=fmt)
@@ -348,7 +443,7 @@ def replay_record(
         rec.apply(players[p].choose(game))
     rec.save(out)
     res = "draw" if game.winner is None else f"player {game.winner} wins"
-    typer.echo(f"recorded {len(rec.actions)} decisions ({res}) to {out}")
+    _echo(f"recorded {len(rec.actions)} decisions ({res}) to {out}")
 
 
 @replay_app.command("verify")
@@ -359,7 +454,7 @@ def replay_verify(file: Annotated[str, typer.Argument(help="Replay file.")]) -> 
 
     m = load_replay(file)
     g = verify(m)
-    typer.echo(
+    _echo(
         f"OK {file}: {len(m.actions)} decisions, {len(m.hashes)} hashes checked, "
         f"final hash {g.state_hash()}"
     )
@@ -373,11 +468,11 @@ def replay_show(file: Annotated[str, typer.Argument(help="Replay file.")]) -> No
 
     m = load_replay(file)
     g = verify(m)
-    typer.echo(
+    _echo(
         f"Decks: {m.decks[0].name} vs {m.decks[1].name}; seed {m.seed}; "
         f"agents {', '.join(m.agents) or 'unknown'}"
     )
-    typer.echo(g.log_text())
+    _echo(g.log_text())
 
 
 @replay_app.command("html")
@@ -402,7 +497,7 @@ def replay_html(
         _fail(f"--out {dest} would overwrite the replay itself")
     page = render_html(m, frames)
     atomic_write_text(dest, page)
-    typer.echo(
+    _echo(
         f"wrote {dest} ({len(frames) - 1} decisions, {len(page.encode()) // 1024} KiB); "
         "open it in any browser"
     )
@@ -429,17 +524,24 @@ def scenario_run(
             if sc.model.goal is not None and not sc.model.script:
                 continue  # puzzles are solved by agents (mtg-env puzzle run)
             r = run_scenario(sc)
-        except ScenarioError as e:
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # noqa: BLE001 - one file's crash must not stop the batch
+            if DEBUG["on"]:
+                raise
             malformed += 1
+            msg = _one_line(e)
+            if not isinstance(e, ScenarioError):
+                msg = f"{f}: the runner failed ({type(e).__name__}: {msg})"
             if json_out:
-                typer.echo(json.dumps({"path": str(f), "ok": False, "error": str(e)}))
+                _echo(json.dumps({"path": str(f), "ok": False, "error": msg}))
             else:
-                typer.echo(f"ERROR {f}: {e}")
+                _echo(f"ERROR {f}: {msg}")
             continue
         if not r.ok:
             failed += 1
         if json_out:
-            typer.echo(
+            _echo(
                 json.dumps(
                     {
                         "name": r.name,
@@ -451,19 +553,41 @@ def scenario_run(
                 )
             )
         elif r.ok:
-            typer.echo(f"PASS {r.name}")
+            _echo(f"PASS {r.name}")
         else:
-            typer.echo(f"FAIL {r.name}: {r.message}")
+            _echo(f"FAIL {r.name}: {r.message}")
             if verbose:
-                typer.echo(r.log)
+                _echo(r.log)
     # Exit 2 for malformed files (bad input), 1 for scenarios that ran and failed.
     raise typer.Exit(2 if malformed else 1 if failed else 0)
+
+
+@policy_app.command("convert")
+@_clean
+def policy_convert(
+    src: Annotated[str, typer.Argument(help="A pickled policy: an sb3 .zip or an old .pt.")],
+    out: Annotated[str, typer.Argument(help="The policy file to write (.safetensors).")],
+) -> None:
+    """Convert a pickled policy checkpoint that you trust to the data-only policy format
+    (needs --trust-pickle before the command: unpickling can run code in the file)."""
+    from pathlib import Path
+
+    from agents.policy import export_policy, load_model
+
+    from .io import check_writable
+
+    if Path(out).suffix != ".safetensors":
+        _fail(f"{out}: a policy file is written as .safetensors")
+    check_writable(out)
+    policy = load_model(src)
+    export_policy(policy, out)
+    _echo(f"wrote {out} ({Path(out).stat().st_size / 1e6:.1f} MB)")
 
 
 @app.command()
 @_clean
 def watch(
-    seed: Annotated[int, typer.Option(help="Game seed (decks shuffle, first player).")] = 0,
+    seed: Annotated[int, typer.Option(min=0, help="Game seed (decks shuffle, first player).")] = 0,
     agents: Annotated[
         str, typer.Option(help="Two agent specs, comma separated.")
     ] = "random,random",
@@ -487,7 +611,7 @@ def watch(
     specs, players = _agents(agents, seed)
     deck_pair = _deck_pair(fmt, decks, seed)
     game = Game.new(deck_pair, seed=seed, format=fmt)
-    typer.echo(
+    _echo(
         f"Decks: player 0 {deck_pair[0].name!r} ({specs[0]}), "
         f"player 1 {deck_pair[1].name!r} ({specs[1]})"
     )
@@ -501,17 +625,17 @@ def watch(
         if board and game.turn != last_turn and not game.is_over:
             text = game.log_text(ev[shown:])
             if text:
-                typer.echo(text)
+                _echo(text)
             shown = len(ev)
-            typer.echo("--- board ---\n" + render(game) + "\n-------------")
+            _echo("--- board ---\n" + render(game) + "\n-------------")
             if explain:
                 for cid in game.battlefield:
                     if explain in (game.chars(cid).name, game.cdef[cid].name):
-                        typer.echo("\n".join(game.explain(cid)))
+                        _echo("\n".join(game.explain(cid)))
             last_turn = game.turn
-    typer.echo(game.log_text(game.events[shown:]))
+    _echo(game.log_text(game.events[shown:]))
     result = "draw" if game.winner is None else f"player {game.winner} ({specs[game.winner]}) wins"
-    typer.echo(f"Result: {result} after {game.turn} turns and {game.n_decisions} decisions")
+    _echo(f"Result: {result} after {game.turn} turns and {game.n_decisions} decisions")
 
 
 @app.command()
@@ -521,7 +645,7 @@ def play(
         str, typer.Option(help="Agent spec to play against (random, heuristic, ismcts, ...).")
     ] = "heuristic",
     seat: Annotated[int, typer.Option(min=0, max=1, help="Your seat: 0 or 1.")] = 0,
-    seed: Annotated[int, typer.Option(help="Game seed (decks shuffle, first player).")] = 0,
+    seed: Annotated[int, typer.Option(min=0, help="Game seed (decks shuffle, first player).")] = 0,
     fmt: Annotated[str, typer.Option("--format", help="Rules format.")] = "classic",
     decks: Annotated[
         str | None, typer.Option(help="DECK_A,DECK_B for seats 0 and 1: names or YAML paths.")
@@ -535,30 +659,51 @@ def play(
     from .play import play as play_game
 
     pair = _deck_pair(fmt, decks, seed)
-    play_game(opponent, seat, seed, fmt, pair, input_fn=input, output_fn=typer.echo, save=save)
+    play_game(opponent, seat, seed, fmt, pair, input_fn=input, output_fn=_echo, save=save)
 
 
-def main() -> None:
+def _click_exception() -> type[Exception]:
+    """The ClickException class of the click that typer uses: typer 0.29 bundles its own
+    copy, older releases use the click package, so it is found from typer's own class."""
+    for cls in typer.BadParameter.__mro__:
+        if cls.__name__ == "ClickException":
+            return cls
+    return typer.BadParameter  # pragma: no cover - every click has ClickException
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The console script: usage errors print the usage and exit 2; bad input is one
+    `error:` line and exit 2; Ctrl-C exits 130; nothing prints a traceback unless --debug."""
+    click_exception = _click_exception()
     try:
-        rv = app(standalone_mode=False)
+        rv = app(args=argv, standalone_mode=False)
         if isinstance(rv, int) and rv:
             sys.exit(rv)  # click returns typer.Exit codes when not in standalone mode
-    except KeyboardInterrupt:  # pragma: no cover
+    except KeyboardInterrupt:
+        _echo("interrupted", err=True)
         sys.exit(130)
     except typer.Exit as e:
         sys.exit(e.exit_code)
-    except Exception as e:  # noqa: BLE001 - turned into one clear line below
-        import click
-
-        if isinstance(e, click.exceptions.ClickException):
-            e.show()
-            sys.exit(e.exit_code)
-        if isinstance(e, click.exceptions.Abort):
-            sys.exit(1)
-        if DEBUG["on"] or not isinstance(e, _user_errors()):
+    except typer.Abort:
+        _echo("interrupted", err=True)
+        sys.exit(130)
+    except click_exception as e:
+        e.show()  # type: ignore[attr-defined]
+        sys.exit(e.exit_code)  # type: ignore[attr-defined]
+    except SystemExit:
+        raise
+    except BaseException as e:  # noqa: BLE001 - turned into one clear line below
+        if DEBUG["on"]:
             raise
-        typer.echo(f"error: {e}", err=True)
-        sys.exit(2)
+        if isinstance(e, _user_errors()):
+            _echo(f"error: {_one_line(e)}", err=True)
+            sys.exit(2)
+        _echo(
+            f"internal error: {type(e).__name__}: {_one_line(e)} "
+            "(rerun with --debug for the traceback, and please report it)",
+            err=True,
+        )
+        sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

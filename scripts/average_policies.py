@@ -2,8 +2,9 @@
 loads: snapshots of one training run, or the final policies of runs fine-tuned from the
 same starting policy.
 
-    python scripts/average_policies.py --out runs/avg.pt \\
-        runs/ppo/snapshots/snap_2500000.pt runs/ppo/snapshots/snap_3000000.pt runs/ppo/policy.pt
+    python scripts/average_policies.py --out runs/avg.safetensors \\
+        runs/ppo/snapshots/snap_2500000.safetensors runs/ppo/snapshots/snap_3000000.safetensors \\
+        runs/ppo/policy.safetensors
 
 Late snapshots of a fine-tuning run sit close together in weight space, and their average
 is a cheap ensemble (stochastic weight averaging, applied after the fact). Runs fine-tuned
@@ -67,7 +68,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("policies", nargs="+", help="policy files (.pt or .zip) of one network")
+    ap.add_argument("policies", nargs="+", help="policy files (.safetensors) of one network")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     try:

@@ -256,11 +256,11 @@ def test_init_temperature_divides_every_action_logit() -> None:
 
     import torch
 
-    from agents.policy import load_model
+    from agents.policy import DEFAULT, load_model
     from mtg_env.env import SelfPlayEnv
 
     mod = _script_module("train_ppo")
-    policy = copy.deepcopy(load_model(ROOT / "mtg_env" / "data" / "policies" / "default.pt"))
+    policy = copy.deepcopy(load_model(DEFAULT))
     env = SelfPlayEnv()
     obs = [env.reset(seed=s)[0] for s in range(4)]
     x = torch.as_tensor(obs)
@@ -277,22 +277,25 @@ def test_init_temperature_divides_every_action_logit() -> None:
 
 
 def test_average_policies_is_the_mean_of_the_weights(tmp_path: Path) -> None:
+    import copy
+
     import torch
 
-    from agents.policy import CheckpointError, export_policy, load_model
+    from agents.policy import DEFAULT, CheckpointError, export_policy, load_model
 
     mod = _script_module("average_policies")
-    default = ROOT / "mtg_env" / "data" / "policies" / "default.pt"
-    saved = torch.load(default, map_location="cpu", weights_only=False)
-    scaled = dict(saved)
-    scaled["state_dict"] = {
-        k: (v * 3 if v.is_floating_point() else v) for k, v in saved["state_dict"].items()
-    }
-    assert any(not v.is_floating_point() for v in saved["state_dict"].values())
-    torch.save(scaled, tmp_path / "scaled.pt")
+    default = DEFAULT
+    scaled = copy.deepcopy(load_model(default))
+    with torch.no_grad():
+        for v in scaled.parameters():  # parameters, not state_dict(): no aliased entries
+            v.mul_(3)
+    assert any(not v.is_floating_point() for v in scaled.state_dict().values())
+    export_policy(scaled, tmp_path / "scaled.safetensors")
     before = {k: v.clone() for k, v in load_model(default).state_dict().items()}
-    mod.average_policies([str(default), str(tmp_path / "scaled.pt")], str(tmp_path / "avg.pt"))
-    avg = load_model(tmp_path / "avg.pt").state_dict()
+    mod.average_policies(
+        [str(default), str(tmp_path / "scaled.safetensors")], str(tmp_path / "avg.safetensors")
+    )
+    avg = load_model(tmp_path / "avg.safetensors").state_dict()
     for k, v in before.items():
         if v.is_floating_point():  # (w + 3w) / 2 = 2w, up to the file's float16 rounding
             assert torch.allclose(avg[k], 2 * v, rtol=2e-3, atol=1e-3), k
@@ -304,7 +307,9 @@ def test_average_policies_is_the_mean_of_the_weights(tmp_path: Path) -> None:
     # A different network (a narrower hidden layer) is refused, naming the file.
     pol = load_model(default)
     other = type(pol)(**{**pol._get_constructor_parameters(), "hidden": 128})
-    export_policy(other, tmp_path / "narrow.pt")
-    with pytest.raises(CheckpointError, match=r"narrow\.pt: parameter .* has shape"):
-        mod.average_policies([str(default), str(tmp_path / "narrow.pt")], str(tmp_path / "x.pt"))
-    assert not (tmp_path / "x.pt").exists()
+    export_policy(other, tmp_path / "narrow.safetensors")
+    with pytest.raises(CheckpointError, match=r"narrow\.safetensors: parameter .* has shape"):
+        mod.average_policies(
+            [str(default), str(tmp_path / "narrow.safetensors")], str(tmp_path / "x.safetensors")
+        )
+    assert not (tmp_path / "x.safetensors").exists()

@@ -50,7 +50,7 @@ def test_tournament_with_a_policy_agent_in_parallel_workers_finishes(tmp_path: P
     import sys
 
     root = Path(__file__).resolve().parents[1]
-    policy = root / "mtg_env" / "data" / "policies" / "default.pt"
+    policy = root / "mtg_env" / "data" / "policies" / "default.safetensors"
     r = subprocess.run(
         [
             sys.executable,
