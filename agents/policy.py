@@ -275,12 +275,8 @@ def _load_pickled(p: Path, kind: str) -> Any:
     import torch
     from sb3_contrib import MaskablePPO
 
-    if p.suffix == ".zip" or kind == "pickle":
-        try:
-            return MaskablePPO.load(p, device="cpu").policy
-        except Exception:  # noqa: BLE001 - not an sb3 archive: try the old .pt format
-            if kind == "pickle":
-                raise
+    if kind == "zip" and p.suffix == ".zip":
+        return MaskablePPO.load(p, device="cpu").policy
     saved = torch.load(p, map_location="cpu", weights_only=False)  # trusted by the caller
     if not isinstance(saved, dict) or saved.get("kind") != "mtg_env.policy.v1":
         raise ValueError("not an mtg_env policy file")

@@ -1,0 +1,191 @@
+"""No file the project loads can run code: for every path that loads a policy or a
+checkpoint, a malicious pickle (whose unpickling would create a marker file) is refused
+with one line naming the file, and the marker is never written. Pickled files load only
+where the user says they trust them (--trust-pickle / trust_pickle=True)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import pickle
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MTG_ENV = str(Path(sys.executable).parent / "mtg-env")
+
+
+class _Evil:
+    """Unpickling this calls open(marker, "w"): the marker file appears."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = str(marker)
+
+    def __reduce__(self) -> tuple:
+        return (open, (self.marker, "w"))
+
+
+def evil_torch_pt(path: Path, marker: Path) -> Path:
+    import torch
+
+    torch.save({"kind": "mtg_env.policy.v1", "data": _Evil(marker)}, path)
+    return path
+
+
+def evil_plain_pickle(path: Path, marker: Path) -> Path:
+    path.write_bytes(pickle.dumps(_Evil(marker)))
+    return path
+
+
+def evil_sb3_zip(path: Path, marker: Path) -> Path:
+    """An sb3 checkpoint whose `data` holds a serialized (pickled) object, as sb3 writes
+    the policy class: sb3's loader unpickles it."""
+    blob = base64.b64encode(pickle.dumps(_Evil(marker))).decode()
+    data = {"policy_class": {":type:": "<class 'abc.ABCMeta'>", ":serialized:": blob}}
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("data", json.dumps(data))
+        z.writestr("_stable_baselines3_version", "2.9.2")
+    return path
+
+
+def evil_rllib_dir(path: Path, marker: Path) -> Path:
+    path.mkdir()
+    (path / "class_and_ctor_args.pkl").write_bytes(pickle.dumps(_Evil(marker)))
+    (path / "module_state.pt").write_bytes(pickle.dumps(_Evil(marker)))
+    return path
+
+
+EVIL_FILES = {
+    "torch .pt": ("evil.pt", evil_torch_pt),
+    "plain pickle renamed .pt": ("evil.pt", evil_plain_pickle),
+    "sb3 .zip": ("evil.zip", evil_sb3_zip),
+}
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def _refused(r: subprocess.CompletedProcess[str], name: str, marker: Path) -> None:
+    assert not marker.exists(), "the file's code ran"
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "Traceback" not in r.stdout + r.stderr
+    err = r.stderr.strip().splitlines()
+    assert len(err) == 1 and name in err[0] and "--trust-pickle" in err[0], err
+
+
+@pytest.mark.parametrize("kind", sorted(EVIL_FILES))
+def test_match_refuses_a_malicious_policy_file(tmp_path: Path, kind: str) -> None:
+    name, make = EVIL_FILES[kind]
+    marker = tmp_path / "MARKER"
+    f = make(tmp_path / name, marker)
+    r = _run([MTG_ENV, "match", f"policy:{f}", "random", "--games", "1"], tmp_path)
+    _refused(r, name, marker)
+
+
+def test_an_rllib_checkpoint_is_refused_without_trust(tmp_path: Path) -> None:
+    marker = tmp_path / "MARKER"
+    d = evil_rllib_dir(tmp_path / "ckpt", marker)
+    r = _run([MTG_ENV, "match", f"policy:rllib:{d}", "random", "--games", "1"], tmp_path)
+    _refused(r, "ckpt", marker)
+
+
+@pytest.mark.parametrize("kind", sorted(EVIL_FILES))
+def test_policy_convert_refuses_without_trust(tmp_path: Path, kind: str) -> None:
+    name, make = EVIL_FILES[kind]
+    marker = tmp_path / "MARKER"
+    f = make(tmp_path / name, marker)
+    r = _run([MTG_ENV, "policy", "convert", str(f), str(tmp_path / "out.safetensors")], tmp_path)
+    _refused(r, name, marker)
+    assert not (tmp_path / "out.safetensors").exists()
+
+
+def test_tournament_refuses_a_malicious_policy_file(tmp_path: Path) -> None:
+    marker = tmp_path / "MARKER"
+    f = evil_torch_pt(tmp_path / "evil.pt", marker)
+    out = tmp_path / "t"
+    args = ["tournament", "--agents", f"random,policy:{f}", "--out", str(out), "--jobs", "2"]
+    r = _run([MTG_ENV, *args], tmp_path)
+    _refused(r, "evil.pt", marker)
+    assert not out.exists()
+
+
+def test_average_policies_refuses_a_malicious_policy_file(tmp_path: Path) -> None:
+    from agents.policy import DEFAULT
+
+    marker = tmp_path / "MARKER"
+    f = evil_torch_pt(tmp_path / "evil.pt", marker)
+    out = tmp_path / "avg.safetensors"
+    script = str(ROOT / "scripts" / "average_policies.py")
+    r = _run([sys.executable, script, "--out", str(out), str(DEFAULT), str(f)], tmp_path)
+    _refused(r, "evil.pt", marker)
+    assert not out.exists()
+
+
+def test_the_api_refuses_unless_trusted(tmp_path: Path) -> None:
+    """`load_model` itself: refused by default; with trust_pickle=True the file is
+    unpickled (the caller's decision) - proving the refusal is what kept the code out."""
+    from agents.policy import CheckpointError, load_model
+
+    marker = tmp_path / "MARKER"
+    f = evil_plain_pickle(tmp_path / "evil.pt", marker)
+    with pytest.raises(CheckpointError, match=r"evil\.pt: .*unpickles"):
+        load_model(f)
+    assert not marker.exists()
+    with pytest.raises(CheckpointError, match="not a readable policy checkpoint"):
+        load_model(f, trust_pickle=True)
+    assert marker.exists()
+
+
+def test_a_policy_file_description_names_only_known_classes(tmp_path: Path) -> None:
+    """The description in a safetensors policy is checked field by field: a class or an
+    activation outside the fixed lists is refused, naming the field."""
+    from safetensors.torch import load, save
+
+    from agents.policy import DEFAULT, CheckpointError, load_model
+    from mtg_env.io import read_bytes
+
+    data = read_bytes(DEFAULT)
+    n = int.from_bytes(data[:8], "little")
+    meta = json.loads(data[8 : 8 + n])["__metadata__"]
+    spec = json.loads(meta["mtg_env"])
+    for field, value in (("activation", "os.system"), ("policy", "builtins:eval")):
+        bad = tmp_path / f"bad_{field}.safetensors"
+        bad.write_bytes(save(load(data), metadata={"mtg_env": json.dumps({**spec, field: value})}))
+        with pytest.raises(CheckpointError, match=rf"bad_{field}.safetensors: .*field {field}"):
+            load_model(bad)
+
+
+def test_trusted_conversion_gives_a_data_only_file_that_plays_the_same(tmp_path: Path) -> None:
+    """A pickled policy the user trusts converts to the data-only format, weights equal."""
+    import torch
+
+    from agents.policy import DEFAULT, _policy_class, load_model
+
+    policy = load_model(DEFAULT)
+    old = tmp_path / "old.pt"
+    cls = type(policy)
+    buf = io.BytesIO()
+    torch.save(
+        {
+            "state_dict": {
+                k: v.half() if v.is_floating_point() else v for k, v in policy.state_dict().items()
+            },
+            "data": policy._get_constructor_parameters(),
+            "kind": "mtg_env.policy.v1",
+            "class": f"{cls.__module__}:{cls.__qualname__}",
+        },
+        buf,
+    )
+    old.write_bytes(buf.getvalue())
+    assert _policy_class(f"{cls.__module__}:{cls.__qualname__}") is cls
+    out = tmp_path / "new.safetensors"
+    r = _run([MTG_ENV, "--trust-pickle", "policy", "convert", str(old), str(out)], tmp_path)
+    assert r.returncode == 0, r.stderr
+    a, b = policy.state_dict(), load_model(out).state_dict()
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
