@@ -11,20 +11,41 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from mtg_env.fuzz import check_replay, run
 
 
+def _count(low: int) -> Callable[[str], int]:
+    """An argparse type: an integer of at least `low` (argparse reports anything else as a
+    usage error, exit status 2)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is less than {low}")
+        return value
+
+    return parse
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--decisions", type=int, default=200_000)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--decisions", type=_count(1), default=200_000)
+    ap.add_argument("--seed", type=_count(0), default=0)
     ap.add_argument("--out", default="fuzz_failures")
     ap.add_argument("--replay", help="re-run the checks along a failure's replay file")
     args = ap.parse_args()
     if args.replay:
-        err = check_replay(args.replay)
+        try:
+            err = check_replay(args.replay)
+        except (ValueError, OSError) as e:  # an unreadable or malformed replay: one line
+            print(f"error: {e}", file=sys.stderr)
+            return 2
         print(err or f"no invariant fails along {args.replay}")
         return 1 if err else 0
     t0 = time.perf_counter()
