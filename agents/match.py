@@ -33,6 +33,7 @@ class MatchResult:
     wins_b: int = 0
     draws: int = 0
     records: list[dict[str, Any]] = field(default_factory=list)
+    interrupted: bool = False  # Ctrl-C stopped the match: the games so far are counted
 
     @property
     def win_rate_a(self) -> float:
@@ -96,9 +97,27 @@ def run_match(
     decks: Sequence[str] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> MatchResult:
-    """`games` games (rounded up to even): each seed is played twice, seats swapped."""
-    pairs = (games + 1) // 2
+    """`games` games (rounded up to even): each seed is played twice, seats swapped. Ctrl-C
+    ends the match with the finished games counted (`interrupted` is set)."""
     res = MatchResult(spec_a, spec_b)
+    try:
+        _play_match(res, spec_a, spec_b, games, seed, fmt, decks, progress)
+    except KeyboardInterrupt:
+        res.interrupted = True
+    return res
+
+
+def _play_match(
+    res: MatchResult,
+    spec_a: str,
+    spec_b: str,
+    games: int,
+    seed: int,
+    fmt: str,
+    decks: Sequence[str] | None,
+    progress: Callable[[int], None] | None,
+) -> None:
+    pairs = (games + 1) // 2
     dps = deck_pairs(fmt, decks, pairs, seed)
     for i in range(pairs):
         gseed = seed * 100_003 + i
@@ -132,4 +151,3 @@ def run_match(
             )
             if progress is not None:
                 progress(1)
-    return res

@@ -286,16 +286,25 @@ def match(
             progress=lambda n: bar.update(task, advance=n),
         )
     d = res.to_dict()
+    if res.interrupted:
+        d["interrupted"] = True
     if records is not None:
         _write_records(records, res.records)
     if json_out:
         _echo(json.dumps(d))
-        return
-    _echo(
-        f"{agent_a} vs {agent_b}: {d['wins_a']}-{d['wins_b']}-{d['draws']} over "
-        f"{d['games']} games; win rate of {agent_a} {d['win_rate_a']:.3f} "
-        f"(95% CI {d['ci95'][0]:.3f}-{d['ci95'][1]:.3f})"
-    )
+    else:
+        _echo(
+            f"{agent_a} vs {agent_b}: {d['wins_a']}-{d['wins_b']}-{d['draws']} over "
+            f"{d['games']} games; win rate of {agent_a} {d['win_rate_a']:.3f} "
+            f"(95% CI {d['ci95'][0]:.3f}-{d['ci95'][1]:.3f})"
+        )
+    if res.interrupted:
+        _echo(
+            f"interrupted after {res.games} of {games + games % 2} games (the result above "
+            "counts the finished games only)",
+            err=True,
+        )
+        raise typer.Exit(130)
 
 
 def _write_records(path: str, rows: list[dict[str, Any]]) -> None:
