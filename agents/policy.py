@@ -434,17 +434,21 @@ class RLlibPolicyAgent(_ObservingAgent):
         key = f"rllib:{Path(path).resolve()}:{module_id}"
         if trust_pickle is None:
             trust_pickle = trusted_by_default()
-        if key not in _cache and not trust_pickle:
-            raise pickle_refusal(path, "an RLlib checkpoint", convert=False)
         try:
             import torch
 
-            from mtg_env.rllib import load_module
+            from mtg_env.rllib import load_module, module_path
         except ImportError as e:
             raise CheckpointError(
                 f"{path}: an RLlib policy needs the 'rllib' extra ({e})"
             ) from None
         if key not in _cache:
+            try:
+                module_path(path, module_id)  # a missing or wrong folder is said as such
+            except (OSError, ValueError) as e:
+                raise CheckpointError(str(e)) from None
+            if not trust_pickle:
+                raise pickle_refusal(path, "an RLlib checkpoint", convert=False)
             try:
                 _cache[key] = load_module(path, module_id)
             except Exception as e:  # noqa: BLE001 - any failure means an unreadable checkpoint

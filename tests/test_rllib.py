@@ -266,7 +266,7 @@ def test_init_from_default_reaches_learner_and_env_runners(local_ray: Any) -> No
 
 
 def test_league_snapshot_plays_with_main_weights_and_checkpoint_plays_match(
-    tmp_path: Path, local_ray: Any
+    tmp_path: Path, local_ray: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A snapshot added by LeagueCallback holds main's weights in the learner *and* in the
     env runners (which skip weights of a sequence number they already have); the saved
@@ -293,6 +293,11 @@ def test_league_snapshot_plays_with_main_weights_and_checkpoint_plays_match(
         ckpt = mod.save_checkpoint(algo, tmp_path)
     finally:
         algo.stop()
+    from agents.policy import CheckpointError
+
+    with pytest.raises(CheckpointError, match="RLlib checkpoint, which unpickles"):
+        make_agent(f"policy:rllib:{ckpt}")  # RLlib's checkpoints unpickle: trusted only
+    monkeypatch.setenv("MTG_ENV_TRUST_PICKLE", "1")
     agent = make_agent(f"policy:rllib:{ckpt}")
     # Game.apply raises on an illegal action.
     for seed, pair in enumerate(deck_pairs("classic", None, 2, 0)):
