@@ -495,15 +495,16 @@ def replay_html(
     """Write a self-contained HTML page that steps through a replay (opens offline)."""
     from pathlib import Path
 
-    from .io import atomic_write_text
+    from .io import atomic_write_text, check_writable
     from .replay import load_replay
     from .viewer import render_html, replay_frames
 
-    m = load_replay(file)
-    frames = replay_frames(m)  # re-simulates and checks every hash, as `verify` does
     dest = Path(out) if out is not None else Path(file).with_suffix(".html")
     if dest.resolve() == Path(file).resolve():
         _fail(f"--out {dest} would overwrite the replay itself")
+    check_writable(dest)  # before the work, not after
+    m = load_replay(file)
+    frames = replay_frames(m)  # re-simulates and checks every hash, as `verify` does
     page = render_html(m, frames)
     atomic_write_text(dest, page)
     _echo(

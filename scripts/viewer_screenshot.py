@@ -18,6 +18,7 @@ from typing import Any
 
 from agents import make_agent
 from mtg_env.engine import Game, load_decks
+from mtg_env.io import write_bytes
 from mtg_env.replay import Recorder, parse_replay
 from mtg_env.viewer import render_html, replay_frames
 
@@ -63,10 +64,9 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=args.chromium, headless=True)
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(f"{page_path.as_uri()}#{busiest(frames) + 1}")
-            out = Path(args.out)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(out))
+            png = page.screenshot()
             browser.close()
+    write_bytes(args.out, png)  # the project's one write helper, like every results file
     print(f"wrote {args.out}")
 
 
