@@ -245,6 +245,15 @@ class StaticAbility:
     def layers(self) -> frozenset[int]:
         return frozenset(c.layer for c in self.components)
 
+    @property
+    def defines_pt(self) -> bool:
+        """A characteristic-defining ability that defines power and toughness: a copy
+        effect that sets them to specific values does not copy it (CR 707.9d)."""
+        return self.cda in PT_CDAS
+
+
+# The characteristic-defining abilities (`cda:` in card data) that define power/toughness.
+PT_CDAS = frozenset({"tarmogoyf"})
 
 Ability = ManaAbility | ActivatedAbility | TriggeredAbility | StaticAbility
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from .cards import Component, Op, TriggeredAbility, parse_mana_cost
+from .cards import Component, Op, StaticAbility, TriggeredAbility, parse_mana_cost
 from .constants import (
     BASIC_LAND_TYPES,
     BATTLEFIELD,
@@ -181,8 +181,12 @@ def op_destroy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
 
 
 def op_sacrifice(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    """The ability's controller sacrifices the objects; a player can sacrifice only a
+    permanent they control (701.17a), so one controlled by another player stays."""
+    you = res.item.controller
     for c in _on_battlefield(g, res, a["what"]):
-        g._to_graveyard(c, "sacrificed")
+        if g.chars(c).controller == you:
+            g._to_graveyard(c, "sacrificed")
     return True
 
 
@@ -475,8 +479,9 @@ def op_create_token_copy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     g._move(cid, BATTLEFIELD, controller=you)
     g._log("token", you, cid)
     if a["haste"]:
-        # Haste is given by the ability, not part of the copy (the issue's reading of the
-        # seed article): a copy of this token has no haste.
+        # "That token has haste" (the card's original wording, as in the layer article's
+        # worked example): the ability grants it, it is not a copiable value (707.9b), so
+        # a copy of this token has no haste.
         comp = Component(L_ABILITY, "add_keywords", frozenset({"haste"}))
         _effect(g, res, (comp,), [cid], "forever", "gains haste")
     if a["sacrifice_at_next_end_step"]:
@@ -535,7 +540,14 @@ def op_enter_battlefield(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     if base is not None:
         ex = g.cdef[cid].copy_except_pt
         if ex is not None:
-            base = dataclasses.replace(base, power=ex[0], toughness=ex[1])
+            # 707.9d: with power and toughness set by the copy effect, a CDA that defines
+            # them is not copied (Gargantuan copying Tarmogoyf is 7/7).
+            kept = tuple(
+                ab
+                for ab in base.abilities
+                if not (isinstance(ab, StaticAbility) and ab.defines_pt)
+            )
+            base = dataclasses.replace(base, power=ex[0], toughness=ex[1], abilities=kept)
     g._enter_from_stack(item, base)
     return True
 

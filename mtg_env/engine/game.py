@@ -1541,8 +1541,12 @@ class Game:
                     if srcs is None:
                         srcs = self.mana_sources(p)
                     specs = _spell_specs(cd)
+                    # Targets are checked against the spell's colours as it would be cast
+                    # (112.3, 702.16b): a colour effect on cards off the battlefield
+                    # (Celestial Dawn) applies, so the card's current characteristics.
+                    src = self.chars(cid) if self._offbf[p] else cd
                     ok = can_pay(srcs, cd.cost) and (
-                        not specs or self._targets_exist(specs, cid, p, SPELL, cd)
+                        not specs or self._targets_exist(specs, cid, p, SPELL, src)
                     )
                 castable[cd] = ok
             if ok:
