@@ -543,9 +543,7 @@ def op_enter_battlefield(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
             # 707.9d: with power and toughness set by the copy effect, a CDA that defines
             # them is not copied (Gargantuan copying Tarmogoyf is 7/7).
             kept = tuple(
-                ab
-                for ab in base.abilities
-                if not (isinstance(ab, StaticAbility) and ab.defines_pt)
+                ab for ab in base.abilities if not (isinstance(ab, StaticAbility) and ab.defines_pt)
             )
             base = dataclasses.replace(base, power=ex[0], toughness=ex[1], abilities=kept)
     g._enter_from_stack(item, base)
