@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-browser screenshot lint demo bench clean
+.PHONY: install test test-lowest test-browser screenshot lint demo bench clean
 
 install: $(STAMP)
 
@@ -35,6 +35,17 @@ test: install lint
 		echo "$(NO_BROWSER_NOTE)"; exit $$rc; \
 	fi
 
+# The env tests on the lowest PettingZoo and Gymnasium that pyproject.toml allows, in their
+# own venv (no train extra: the MaskablePPO smoke test needs it and is left out).
+LOWEST := .venv-lowest
+test-lowest:
+	test -x $(LOWEST)/bin/python || $(PYTHON) -m venv $(LOWEST)
+	$(LOWEST)/bin/python -m pip install --quiet --upgrade pip
+	$(LOWEST)/bin/python -m pip install --quiet "pettingzoo==1.24.0" "gymnasium==0.29.1" \
+		pytest pytest-xdist hypothesis -e .
+	$(LOWEST)/bin/python -c "import pettingzoo, gymnasium; print('test-lowest: pettingzoo', pettingzoo.__version__, 'gymnasium', gymnasium.__version__)"
+	$(LOWEST)/bin/python -m pytest -n 2 -p no:cacheprovider tests/env -k "not maskable_ppo"
+
 # The replay viewer in headless Chromium alone.
 test-browser: install
 	$(BIN)/python -m pytest -m browser -rs tests/test_browser.py
@@ -52,4 +63,4 @@ bench: install
 	$(BIN)/mtg-env bench --seconds 10 --chess
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(LOWEST) build *.egg-info

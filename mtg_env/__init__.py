@@ -20,7 +20,10 @@ __version__ = "0.1.0"
 
 
 def _register() -> None:
-    if "mtg/duel-v0" not in pettingzoo.aec_registry:
+    # PettingZoo's registry (`pettingzoo.make("aec", "mtg/duel-v0")`) is new in 1.27; with
+    # an older PettingZoo the env is imported directly (`mtg_env.env()`), as its docs say.
+    registry = getattr(pettingzoo, "aec_registry", None)
+    if registry is not None and "mtg/duel-v0" not in registry:
         pettingzoo.register("aec", "mtg/duel-v0", entry_point="mtg_env.env.duel:env")
     if "mtg_env/SelfPlay-v0" not in gymnasium.registry:
         gymnasium.register("mtg_env/SelfPlay-v0", entry_point="mtg_env.env.selfplay:SelfPlayEnv")

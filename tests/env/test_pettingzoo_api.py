@@ -34,7 +34,12 @@ def test_render_test(fmt: str) -> None:
 
 
 def test_registered_in_pettingzoo_registry() -> None:
-    e = pettingzoo.make("aec", "mtg/duel-v0")
+    if not hasattr(pettingzoo, "aec_registry"):
+        # PettingZoo before 1.27 has no registry: `import mtg_env` must still work (it
+        # did not: it used the registry at import) and the env is made directly.
+        e = mtg_env.env()
+    else:
+        e = pettingzoo.make("aec", "mtg/duel-v0")
     e.reset(seed=0)
     assert e.agents == ["player_0", "player_1"]
 
