@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .engine import Action, Deck, Game
 from .engine.log import describe_action, render_events
+from .io import check_writable
 from .render import render
 from .replay import Recorder
 
@@ -125,6 +126,7 @@ def play(
     opp_seat = 1 - seat
     agent = make_agent(opponent, seed * 2 + opp_seat)  # as `replay record` seeds its agents
     path = Path(save) if save is not None else Path("replays") / f"play-{seed}.json"
+    check_writable(path)  # a refused path is said before the game, not after it
     game = Game.new(list(decks), seed=seed, format=fmt)
     specs = ["human", "human"]
     specs[opp_seat] = opponent
