@@ -128,6 +128,15 @@ class EngineAgent(abc.ABC):
     def reset(self) -> None:  # noqa: B027 - optional hook, nothing to reset by default
         pass
 
+    def reseed(self, seed: int) -> None:
+        """Restart the agent's random stream (an env's `reset(seed=...)` calls this)."""
+        rng = getattr(self, "rng", None)
+        if rng is not None:
+            rng.seed(seed)
+        inner = getattr(self, "heuristic", None)  # ISMCTS's own rollout heuristic
+        if isinstance(inner, EngineAgent):
+            inner.reseed(seed)
+
     @abc.abstractmethod
     def choose(self, game: Game) -> Action: ...
 

@@ -23,6 +23,11 @@ class RandomAgent:
     def reset(self) -> None:
         pass
 
+    def reseed(self, seed: int) -> None:
+        """Restart the random stream (an env's `reset(seed=...)` calls this)."""
+        self.seed = seed
+        self.rng.seed(seed)
+
     def act(self, observation: Any, mask: np.ndarray, info: dict[str, Any] | None = None) -> int:
         legal = np.flatnonzero(mask)
         if len(legal) == 0:

@@ -3,9 +3,9 @@
 
 | Import             | `import mtg_env; env = mtg_env.env(format="classic")`              |
 |--------------------|--------------------------------------------------------------------|
-| Registered id      | `pettingzoo.make("mtg/duel-v0")` (after `import mtg_env`)          |
+| Registered id      | `pettingzoo.make("aec", "mtg/duel-v0")` (after `import mtg_env`; PettingZoo 1.27+) |
 | Actions            | Discrete                                                           |
-| Parallel API       | No                                                                 |
+| Parallel API       | Through `pettingzoo.utils.conversions.turn_based_aec_to_parallel(mtg_env.raw_env())` |
 | Manual control     | `mtg-env play --opponent SPEC` (terminal); `mtg-env replay html` shows games |
 | Agents             | `agents = ['player_0', 'player_1']`                                |
 | Action shape       | (1,)                                                               |
@@ -36,7 +36,8 @@ mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=3000,
   three or more forming a pool from which each game samples two (seeded by `reset(seed=)`).
   Default: the pool of all bundled decks of the format.
 - `render_mode`: `"ansi"` (render returns the board as text) or `"human"` (prints it).
-- `max_decisions`: decisions after which the game is truncated (both agents truncated).
+- `max_decisions`: decisions after which the game is truncated (both agents truncated): a
+  positive int, or None for no cap.
 - `auto_pass`: skip priority windows where passing is the only legal action (default on).
 - `reward_shaping`: off by default. If on, each step also gives a zero-sum shaping reward of
   `0.01 * (change in own life - change in opponent life)` to each player.
@@ -102,7 +103,9 @@ one side, a stack deeper than 20) is truncated instead (`infos[agent]["truncated
 ## Legal action mask
 
 `action_mask` (int8, N) is exactly the engine's legal actions for the acting agent, and all
-zeros for the other agent. `raw_env.step` with a masked-out action raises the engine's
+zeros for the other agent. `step` takes an integer index (a Python or numpy integer, or a
+0-d integer array); a bool, a float or a string is a `TypeError`, never a rounded move.
+`reset(seed=)` takes a non-negative int or None. `raw_env.step` with a masked-out action raises the engine's
 `IllegalActionError` with the reason; the wrapped `env()` follows PettingZoo's convention
 (`TerminateIllegalWrapper`: the game ends and the offender gets -1).
 
@@ -111,10 +114,18 @@ zeros for the other agent. `raw_env.step` with a masked-out action raises the en
 +1 for a win, -1 for a loss, 0 for a draw or a truncation, given when the game ends (also to
 the player who did not make the last move). Optional shaping: see `reward_shaping`.
 
+## Copies
+
+`copy.deepcopy(env)` and `pickle` copy the live game (the same observation, mask and state
+hash afterwards; the copy is independent), for `raw_env`, `env()` and `SelfPlay-v0`.
+
 ## Version history
 
 * v0: first release; the `adventure` and `pocket` formats added (classic observations and
-  actions unchanged).
+  actions unchanged). Arguments are checked where they enter (actions, seeds, constructor
+  arguments), copies keep the game, and `SelfPlay-v0` reseeds its opponent from
+  `reset(seed=)` and puts `action_mask` in `info` (observations, actions and rewards
+  unchanged).
 """
 
 from __future__ import annotations
@@ -135,6 +146,50 @@ from ..replay import HASH_EVERY, NO_INTERMEDIATE_HASHES, Recorder
 from .spaces import Layout
 
 AGENTS = ("player_0", "player_1")
+
+
+def as_action(action: Any, where: str = "step") -> int:
+    """An action index: a Python or numpy integer (or a 0-d integer array, as some
+    libraries pass). A bool, a float such as 1.7 or a string such as "1" is a TypeError:
+    silently turning them into an index would play a move nobody chose."""
+    if type(action) is int:  # the hot path: one type check
+        return action
+    if isinstance(action, np.ndarray) and action.shape == () or isinstance(action, np.generic):
+        if np.issubdtype(action.dtype, np.integer):
+            return int(action)
+    elif isinstance(action, int) and not isinstance(action, bool):
+        return int(action)
+    raise TypeError(
+        f"{where}: an action is an integer index, not {type(action).__name__} {action!r}"
+    )
+
+
+def check_seed(seed: Any, where: str = "reset") -> int | None:
+    """A seed: a non-negative integer (numpy integers too) or None."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise TypeError(f"{where}: seed must be an int or None, not {type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"{where}: seed must be non-negative, not {seed}")
+    return int(seed)
+
+
+def check_args(format: Any, max_decisions: Any, flags: dict[str, Any]) -> None:
+    """The constructor's arguments, checked before any work (one error naming the argument)."""
+    from ..engine.formats import FORMATS
+
+    if not isinstance(format, str) or format not in FORMATS:
+        raise ValueError(f"format must be one of {sorted(FORMATS)}, not {format!r}")
+    if max_decisions is not None and (
+        isinstance(max_decisions, bool)
+        or not isinstance(max_decisions, int | np.integer)
+        or max_decisions < 1
+    ):
+        raise ValueError(f"max_decisions must be a positive int or None, not {max_decisions!r}")
+    for name, value in flags.items():
+        if not isinstance(value, bool | np.bool_):
+            raise TypeError(f"{name} must be True or False, not {value!r}")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -179,6 +234,16 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        check_args(
+            format,
+            max_decisions,
+            {
+                "auto_pass": auto_pass,
+                "reward_shaping": reward_shaping,
+                "mulligans": mulligans,
+                "replay_hashes": replay_hashes,
+            },
+        )
         self.format = format
         self.render_mode = render_mode
         self.max_decisions = max_decisions
@@ -234,6 +299,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     # ------------------------------------------------------------------ core API
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = check_seed(seed)
         if seed is not None:
             self._rng.seed(seed)
         elif self._seed is None:
@@ -290,12 +356,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        i = as_action(action)
         g = self._g()
         _, amap = self._current_map()
-        a = amap.get(int(action))
+        a = amap.get(i)
         if a is None:
-            raise IllegalActionError(self._illegal_reason(int(action)))
-        self._step_to(agent, g, int(action), a)
+            raise IllegalActionError(self._illegal_reason(i))
+        self._step_to(agent, g, i, a)
 
     def step_engine(self, action: Action) -> None:
         """`step(index_of(action))` for an agent that decides from the engine state (the
@@ -368,6 +435,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
     def close(self) -> None:
         pass
+
+    # EzPickle would rebuild a copy from the constructor's arguments, losing the game: a
+    # copy (pickle, copy.deepcopy) holds the whole live state instead.
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     # ------------------------------------------------------------------ helpers
 

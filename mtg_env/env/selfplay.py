@@ -5,8 +5,16 @@ spec such as "random", an agent object with `act(observation, mask, info)`, or a
 callable with that signature) moves inside `step` until the learner must decide or the
 game ends. The learner's reward arrives even when the game ends on the opponent's move.
 An illegal action (masked out) ends the episode with reward -1 (PettingZoo's convention).
-`action_masks()` serves sb3-contrib's MaskablePPO. Swap the opponent at run time with
-`set_opponent` (for snapshot pools).
+`action_masks()` serves sb3-contrib's MaskablePPO, and `info["action_mask"]` (int8) carries
+the same mask on every reset and step. A finished episode's mask allows index 0 alone
+(`pass`), never nothing, so masking code that sets masked logits to -inf stays finite.
+Swap the opponent at run time with `set_opponent` (for snapshot pools).
+
+Seeds: `reset(seed=s)` seeds everything the env owns: the game (decks, shuffles), the
+learner's seat (seat 0 first) and the opponent: an opponent given as a spec is rebuilt with
+a seed derived from `s`, an agent object with a `reseed(seed)` method is reseeded; a plain
+callable keeps its own randomness. Same seed and same actions give the same trajectory,
+whatever the env played before. A copy (`copy.deepcopy`, `pickle`) holds the live game.
 
 An opponent that decides from the engine state (the heuristic and ISMCTS agents, or any
 object with `decides_from_engine = True` and `choose(game) -> Action`, checked at each
@@ -23,7 +31,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .duel import AGENTS, raw_env
+from .duel import AGENTS, as_action, check_seed, raw_env
 
 Opponent = Any
 
@@ -54,6 +62,8 @@ class SelfPlayEnv(gym.Env):
         replay_hashes: bool = True,
     ) -> None:
         super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.aec = raw_env(
             format=format,
             decks=decks,
@@ -82,6 +92,15 @@ class SelfPlayEnv(gym.Env):
         self._opponent_spec = opponent
         self.opponent = make_opponent(opponent)
 
+    def _reseed_opponent(self, seed: int) -> None:
+        """The opponent's randomness from `reset(seed)`: a stream of its own, derived from
+        the seed (the game's stream is left as it was)."""
+        opp_seed = int(np.random.default_rng([seed, 0x0BB0]).integers(2**31))
+        if isinstance(self._opponent_spec, str):
+            self.opponent = make_opponent(self._opponent_spec, opp_seed)
+        elif callable(getattr(self.opponent, "reseed", None)):
+            self.opponent.reseed(opp_seed)
+
     def call_opponent(self, name: str, *args: Any) -> Any:
         """Call a method of the opponent (for snapshot pools across subprocess envs)."""
         return getattr(self.opponent, name)(*args)
@@ -93,9 +112,11 @@ class SelfPlayEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
             self.episode = 0
+            self._reseed_opponent(seed)
         self.learner = self.episode % 2
         if options and "learner_seat" in options:
             self.learner = int(options["learner_seat"])
@@ -122,14 +143,15 @@ class SelfPlayEnv(gym.Env):
             or (aec.truncations[me])
         ):
             raise RuntimeError("step() called when the learner has no decision; call reset()")
+        action = as_action(action)
         mask, _ = aec._current_map()
-        if not (0 <= int(action) < len(mask)) or not mask[int(action)]:
+        if not (0 <= action < len(mask)) or not mask[action]:
             # PettingZoo's illegal-move convention: the episode ends and the learner gets -1.
             self._illegal = True
             info = self._info()
-            info["illegal_action"] = int(action)
+            info["illegal_action"] = action
             return self._obs(), -1.0, True, False, info
-        aec.step(int(action))
+        aec.step(action)
         self._play_opponent()
         reward = float(aec._cumulative_rewards.get(me, 0.0))
         aec._cumulative_rewards[me] = 0.0
@@ -171,16 +193,29 @@ class SelfPlayEnv(gym.Env):
         return self.layout.observe(self.aec.game, self.learner)
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the learner's legal actions (for MaskablePPO)."""
+        """Boolean mask of the learner's legal actions (for MaskablePPO); when the learner
+        has no decision (the episode is over), index 0 alone."""
+        return self._mask().astype(bool)
+
+    def _mask(self) -> np.ndarray:
         aec = self.aec
-        if aec.game is None or aec.game.current_player != self.learner:
-            return np.zeros(self.layout.n_actions, dtype=bool)
+        me = AGENTS[self.learner]
+        if (
+            aec.game is None
+            or aec.game.current_player != self.learner
+            or self._illegal
+            or aec.terminations.get(me)
+            or aec.truncations.get(me)
+        ):
+            mask = np.zeros(self.layout.n_actions, dtype=np.int8)
+            mask[0] = 1  # never all zeros: -inf masking would give NaN
+            return mask
         mask, _ = aec._current_map()
-        return mask.astype(bool)
+        return mask.copy()
 
     def _info(self) -> dict[str, Any]:
         g = self.aec.game
-        info: dict[str, Any] = {"learner_seat": self.learner}
+        info: dict[str, Any] = {"learner_seat": self.learner, "action_mask": self._mask()}
         if g is not None and g.is_over:
             info["winner"] = g.winner
             info["truncated"] = g.truncated

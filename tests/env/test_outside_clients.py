@@ -1,0 +1,170 @@
+"""The envs as other people's code uses them: the entry points of Gymnasium, Stable-
+Baselines3 and PettingZoo that need no download, seeds, copies and masks."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import mtg_env
+from mtg_env.env import SelfPlayEnv
+
+FORMATS = ["classic", "adventure", "pocket"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_gymnasium_check_env_through_gym_make(fmt: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make("mtg_env/SelfPlay-v0", format=fmt)
+    check_env(env.unwrapped, skip_render_check=True)
+    check_env(env, skip_render_check=True)
+
+
+def test_sb3_check_env() -> None:
+    from stable_baselines3.common.env_checker import check_env
+
+    check_env(SelfPlayEnv(), warn=False)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_pettingzoo_parallel_api_through_turn_based_conversion(fmt: str) -> None:
+    from pettingzoo.test import parallel_api_test
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    par = turn_based_aec_to_parallel(mtg_env.raw_env(format=fmt))
+    parallel_api_test(par, num_cycles=200)
+
+
+def _trajectory(env: gym.Env, seed: int, n: int = 60) -> list[tuple]:
+    """Observations, rewards and masks along `n` steps of first-legal play from a seed."""
+    obs, info = env.reset(seed=seed)
+    out = [(obs.tobytes(), info["action_mask"].tobytes())]
+    for _ in range(n):
+        a = int(np.flatnonzero(info["action_mask"])[0])
+        obs, r, term, trunc, info = env.step(a)
+        out.append((obs.tobytes(), float(r), term, trunc, info["action_mask"].tobytes()))
+        if term or trunc:
+            obs, info = env.reset()
+    return out
+
+
+@pytest.mark.parametrize("opponent", ["random", "heuristic"])
+def test_same_seed_same_actions_same_trajectory_after_other_episodes(opponent: str) -> None:
+    env = SelfPlayEnv(opponent=opponent)
+    first = _trajectory(env, seed=11)
+    for s in range(3):  # other episodes move every random stream the env owns
+        _trajectory(env, seed=100 + s, n=40)
+    assert _trajectory(env, seed=11) == first
+    assert _trajectory(SelfPlayEnv(opponent=opponent), seed=11) == first
+
+
+def test_selfplay_info_has_the_mask_and_a_terminal_mask_is_never_empty() -> None:
+    env = SelfPlayEnv()
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=3)
+    ends = 0
+    for _ in range(3000):
+        mask = info["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (env.action_space.n,)
+        assert mask.any()
+        assert np.array_equal(mask.astype(bool), env.action_masks())
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if term or trunc:
+            ends += 1
+            assert info["action_mask"].sum() == 1 and info["action_mask"][0] == 1
+            obs, info = env.reset()
+    assert ends > 0
+
+
+def _state(e: object) -> tuple:
+    u = e.unwrapped  # type: ignore[attr-defined]
+    g = u.game
+    return (g.state_hash(), u.agent_selection)
+
+
+@pytest.mark.parametrize("make", [mtg_env.raw_env, mtg_env.env], ids=["raw_env", "env"])
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_copies_of_a_live_aec_game_are_the_same_game_and_independent(make, how) -> None:
+    env = make()
+    env.reset(seed=5)
+    for _ in range(25):
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    twin = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+    assert _state(twin) == _state(env)
+    a, b = env.last()[0], twin.last()[0]
+    assert np.array_equal(a["observation"], b["observation"])
+    assert np.array_equal(a["action_mask"], b["action_mask"])
+    before = _state(env)
+    twin.step(int(np.flatnonzero(b["action_mask"])[-1]))
+    assert _state(env) == before  # the copy is independent
+    env.step(int(np.flatnonzero(a["action_mask"])[-1]))
+    assert _state(env) == _state(twin)
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_copies_of_a_live_selfplay_game_are_the_same_game_and_independent(how: str) -> None:
+    env = SelfPlayEnv(opponent="random")
+    obs, info = env.reset(seed=7)
+    for _ in range(20):
+        obs, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert not (term or trunc)
+    twin = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+    assert twin.game.state_hash() == env.game.state_hash()
+    assert np.array_equal(twin.action_masks(), env.action_masks())
+    # Both continue the same way from here (the opponent's random stream was copied too).
+    for _ in range(10):
+        outs = [e.step(int(np.flatnonzero(e.action_masks())[0])) for e in (env, twin)]
+        assert outs[0][0].tobytes() == outs[1][0].tobytes()
+        assert outs[0][1:4] == outs[1][1:4]
+        if outs[0][2] or outs[0][3]:
+            break
+    # ...and the copy is independent: stepping one leaves the other where it was.
+    if not env.game.is_over:
+        before = env.game.state_hash()
+        twin.step(int(np.flatnonzero(twin.action_masks())[-1]))
+        assert env.game.state_hash() == before
+
+
+def test_masked_training_through_sb3_subproc_vec_env(tmp_path) -> None:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    venv = SubprocVecEnv([lambda: SelfPlayEnv(opponent="random") for _ in range(2)])
+    try:
+        venv.seed(0)
+        model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0)
+        model.learn(256)
+        assert model.num_timesteps >= 256
+    finally:
+        venv.close()
+
+
+def test_the_docs_page_commands_run_as_written() -> None:
+    """Every command in the env's docs page (its module docstring) runs as written: the
+    table's Import, Registered id and Parallel API rows and the Arguments example."""
+    import re
+
+    import pettingzoo
+
+    from mtg_env.env import duel
+
+    doc = duel.__doc__ or ""
+    rows = dict(re.findall(r"^\| (Import|Registered id|Parallel API) +\| (.*?) +\|$", doc, re.M))
+    assert set(rows) == {"Import", "Registered id", "Parallel API"}
+    snippets = [re.search(r"`([^`]+)`", row).group(1) for row in rows.values()]  # type: ignore[union-attr]
+    snippets += re.findall(r"```python\n(.*?)```", doc, re.S)
+    assert len(snippets) >= 4
+    for code in snippets:
+        if "pettingzoo.make" in code and not hasattr(pettingzoo, "aec_registry"):
+            continue  # the row says PettingZoo 1.27+: older releases have no registry
+        ns: dict = {}
+        exec("import mtg_env, pettingzoo\nimport pettingzoo.utils.conversions\n" + code, ns)
+        made = [v for k, v in ns.items() if k != "__builtins__" and hasattr(v, "reset")]
+        for e in made:
+            e.reset(seed=0)
