@@ -56,7 +56,7 @@ screenshot: install
 
 # The main job: a short self-play training, then a tournament with ratings and a heatmap.
 demo: install
-	$(BIN)/python scripts/demo.py --out runs/demo
+	$(BIN)/python scripts/demo.py
 
 # Throughput figures (README "Performance"), with PettingZoo chess as the reference.
 bench: install

@@ -225,12 +225,15 @@ def _read_header(data: bytes) -> dict[str, Any]:
 
 
 def _sniff(data: bytes) -> str:
+    # safetensors first: its 8-byte header length can start with any byte, 0x80 included.
+    if len(data) >= 10 and data[8:9] == b"{":
+        (n,) = struct.unpack("<Q", data[:8])
+        if 8 + n <= len(data) and data[8 : 8 + n].rstrip().endswith(b"}"):
+            return "safetensors"
     if data[:2] == b"PK":
         return "zip"  # an sb3 .zip, or torch.save's zip format (the old .pt files)
     if data[:1] == b"\x80":
         return "pickle"
-    if len(data) >= 9 and data[8:9] == b"{":
-        return "safetensors"
     return "unknown"
 
 

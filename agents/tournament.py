@@ -7,7 +7,8 @@ The folder records the configuration that made it (`config.json`: agents, games,
 format, the decks' contents); a rerun with another configuration is refused
 (`TournamentError`), so a resumed run never reports games of another one. Ctrl-C stops the
 workers at once; every finished game is already in `games.csv`, and a rerun resumes.
-Workers ignore Ctrl-C themselves (the parent stops them) and exit when the parent dies.
+Workers ignore Ctrl-C themselves (the parent stops them) and exit when the parent dies
+(`mtg_env.workers`).
 """
 
 from __future__ import annotations
@@ -19,9 +20,6 @@ import json
 import math
 import multiprocessing
 import os
-import signal
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +34,7 @@ from mtg_env.io import (
     write_json,
     write_text,
 )
+from mtg_env.workers import worker_setup
 
 from .base import make_agent
 from .match import deck_pairs, play_game, wilson
@@ -135,6 +134,9 @@ def run_config(agents: list[str], games: int, seed: int, fmt: str) -> dict[str, 
     return {
         "kind": "mtg_env.tournament.v1",
         "agents": list(agents),
+        # A policy file's contents, not only its path: a retrained policy at the same path
+        # is another agent, whose games must not mix with the old one's.
+        "agent_files": {a: _file_digest(a) for a in agents if _file_digest(a)},
         "games": games,
         "seed": seed,
         "format": fmt,
@@ -142,6 +144,21 @@ def run_config(agents: list[str], games: int, seed: int, fmt: str) -> dict[str, 
         "decks_sha256": digest,
         "max_decisions": MAX_DECISIONS,
     }
+
+
+def _file_digest(spec: str) -> str | None:
+    """sha256 (16 hex digits) of the file behind a `policy:` spec, or None."""
+    if not spec.startswith("policy:") or spec.startswith("policy:rllib:"):
+        return None
+    path = spec[len("policy:") :]
+    if path == "default":
+        from .policy import DEFAULT
+
+        path = str(DEFAULT)
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    except OSError:
+        return None  # make_agent says what is wrong with the path
 
 
 def _check_folder(out: Path, config: dict[str, Any]) -> None:
@@ -156,6 +173,7 @@ def _check_folder(out: Path, config: dict[str, Any]) -> None:
             raise TournamentError(f"{e}; use a new --out folder to start a new run") from None
         if old != config:
             keys = [k for k in config if not isinstance(old, dict) or old.get(k) != config[k]]
+
             def short(v: Any) -> str:
                 text = json.dumps(v)
                 return text if len(text) <= 60 else text[:57] + "..."
@@ -246,38 +264,14 @@ def run_tournament(
 
 
 def _worker_init(parent: int) -> None:
-    """A worker ignores Ctrl-C (the parent stops it), exits when the parent dies (even by
-    SIGKILL), and uses one torch thread (the workers already use every core)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent(parent)
+    """A worker leaves Ctrl-C to the parent, dies with it, and uses one torch thread (the
+    workers already use every core)."""
+    worker_setup(parent)
     try:
         import torch
     except ImportError:  # pragma: no cover - no train extra: no policy agents either
         return
     torch.set_num_threads(1)
-
-
-def die_with_parent(parent: int) -> None:
-    """End this process when `parent` ends: at once on Linux (the kernel's parent-death
-    signal), and elsewhere within a second (a thread that watches the parent's pid)."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
-
-    def watch() -> None:
-        while True:
-            if os.getppid() != parent:
-                os._exit(1)
-            time.sleep(0.5)
-
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def summarize(agents: list[str], rows: list[dict[str, str]]) -> dict[str, Any]:

@@ -5,7 +5,10 @@
 2. a round-robin tournament among random, heuristic, ISMCTS, the fresh policy and the
    shipped default policy, printing the ratings table and the heatmap's path.
 
-    python scripts/demo.py [--out runs/demo] [--smoke]
+    python scripts/demo.py [--out DIR] [--smoke]
+
+Each run writes a new folder (default `runs/demo/<date-time>`): a tournament folder resumes
+only the run that made it, and a second demo trains a new policy.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,11 +40,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--out", default="runs/demo")
+    ap.add_argument("--out", default=None, help="output folder (default runs/demo/DATE-TIME)")
     ap.add_argument("--smoke", action="store_true", help="tiny budget, for tests")
     args = ap.parse_args(argv)
     cfg = SMOKE if args.smoke else DemoConfig()
-    out = Path(args.out)
+    out = Path(args.out) if args.out else Path("runs/demo") / time.strftime("%Y%m%d-%H%M%S")
+    print(f"== output: {out}", flush=True)
     py = sys.executable
     print(f"== 1/2 training a policy from scratch ({cfg.train_timesteps} steps)", flush=True)
     train = [
@@ -58,8 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         train += ["--smoke", "--no-progress"]
     subprocess.run(train, check=True)
-    # The fresh policy next to the shipped default (mtg_env/data/policies/default.pt).
-    fresh = f"policy:{out / 'train' / 'policy.pt'}"
+    # The fresh policy next to the shipped default (mtg_env/data/policies/default.safetensors).
+    fresh = f"policy:{out / 'train' / 'policy.safetensors'}"
     agents = ["random", "heuristic", cfg.ismcts, fresh, "policy:default"]
     print(f"== 2/2 tournament: {', '.join(agents)}", flush=True)
     subprocess.run(

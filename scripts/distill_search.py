@@ -1,7 +1,7 @@
 """Search distillation: fine-tune a trained policy toward ISMCTS's choices (expert iteration).
 
     python scripts/distill_search.py --config configs/train/distill_default.yaml \\
-        --init runs/ppo/policy.pt --out runs/distill
+        --init runs/ppo/policy.safetensors --out runs/distill
     python scripts/distill_search.py --smoke --init PATH --out DIR     # a tiny run (tests)
 
 One job per file (CleanRL style): a config dataclass, validated when read from YAML.
@@ -19,6 +19,7 @@ cross-entropy) for `epochs` epochs and written as a policy file with a model car
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import json
 import multiprocessing as mp
@@ -26,10 +27,10 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field, ValidationError
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -37,28 +38,41 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents.base import make_agent  # noqa: E402
 from agents.match import deck_pairs  # noqa: E402
 from mtg_env.engine import Game, load_cards  # noqa: E402
+from mtg_env.engine.formats import FORMATS  # noqa: E402
 from mtg_env.env.spaces import Layout  # noqa: E402
-from mtg_env.io import atomic_write_text, load_config_yaml  # noqa: E402
+from mtg_env.io import load_config_yaml, write_json  # noqa: E402
+
+Pos = Annotated[int, Field(gt=0)]
 
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))
 class Config:
-    """Distillation configuration (a YAML file with these keys; unknown keys are errors)."""
+    """Distillation configuration (a YAML file with these keys; unknown keys are errors, and
+    every value is ranged)."""
 
     format: str = "classic"
     teacher: str = "ismcts:100"
-    games: int = 400
-    jobs: int = 2
-    seed: int = 0
+    games: Pos = 400
+    jobs: Annotated[int, Field(gt=0, le=256)] = 2
+    seed: Annotated[int, Field(ge=0)] = 0
     # Opponent pool for the generated games: weights per agent spec.
-    opponents: dict[str, float] = dataclasses.field(
+    opponents: dict[str, Annotated[float, Field(ge=0, allow_inf_nan=False)]] = dataclasses.field(
         default_factory=lambda: {"heuristic": 0.8, "random": 0.2}
     )
-    teacher_moves: float = 0.5  # probability that the teacher's move is played (DAgger beta)
-    epochs: int = 4
-    learning_rate: float = 1e-4
-    batch_size: int = 256
-    max_decisions: int = 2000
+    # The probability that the teacher's move is played (DAgger beta).
+    teacher_moves: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] = 0.5
+    epochs: Pos = 4
+    learning_rate: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 1e-4
+    batch_size: Pos = 256
+    max_decisions: Pos = 2000
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise ValueError(f"format: unknown format {self.format!r} (one of {sorted(FORMATS)})")
+        if not sum(self.opponents.values()) > 0:
+            raise ValueError("opponents: the weights must sum to more than 0")
+        for spec in [self.teacher, *self.opponents]:
+            make_agent(spec)  # an unknown or malformed spec is an error now, not mid-run
 
 
 def load_config(path: str | None) -> Config:
@@ -169,18 +183,22 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--config", default=None)
-    ap.add_argument("--init", required=True, help="the student: a policy .pt or .zip")
+    ap.add_argument("--init", required=True, help="the student: a policy file (.safetensors)")
     ap.add_argument("--out", default="runs/distill")
     ap.add_argument("--smoke", action="store_true", help="tiny budget, for tests")
     ap.add_argument("--games", type=int, default=None)
     args = ap.parse_args(argv)
     cfg = load_config(args.config)
-    if args.smoke:
-        cfg = dataclasses.replace(
-            cfg, teacher="ismcts:3", games=2, jobs=1, epochs=1, max_decisions=300
-        )
-    if args.games is not None:
-        cfg = dataclasses.replace(cfg, games=args.games)
+    try:
+        if args.smoke:
+            cfg = dataclasses.replace(
+                cfg, teacher="ismcts:3", games=2, jobs=1, epochs=1, max_decisions=300
+            )
+        if args.games is not None:
+            cfg = dataclasses.replace(cfg, games=args.games)
+    except ValidationError as e:
+        errs = "; ".join(f"field {'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())
+        raise SystemExit(f"error: {errs}") from None
 
     import torch
 
@@ -211,14 +229,12 @@ def main(argv: list[str] | None = None) -> int:
     log(f"{n} labelled states; the student already agreed with the teacher on {agree:.1%}")
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(2)
-    policy = load_model(args.init)
     # load_model caches the network per path: train a private copy.
-    policy = type(policy)(**policy._get_constructor_parameters())
-    policy.load_state_dict(load_model(args.init).state_dict())
+    policy = copy.deepcopy(load_model(args.init))
     losses = fit(policy, data, cfg, log) if n else []
-    export_policy(policy, out / "policy.pt")
+    export_policy(policy, out / "policy.safetensors")
     card = {
-        "policy": str(out / "policy.pt"),
+        "policy": str(out / "policy.safetensors"),
         "algorithm": "search distillation (DAgger with an ISMCTS teacher) of a trained policy",
         "init": str(args.init),
         "config": dataclasses.asdict(cfg),
@@ -227,10 +243,16 @@ def main(argv: list[str] | None = None) -> int:
         "losses": [round(x, 4) for x in losses],
         "wall_time_s": round(time.time() - t0, 1),
     }
-    atomic_write_text(out / "model_card.json", json.dumps(card, indent=1))
-    print(json.dumps({"labelled_states": n, "policy": str(out / "policy.pt")}))
+    write_json(out / "model_card.json", card)
+    print(json.dumps({"labelled_states": n, "policy": str(out / "policy.safetensors")}))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except SystemExit as e:
+        if isinstance(e.code, str):  # one `error:` line: exit status 2, as for usage errors
+            print(e.code, file=sys.stderr)
+            sys.exit(2)
+        raise

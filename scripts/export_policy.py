@@ -1,7 +1,10 @@
-"""Export a training checkpoint (.zip, with optimizer state) to a small policy file (.pt,
-float16 weights) that `policy:PATH` loads.
+"""Export the policy of a training checkpoint (`checkpoint.pt`, written by
+scripts/train_ppo.py, with optimizer state) to a policy file that `policy:PATH` loads
+(`.safetensors`, float16 weights and the network's description). The checkpoint is data
+only: nothing in it runs. (A pickled sb3 `.zip` or an old `.pt` policy you trust converts
+with `mtg-env --trust-pickle policy convert`.)
 
-    python scripts/export_policy.py runs/ppo/checkpoint.zip mtg_env/data/policies/default.pt
+    python scripts/export_policy.py runs/ppo/checkpoint.pt runs/ppo/now.safetensors
 """
 
 from __future__ import annotations
@@ -11,8 +14,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from agents.policy import export_policy, load_model  # noqa: E402
+from train_ppo import policy_from_checkpoint  # noqa: E402
+
+from agents.policy import CheckpointError, export_policy  # noqa: E402
+from mtg_env.io import OutputPathError  # noqa: E402
 
 
 def main() -> int:
@@ -22,7 +29,11 @@ def main() -> int:
     ap.add_argument("checkpoint")
     ap.add_argument("out")
     args = ap.parse_args()
-    export_policy(load_model(args.checkpoint), args.out)
+    try:
+        export_policy(policy_from_checkpoint(Path(args.checkpoint)), args.out)
+    except (CheckpointError, OutputPathError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     print(f"wrote {args.out} ({Path(args.out).stat().st_size / 1e6:.1f} MB)")
     return 0
 

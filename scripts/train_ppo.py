@@ -8,28 +8,40 @@ One job per file (CleanRL style): a config dataclass, validated when read from Y
 The recipe: an entity feature extractor (`mtg_env.nets`), an optional behaviour-cloning
 warm start from the scripted heuristic, then PPO against an opponent pool (random,
 heuristic and frozen snapshots of the learner, sampled per episode; the learner's seat
-alternates). Periodic evaluation against random and heuristic goes to TensorBoard; the
-checkpoint is written atomically; at the end the policy and a model card (config, steps,
-wall time, evaluation) are written to the output folder.
+alternates). Periodic evaluation against random and heuristic goes to TensorBoard; at the
+end the policy (`policy.safetensors`) and a model card (config, steps, wall time,
+evaluation) are written to the output folder.
+
+Checkpoints (`checkpoint.pt`) are data only (tensors and JSON; read back with
+`torch.load(weights_only=True)`) and hold the weights, the optimizer state, the step count
+and the run's state together, written atomically in one file at a rollout boundary: a run
+killed at any point resumes (`--resume`) from its last checkpoint and ends at exactly the
+step count of an uninterrupted run. A resume with another configuration (anything but
+`total_timesteps`, `torch_threads`, `vec_env`) is refused. Ctrl-C stops the run with one
+line and exit status 130; the last checkpoint resumes it. Every config value is checked
+when the file is read (one `error: FILE: field X: ...` line, exit status 2).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import io
 import json
+import math
+import multiprocessing
 import os
 import random
+import signal
 import sys
-import tempfile
 import time
 from dataclasses import field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import torch
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field, ValidationError
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -37,37 +49,50 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents.base import make_agent  # noqa: E402
 from agents.heuristic import HeuristicAgent  # noqa: E402
 from agents.match import deck_pairs, play_game  # noqa: E402
-from agents.policy import PolicyAgent, export_policy  # noqa: E402
+from agents.policy import CheckpointError, PolicyAgent, export_policy  # noqa: E402
 from mtg_env.engine import Game, load_cards  # noqa: E402
+from mtg_env.engine.formats import FORMATS  # noqa: E402
 from mtg_env.env import SelfPlayEnv  # noqa: E402
 from mtg_env.env.spaces import Layout  # noqa: E402
-from mtg_env.io import atomic_write_text, load_config_yaml  # noqa: E402
+from mtg_env.io import load_config_yaml, write_bytes, write_json  # noqa: E402
+from mtg_env.workers import worker_setup  # noqa: E402
+
+CHECKPOINT_FORMAT = "mtg_env.train_checkpoint.v1"
+# Settings a resumed run may change: they decide neither the games nor the network.
+RESUMABLE_CHANGES = frozenset({"total_timesteps", "torch_threads", "vec_env"})
+# Ranged field types: a zero, negative or non-finite value is an error naming the field.
+Pos = Annotated[int, Field(gt=0)]
+NonNeg = Annotated[int, Field(ge=0)]
+PosFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegFloat = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))
 class Config:
-    """Training configuration (a YAML file with these keys; unknown keys are errors)."""
+    """Training configuration (a YAML file with these keys; unknown keys are errors, and
+    every value is ranged)."""
 
     format: str = "classic"
-    total_timesteps: int = 1_000_000
-    n_envs: int = 2
+    total_timesteps: Pos = 1_000_000
+    n_envs: Annotated[int, Field(gt=0, le=256)] = 2
     # "subproc": one process per env (SubprocVecEnv), for many-core machines; "dummy": all
     # envs in the learner's process (DummyVecEnv). On 2 cores the network, not the env,
     # is the cost, and one batched forward pass over 16 in-process envs beats 16 processes
     # talking through pipes (951 vs 682 steps/s measured; see README "Training").
     vec_env: Literal["subproc", "dummy"] = "subproc"
-    torch_threads: int = 1
-    seed: int = 0
-    learning_rate: float = 3e-4
-    n_steps: int = 1024
-    batch_size: int = 512
-    n_epochs: int = 4
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    ent_coef: float = 0.01
-    clip_range: float = 0.2
-    net_arch: list[int] = field(default_factory=lambda: [256])
-    entity_dim: int = 24
+    torch_threads: Annotated[int, Field(gt=0, le=256)] = 1
+    seed: NonNeg = 0
+    learning_rate: PosFloat = 3e-4
+    n_steps: Pos = 1024
+    batch_size: Annotated[int, Field(gt=1)] = 512
+    n_epochs: Pos = 4
+    gamma: Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)] = 0.995
+    gae_lambda: Fraction = 0.95
+    ent_coef: NonNegFloat = 0.01
+    clip_range: PosFloat = 0.2
+    net_arch: Annotated[list[Pos], Field(min_length=1)] = field(default_factory=lambda: [256])
+    entity_dim: Annotated[int, Field(gt=0, le=4096)] = 24
     # Feed the network a race summary computed from the observation (mtg_env.nets
     # `race_summary`). With `init_from` a policy trained without it, the policy is widened
     # with zero weights for the new inputs, so it starts out playing exactly as before.
@@ -75,37 +100,62 @@ class Config:
     # "flat": a linear action head; "slot": slot actions scored from each slot's embedding.
     head: Literal["flat", "slot"] = "flat"
     # Opponent pool: weights of "random", "heuristic" and "snapshots" per episode.
-    opponents: dict[str, float] = field(
+    opponents: dict[Literal["random", "heuristic", "snapshots"], NonNegFloat] = field(
         default_factory=lambda: {"random": 0.2, "heuristic": 0.6, "snapshots": 0.2}
     )
-    snapshot_every: int = 200_000
-    max_snapshots: int = 4
-    eval_every: int = 100_000
-    eval_games: int = 40
-    bc_games: int = 200  # behaviour-cloning warm start from heuristic play (0 = off)
-    bc_epochs: int = 3
+    snapshot_every: Pos = 200_000
+    max_snapshots: Pos = 4
+    eval_every: Pos = 100_000
+    eval_games: Pos = 40
+    bc_games: NonNeg = 200  # behaviour-cloning warm start from heuristic play (0 = off)
+    bc_epochs: Pos = 3
     # Also fit the value head to the cloned games' discounted outcomes, so PPO starts with a
     # critic that matches the cloned policy instead of one that drags it off course.
     bc_value: bool = True
     reward_shaping: bool = False
-    # Start from a trained policy's weights (a `.pt` from export_policy or a checkpoint
-    # `.zip`) instead of behaviour cloning; the network settings must match it. Unlike
-    # `--resume`, the PPO settings come from this config, so a plateaued run can be
-    # continued with a different recipe.
+    # Start from a trained policy's weights (a `.safetensors` policy file) instead of
+    # behaviour cloning; the network settings must match it. Unlike `--resume`, the PPO
+    # settings come from this config, so a plateaued run can be continued with a different
+    # recipe. A pickled file (an sb3 `.zip`, an old `.pt`) can run code when loaded: it is
+    # refused unless `trust_init_from: true` (only for a file you trust).
     init_from: str | None = None
+    trust_init_from: bool = False
     # Divide the initial policy's action logits by this (> 1 flattens a near-deterministic
     # cloned policy so that PPO explores again); 1 keeps it as it is.
-    init_temperature: float = 1.0
-    max_decisions: int = 2000
-    checkpoint_every: int = 50_000
+    init_temperature: PosFloat = 1.0
+    max_decisions: Pos = 2000
+    checkpoint_every: Pos = 50_000
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise ValueError(f"format: unknown format {self.format!r} (one of {sorted(FORMATS)})")
+        if not math.fsum(self.opponents.values()) > 0:
+            raise ValueError("opponents: the weights must sum to more than 0")
+        if self.batch_size > self.n_steps * self.n_envs:
+            raise ValueError(
+                f"batch_size: {self.batch_size} is more than a rollout "
+                f"(n_steps * n_envs = {self.n_steps * self.n_envs})"
+            )
+
+
+def _config_error(path: str | None, e: ValidationError) -> SystemExit:
+    errs = "; ".join(
+        f"field {'.'.join(map(str, x['loc'])) or x['msg'].split(':')[0]}: {x['msg']}"
+        for x in e.errors()
+    )
+    return SystemExit(f"error: {path or 'config'}: {errs}")
 
 
 def load_config(path: str | None) -> Config:
-    cfg = load_config_yaml(path, Config)
-    bad = set(cfg.opponents) - {"random", "heuristic", "snapshots"}
-    if bad:
-        raise SystemExit(f"error: {path}: field opponents: unknown opponent(s) {sorted(bad)}")
-    return cfg
+    return load_config_yaml(path, Config)
+
+
+def with_changes(cfg: Config, path: str | None, **changes: Any) -> Config:
+    """The config with some values replaced (the command line's overrides), checked again."""
+    try:
+        return dataclasses.replace(cfg, **changes)
+    except ValidationError as e:
+        raise _config_error(path, e) from None
 
 
 # ---------------------------------------------------------------------- opponent pool
@@ -133,6 +183,9 @@ class PoolOpponent:
         self.current: Any = None
         self._loaded: dict[str, Any] = {}  # snapshot path -> agent, loaded once
         self.fixed = {"random": make_agent("random", seed), "heuristic": HeuristicAgent(seed)}
+
+    def reseed(self, seed: int) -> None:
+        self.rng.seed(seed)
 
     def add_snapshot(self, path: str, keep: int) -> None:
         self.snapshots.append(path)
@@ -163,6 +216,11 @@ class PoolOpponent:
 
 def make_env(cfg: Config, rank: int) -> Any:
     def _init() -> SelfPlayEnv:
+        parent = multiprocessing.parent_process()
+        if parent is not None and parent.pid is not None:
+            # A SubprocVecEnv worker: Ctrl-C is the trainer's to handle, and the worker must
+            # not outlive a trainer that was killed.
+            worker_setup(os.getppid())
         env = SelfPlayEnv(
             format=cfg.format,
             opponent="random",
@@ -203,6 +261,22 @@ def timed_vec_env(venv: Any) -> Any:
             return out
 
     return Timed(venv)
+
+
+def stop_vec_env(venv: Any, interrupted: bool) -> None:
+    """Close the vector env. After Ctrl-C a SubprocVecEnv may be halfway through reading
+    its workers' replies, and its own close() would wait for a reply already read: its
+    workers are terminated instead (they ignore SIGINT and hold nothing to save)."""
+    inner = getattr(venv, "venv", venv)
+    procs = getattr(inner, "processes", None)
+    if interrupted and procs is not None:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.join(5)
+        inner.closed = True
+        return
+    venv.close()
 
 
 def add_snapshot(venv: Any, path: str, keep: int) -> None:
@@ -311,12 +385,15 @@ def behaviour_cloning(model: Any, cfg: Config, log: Any) -> None:
         log(f"behaviour cloning round {r + 1}/{rounds}: {n} samples, loss {total / n:.3f}")
 
 
-def init_weights(model: Any, path: str) -> None:
+def init_weights(model: Any, path: str, trust_pickle: bool = False) -> None:
     """Copy a trained policy's weights into `model`, naming the file on a mismatch."""
     from agents.policy import load_model
     from mtg_env.nets import widen_state_dict
 
-    src = load_model(path)
+    try:
+        src = load_model(path, trust_pickle=trust_pickle)
+    except CheckpointError as e:
+        raise SystemExit(f"error: init_from: {e} (in a config: trust_init_from: true)") from None
     weights = {k: v.float() if v.is_floating_point() else v for k, v in src.state_dict().items()}
     try:
         model.policy.load_state_dict(widen_state_dict(weights, model.policy.state_dict()))
@@ -348,19 +425,110 @@ def soften_policy(model: Any, temperature: float) -> None:
 # ---------------------------------------------------------------------- checkpoints
 
 
-def save_atomic(model: Any, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".ckpt.", suffix=".zip", dir=path.parent)
-    os.close(fd)
+def policy_spec(cfg: Config) -> tuple[Any, dict[str, Any]]:
+    """The policy class (or sb3 name) and its keyword arguments for this config."""
+    from mtg_env.nets import EntityExtractor, SlotPolicy
+
+    extractor = {
+        "features_extractor_class": EntityExtractor,
+        "features_extractor_kwargs": {
+            "format": cfg.format,
+            "entity_dim": cfg.entity_dim,
+            "race_features": cfg.race_features,
+        },
+    }
+    if cfg.head == "slot":
+        return SlotPolicy, {**extractor, "format": cfg.format, "hidden": cfg.net_arch[0]}
+    return "MlpPolicy", {**extractor, "net_arch": {"pi": cfg.net_arch, "vf": cfg.net_arch}}
+
+
+def policy_from_checkpoint(path: Path) -> Any:
+    """The policy network of a training checkpoint (data only), without an env."""
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
     try:
-        model.save(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+        cfg = Config(**json.loads(saved["config"]))
+    except Exception as e:  # noqa: BLE001 - any failure means an unreadable checkpoint
+        raise CheckpointError(
+            f"{path}: not a training checkpoint ({type(e).__name__}: {e})"
+        ) from None
+    lay = Layout(load_cards(cfg.format))
+    cls, pkw = policy_spec(cfg)
+    policy = (MaskableActorCriticPolicy if cls == "MlpPolicy" else cls)(
+        spaces.Box(0.0, 1.0, (lay.n_obs,), np.float32),
+        spaces.Discrete(lay.n_actions),
+        lambda _: 0.0,
+        **pkw,
+    )
+    policy.load_state_dict(saved["params"]["policy"])
+    policy.set_training_mode(False)
+    return policy
+
+
+def save_checkpoint(model: Any, path: Path, cfg: Config, state: dict[str, Any]) -> None:
+    """Weights, optimizer state, step count and run state in one data-only file, written
+    atomically: they can't disagree after a kill at any point."""
+    buf = io.BytesIO()
+    torch.save(
+        {
+            "format": CHECKPOINT_FORMAT,
+            "config": json.dumps(dataclasses.asdict(cfg)),
+            "state": json.dumps(state),
+            "params": model.get_parameters(),
+            "num_timesteps": int(model.num_timesteps),
+            "n_updates": int(model._n_updates),
+        },
+        buf,
+    )
+    write_bytes(path, buf.getvalue())
+
+
+def load_checkpoint(path: Path, cfg: Config) -> dict[str, Any]:
+    """A checkpoint written by `save_checkpoint`, checked against this run's config."""
+    try:
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+        if not isinstance(saved, dict) or saved.get("format") != CHECKPOINT_FORMAT:
+            raise ValueError("not an mtg_env training checkpoint")
+        old = json.loads(saved["config"])
+        state = json.loads(saved["state"])
+    except Exception as e:  # noqa: BLE001 - any failure means an unreadable checkpoint
+        raise SystemExit(f"error: {path}: can't resume from it ({type(e).__name__}: {e})") from None
+    now = dataclasses.asdict(cfg)
+    differ = sorted(k for k in now if k not in RESUMABLE_CHANGES and old.get(k) != now[k])
+    if differ:
+        diff = "; ".join(f"{k}: {old.get(k)!r} there, {now[k]!r} now" for k in differ)
+        raise SystemExit(
+            f"error: {path}: the run was made with another configuration ({diff}); resume "
+            "with its config, or start a new run in a new --out folder (init_from its "
+            "policy.safetensors to go on with new settings)"
+        )
+    saved["state"] = state
+    return saved
+
+
+def _kill_point(name: str, n: int) -> None:
+    """For the resume test: SIGKILL this process at a named point (MTG_ENV_TRAIN_KILL_AT=
+    NAME:STEPS), as an outside kill at that moment would."""
+    want = os.environ.get("MTG_ENV_TRAIN_KILL_AT")
+    if want and want == f"{name}:{n}":
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Bad input is one `error:` line on stderr and exit status 2 (argparse's own usage
+    errors are exit status 2 too)."""
+    try:
+        return _main(argv)
+    except SystemExit as e:
+        if isinstance(e.code, str):
+            print(e.code, file=sys.stderr)
+            return 2
+        raise
+
+
+def _main(argv: list[str] | None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -374,8 +542,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     cfg = load_config(args.config)
     if args.smoke:
-        cfg = dataclasses.replace(
+        cfg = with_changes(
             cfg,
+            args.config,
             total_timesteps=256,
             n_envs=1,
             n_steps=128,
@@ -390,20 +559,58 @@ def main(argv: list[str] | None = None) -> int:
             max_decisions=300,
         )
     if args.total_timesteps is not None:
-        cfg = dataclasses.replace(cfg, total_timesteps=args.total_timesteps)
+        cfg = with_changes(cfg, "--total-timesteps", total_timesteps=args.total_timesteps)
     if args.bc_games is not None:
-        cfg = dataclasses.replace(cfg, bc_games=args.bc_games)
+        cfg = with_changes(cfg, "--bc-games", bc_games=args.bc_games)
+    if cfg.init_from and not args.resume:
+        if not Path(cfg.init_from).is_file():
+            raise SystemExit(
+                f"error: {args.config or 'config'}: field init_from: {cfg.init_from} is not a file"
+            )
+        from agents.policy import load_model
 
+        try:  # before anything is written (load_model keeps it for init_weights)
+            load_model(cfg.init_from, trust_pickle=cfg.trust_init_from)
+        except CheckpointError as e:
+            raise SystemExit(
+                f"error: {args.config or 'config'}: field init_from: {e} (for a pickled file "
+                "you trust: trust_init_from: true)"
+            ) from None
+    out = Path(args.out)
+    ckpt = out / "checkpoint.pt"
+    saved: dict[str, Any] | None = None
+    if args.resume:
+        if ckpt.exists():
+            saved = load_checkpoint(ckpt, cfg)
+        elif (out / "checkpoint.zip").exists():
+            raise SystemExit(
+                f"error: {out / 'checkpoint.zip'}: a checkpoint in the old pickled format, "
+                "which this version does not load; start a new run (init_from a policy file "
+                "converted with `mtg-env --trust-pickle policy convert`)"
+            )
+    if out.exists() and not out.is_dir():
+        raise SystemExit(f"error: {out}: exists and is not a folder (--out names a folder)")
+    try:
+        return _train(cfg, args, out, ckpt, saved)
+    except KeyboardInterrupt:
+        try:
+            done = json.loads((out / "state.json").read_text())["timesteps"]
+            how = f"the last checkpoint ({done} steps) resumes with --resume"
+        except (OSError, ValueError, KeyError):
+            how = "no checkpoint was written yet"
+        print(f"interrupted; {how}", file=sys.stderr, flush=True)
+        return 130
+
+
+def _train(
+    cfg: Config, args: argparse.Namespace, out: Path, ckpt: Path, saved: dict[str, Any] | None
+) -> int:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.utils import set_random_seed
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from mtg_env.nets import EntityExtractor
-
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    ckpt = out / "checkpoint.zip"
     state_path = out / "state.json"
     set_random_seed(cfg.seed)
     torch.set_num_threads(max(1, cfg.torch_threads))
@@ -416,33 +623,8 @@ def main(argv: list[str] | None = None) -> int:
     venv = timed_vec_env(
         SubprocVecEnv(fns) if cfg.vec_env == "subproc" and cfg.n_envs > 1 else DummyVecEnv(fns)
     )
-    state: dict[str, Any] = {"timesteps": 0, "snapshots": [], "evals": [], "wall": 0.0}
-    if args.resume and ckpt.exists():
-        model = MaskablePPO.load(ckpt, env=venv, device="cpu")
-        if state_path.exists():
-            state = json.loads(state_path.read_text())
-        prior_wall = float(state.get("wall", 0.0))
-        for s in state["snapshots"]:
-            add_snapshot(venv, s, cfg.max_snapshots)
-        log(f"resumed from {ckpt} at {state['timesteps']} steps")
-    else:
-        prior_wall = 0.0
-        from mtg_env.nets import SlotPolicy
-
-        extractor = {
-            "features_extractor_class": EntityExtractor,
-            "features_extractor_kwargs": {
-                "format": cfg.format,
-                "entity_dim": cfg.entity_dim,
-                "race_features": cfg.race_features,
-            },
-        }
-        if cfg.head == "slot":
-            policy: Any = SlotPolicy
-            pkw = {**extractor, "format": cfg.format, "hidden": cfg.net_arch[0]}
-        else:
-            policy = "MlpPolicy"
-            pkw = {**extractor, "net_arch": {"pi": cfg.net_arch, "vf": cfg.net_arch}}
+    try:
+        policy, pkw = policy_spec(cfg)
         model = MaskablePPO(
             policy,
             venv,
@@ -460,89 +642,115 @@ def main(argv: list[str] | None = None) -> int:
             verbose=0,
             policy_kwargs=pkw,
         )
-        if cfg.init_from:
-            init_weights(model, cfg.init_from)
-            log(f"initialised the policy from {cfg.init_from}")
+        state: dict[str, Any] = {"timesteps": 0, "snapshots": [], "evals": [], "wall": 0.0}
+        if saved is not None:
+            model.set_parameters(saved["params"], exact_match=True, device="cpu")
+            model.num_timesteps = saved["num_timesteps"]
+            model._n_updates = saved["n_updates"]
+            state = saved["state"]
+            for snap in state["snapshots"]:
+                if Path(snap).exists():
+                    add_snapshot(venv, snap, cfg.max_snapshots)
+            log(f"resumed from {ckpt} at {model.num_timesteps} steps")
         else:
-            behaviour_cloning(model, cfg, log)
-        if cfg.init_temperature != 1.0:
-            soften_policy(model, cfg.init_temperature)
-            log(f"action logits divided by {cfg.init_temperature:g}")
+            if cfg.init_from:
+                init_weights(model, cfg.init_from, cfg.trust_init_from)
+                log(f"initialised the policy from {cfg.init_from}")
+            else:
+                behaviour_cloning(model, cfg, log)
+            if cfg.init_temperature != 1.0:
+                soften_policy(model, cfg.init_temperature)
+                log(f"action logits divided by {cfg.init_temperature:g}")
+        prior_wall = float(state.get("wall", 0.0))
+        start = int(model.num_timesteps)
 
-    class Periodic(BaseCallback):
-        def __init__(self) -> None:
-            super().__init__()
-            self.next_eval = state["timesteps"] + cfg.eval_every
-            self.next_snap = state["timesteps"] + cfg.snapshot_every
-            self.next_ckpt = state["timesteps"] + cfg.checkpoint_every
+        class Periodic(BaseCallback):
+            def __init__(self) -> None:
+                super().__init__()
+                self.next_eval = start + cfg.eval_every
+                self.next_snap = start + cfg.snapshot_every
+                self.next_ckpt = start + cfg.checkpoint_every
 
-        def _on_step(self) -> bool:
-            n = self.model.num_timesteps
-            if n >= self.next_snap:
-                self.next_snap += cfg.snapshot_every
-                snap = out / "snapshots" / f"snap_{n}.pt"
-                export_policy(self.model.policy, snap)
-                state["snapshots"] = (state["snapshots"] + [str(snap)])[-cfg.max_snapshots :]
-                add_snapshot(self.training_env, str(snap), cfg.max_snapshots)
-            if n >= self.next_eval:
-                self.next_eval += cfg.eval_every
-                te = time.perf_counter()
-                res = evaluate(self.model, cfg, cfg.eval_games, seed=cfg.seed + n)
-                timing["eval"] += time.perf_counter() - te
-                for k, v in res.items():
-                    self.logger.record(f"eval/win_rate_vs_{k}", v)
-                state["evals"].append({"timesteps": n, **res})
-                log(
-                    f"{n} steps: win rate vs random {res['random']:.2f}, "
-                    f"vs heuristic {res['heuristic']:.2f}"
-                )
-            if n >= self.next_ckpt:
-                self.next_ckpt += cfg.checkpoint_every
-                state["timesteps"] = n
-                state["wall"] = prior_wall + time.time() - t0
-                save_atomic(self.model, ckpt)
-                atomic_write_text(state_path, json.dumps(state, indent=1))
-            return True
+            def _on_rollout_start(self) -> None:
+                # A rollout boundary: every finished rollout is in the weights, none of the
+                # next is, so the step count and the weights agree.
+                n = self.model.num_timesteps
+                if n >= self.next_ckpt:
+                    self.next_ckpt = n + cfg.checkpoint_every
+                    state["timesteps"] = n
+                    state["wall"] = prior_wall + time.time() - t0
+                    _kill_point("before_checkpoint", n)
+                    save_checkpoint(self.model, ckpt, cfg, state)
+                    write_json(state_path, state)  # a readable copy; resume reads ckpt
+                    _kill_point("after_checkpoint", n)
 
-    remaining = max(0, cfg.total_timesteps - state["timesteps"])
-    timing = {"eval": 0.0}
-    t_learn = time.perf_counter()
-    model.learn(
-        total_timesteps=remaining,
-        callback=Periodic(),
-        reset_num_timesteps=not args.resume,
-        progress_bar=args.progress,
-    )
-    # The env's share of this session's training time (evaluation games left out).
-    train_s = time.perf_counter() - t_learn - timing["eval"]
-    env_share = venv.env_seconds / train_s if train_s > 0 else 0.0
-    log(f"env time: {venv.env_seconds:.0f} s of {train_s:.0f} s of training ({env_share:.0%})")
-    state["timesteps"] = model.num_timesteps
-    state["wall"] = prior_wall + time.time() - t0
-    state["env_time_share"] = round(env_share, 3)
-    save_atomic(model, ckpt)
-    export_policy(model.policy, out / "policy.pt")
-    final = evaluate(model, cfg, max(cfg.eval_games, 2), seed=cfg.seed + 99_991)
-    state["final_eval"] = final
-    atomic_write_text(state_path, json.dumps(state, indent=1))
-    card = {
-        "policy": str(out / "policy.pt"),
-        "algorithm": "sb3-contrib MaskablePPO on mtg_env/SelfPlay-v0",
-        "config": dataclasses.asdict(cfg),
-        "timesteps": state["timesteps"],
-        "wall_time_s": round(state["wall"], 1),
-        "env_time_share": state["env_time_share"],
-        "evaluations": state["evals"],
-        "final_evaluation": {"games_per_opponent": max(cfg.eval_games, 2), **final},
-    }
-    atomic_write_text(out / "model_card.json", json.dumps(card, indent=1))
-    venv.close()
+            def _on_step(self) -> bool:
+                n = self.model.num_timesteps
+                _kill_point("step", n)
+                if n >= self.next_snap:
+                    self.next_snap += cfg.snapshot_every
+                    snap = out / "snapshots" / f"snap_{n}.safetensors"
+                    export_policy(self.model.policy, snap)
+                    state["snapshots"] = (state["snapshots"] + [str(snap)])[-cfg.max_snapshots :]
+                    add_snapshot(self.training_env, str(snap), cfg.max_snapshots)
+                if n >= self.next_eval:
+                    self.next_eval += cfg.eval_every
+                    te = time.perf_counter()
+                    res = evaluate(self.model, cfg, cfg.eval_games, seed=cfg.seed + n)
+                    timing["eval"] += time.perf_counter() - te
+                    for k, v in res.items():
+                        self.logger.record(f"eval/win_rate_vs_{k}", v)
+                    state["evals"].append({"timesteps": n, **res})
+                    log(
+                        f"{n} steps: win rate vs random {res['random']:.2f}, "
+                        f"vs heuristic {res['heuristic']:.2f}"
+                    )
+                return True
+
+        remaining = max(0, cfg.total_timesteps - start)
+        timing = {"eval": 0.0}
+        t_learn = time.perf_counter()
+        if remaining > 0:
+            model.learn(
+                total_timesteps=remaining,
+                callback=Periodic(),
+                reset_num_timesteps=saved is None,
+                progress_bar=args.progress,
+            )
+        # The env's share of this session's training time (evaluation games left out).
+        train_s = time.perf_counter() - t_learn - timing["eval"]
+        env_share = venv.env_seconds / train_s if train_s > 0 else 0.0
+        log(f"env time: {venv.env_seconds:.0f} s of {train_s:.0f} s of training ({env_share:.0%})")
+        state["timesteps"] = int(model.num_timesteps)
+        state["wall"] = prior_wall + time.time() - t0
+        state["env_time_share"] = round(env_share, 3)
+        save_checkpoint(model, ckpt, cfg, state)
+        export_policy(model.policy, out / "policy.safetensors")
+        final = evaluate(model, cfg, max(cfg.eval_games, 2), seed=cfg.seed + 99_991)
+        state["final_eval"] = final
+        write_json(state_path, state)
+        card = {
+            "policy": str(out / "policy.safetensors"),
+            "algorithm": "sb3-contrib MaskablePPO on mtg_env/SelfPlay-v0",
+            "config": dataclasses.asdict(cfg),
+            "timesteps": state["timesteps"],
+            "wall_time_s": round(state["wall"], 1),
+            "env_time_share": state["env_time_share"],
+            "evaluations": state["evals"],
+            "final_evaluation": {"games_per_opponent": max(cfg.eval_games, 2), **final},
+        }
+        write_json(out / "model_card.json", card)
+    except BaseException:  # Ctrl-C, or an error: stop the workers at once
+        stop_vec_env(venv, interrupted=True)
+        raise
+    else:
+        stop_vec_env(venv, interrupted=False)
     print(
         json.dumps(
             {
                 "timesteps": state["timesteps"],
                 "final_eval": final,
-                "policy": str(out / "policy.pt"),
+                "policy": str(out / "policy.safetensors"),
             }
         )
     )

@@ -72,8 +72,8 @@ def test_train_ppo_smoke_and_policy_agent(tmp_path: Path) -> None:
     card = json.loads((out / "model_card.json").read_text())
     assert card["timesteps"] >= 256 and "final_evaluation" in card
     assert 0.0 < card["env_time_share"] < 1.0
-    assert (out / "policy.pt").exists() and (out / "checkpoint.zip").exists()
-    assert (out / "policy.pt").stat().st_size < 4_000_000  # float16 weights, no optimizer
+    assert (out / "policy.safetensors").exists() and (out / "checkpoint.pt").exists()
+    assert (out / "policy.safetensors").stat().st_size < 4_000_000  # float16, no optimizer
     # resume continues from the checkpoint
     stdout = run(
         "scripts/train_ppo.py",
@@ -89,9 +89,9 @@ def test_train_ppo_smoke_and_policy_agent(tmp_path: Path) -> None:
     from agents import make_agent
     from agents.match import run_match
 
-    agent = make_agent(f"policy:{out / 'policy.pt'}")
+    agent = make_agent(f"policy:{out / 'policy.safetensors'}")
     assert agent.needs_observation
-    res = run_match(f"policy:{out / 'policy.pt'}", "random", 2, seed=1)
+    res = run_match(f"policy:{out / 'policy.safetensors'}", "random", 2, seed=1)
     assert res.games == 2
 
 
@@ -139,7 +139,7 @@ def test_train_ppo_slot_head_smoke(tmp_path: Path) -> None:
     run("scripts/train_ppo.py", "--config", str(cfg), "--smoke", "--out", str(out), "--no-progress")
     from agents.match import run_match
 
-    assert run_match(f"policy:{out / 'policy.pt'}", "random", 2, seed=1).games == 2
+    assert run_match(f"policy:{out / 'policy.safetensors'}", "random", 2, seed=1).games == 2
 
 
 def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
@@ -147,7 +147,8 @@ def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
     cloning); a network that does not match the weights is a clear error."""
     from policy_files import default_uses_race_features, write_policy_like_default
 
-    init = ROOT / "mtg_env" / "data" / "policies" / "default.pt"
+    from agents.policy import DEFAULT as init
+
     cfg = tmp_path / "stage2.yaml"
     race_flag = str(default_uses_race_features()).lower()
     cfg.write_text(
@@ -161,7 +162,7 @@ def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
     assert f"initialised the policy from {init}" in stdout
     assert "behaviour cloning" not in stdout
     # A policy trained without the race summary starts a run that has it (widened).
-    plain = write_policy_like_default(tmp_path / "plain.pt", race_features=False)
+    plain = write_policy_like_default(tmp_path / "plain.safetensors", race_features=False)
     race = tmp_path / "race.yaml"
     race.write_text(
         f"head: slot\nentity_dim: 24\nnet_arch: [256]\nrace_features: true\ninit_from: {plain}\n"
@@ -173,7 +174,7 @@ def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
     assert f"initialised the policy from {plain}" in stdout
     from agents.policy import load_model
 
-    fe = load_model(tmp_path / "r" / "policy.pt").features_extractor
+    fe = load_model(tmp_path / "r" / "policy.safetensors").features_extractor
     assert fe.race_features
     bad = tmp_path / "flat.yaml"
     bad.write_text(f"head: flat\ninit_from: {init}\n")
@@ -189,15 +190,24 @@ def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
 
 
 def test_export_policy_from_checkpoint(tmp_path: Path) -> None:
+    import torch
+
+    from agents.policy import load_model
+
     out = tmp_path / "run"
     run("scripts/train_ppo.py", "--smoke", "--out", str(out), "--no-progress")
-    stdout = run("scripts/export_policy.py", str(out / "checkpoint.zip"), str(tmp_path / "p.pt"))
-    assert "MB" in stdout and (tmp_path / "p.pt").stat().st_size < 4_000_000
+    p = tmp_path / "p.safetensors"
+    stdout = run("scripts/export_policy.py", str(out / "checkpoint.pt"), str(p))
+    assert "MB" in stdout and p.stat().st_size < 4_000_000
+    # The last checkpoint is written with the final policy: the same weights.
+    a, b = load_model(p).state_dict(), load_model(out / "policy.safetensors").state_dict()
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
 
 def test_distill_search_smoke(tmp_path: Path) -> None:
     out = tmp_path / "distill"
-    init = ROOT / "mtg_env" / "data" / "policies" / "default.pt"
+    from agents.policy import DEFAULT as init
+
     stdout = run("scripts/distill_search.py", "--smoke", "--init", str(init), "--out", str(out))
     res = json.loads(stdout.strip().splitlines()[-1])
     assert res["labelled_states"] > 0
@@ -206,12 +216,12 @@ def test_distill_search_smoke(tmp_path: Path) -> None:
     # The distilled policy plays: a legal game against random through the agent spec.
     from agents.match import run_match
 
-    r = run_match(f"policy:{out / 'policy.pt'}", "random", 2, seed=1)
+    r = run_match(f"policy:{out / 'policy.safetensors'}", "random", 2, seed=1)
     assert r.games == 2
 
 
 def test_distill_search_rejects_a_bad_checkpoint(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.pt"
+    bad = tmp_path / "bad.safetensors"
     bad.write_bytes(b"not a policy")
     r = subprocess.run(
         [sys.executable, "scripts/distill_search.py", "--smoke", "--init", str(bad)],
@@ -220,7 +230,8 @@ def test_distill_search_rejects_a_bad_checkpoint(tmp_path: Path) -> None:
         text=True,
         timeout=120,
     )
-    assert r.returncode != 0 and "bad.pt" in r.stderr and "not a readable policy" in r.stderr
+    assert r.returncode == 2 and "bad.safetensors" in r.stderr
+    assert "not a readable policy" in r.stderr and "Traceback" not in r.stderr
 
 
 def _script_module(name: str) -> Any:
