@@ -31,10 +31,14 @@ AGENT_SPECS = (
 )
 
 
-def make_agent(spec: str, seed: int = 0) -> Agent:
-    """Build an agent from a spec string (the specs every command accepts)."""
+def make_agent(spec: str, seed: int = 0, fmt: str | None = None) -> Agent:
+    """Build an agent from a spec string (the specs every command accepts). `fmt` is the
+    rules format it will play: a policy trained for another format is refused in one line
+    (engine agents play every format)."""
     from .random_agent import RandomAgent
 
+    if not isinstance(spec, str):
+        raise TypeError(f"an agent spec is a string, not {type(spec).__name__}")
     name = spec.split(":", 1)[0].strip().lower()
     if name == "random":
         return RandomAgent(seed)
@@ -50,7 +54,16 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         from .policy import DEFAULT, PolicyAgent, RLlibPolicyAgent
 
         path = spec.split(":", 1)[1] if ":" in spec else "default"
+        kw = {"fmt": fmt} if fmt is not None else {}
         if path.startswith("rllib:"):
-            return RLlibPolicyAgent(path[len("rllib:") :])
-        return PolicyAgent.from_path(DEFAULT if path == "default" else path)
+            return RLlibPolicyAgent(path[len("rllib:") :], **kw)
+        if path == "default":
+            return PolicyAgent(_load(DEFAULT), name="policy:default", **kw)
+        return PolicyAgent.from_path(path, **kw)
     raise ValueError(f"unknown agent spec {spec!r} (known: {', '.join(AGENT_SPECS)})")
+
+
+def _load(path: object) -> object:
+    from .policy import load_model
+
+    return load_model(path)  # type: ignore[arg-type]

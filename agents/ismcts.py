@@ -158,11 +158,31 @@ class ISMCTSAgent(EngineAgent):
         return evaluate(g, seat)
 
 
+MAX_ITERATIONS = 10_000_000  # per decision: more is a typo, not a plan
+MAX_SECONDS = 3600.0  # per decision
+
+
 def parse_spec(spec: str, seed: int = 0) -> ISMCTSAgent:
-    """`ismcts` or `ismcts:ITERATIONS` (or `ismcts:5s` for seconds per decision)."""
+    """`ismcts` or `ismcts:ITERATIONS` (or `ismcts:5s` for seconds per decision). The
+    budget must be a positive whole number of iterations or a finite positive number of
+    seconds (`ismcts:0` would play as the heuristic, `ismcts:nans` would never end)."""
     _, _, arg = spec.partition(":")
     if not arg:
         return ISMCTSAgent(seed=seed)
     if arg.endswith("s"):
-        return ISMCTSAgent(seconds=float(arg[:-1]), seed=seed)
+        try:
+            seconds = float(arg[:-1])
+        except ValueError:
+            seconds = math.nan
+        if not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+            raise ValueError(
+                f"agent spec {spec!r}: seconds per decision must be a number more than 0 "
+                f"and at most {MAX_SECONDS:g} (e.g. ismcts:5s)"
+            )
+        return ISMCTSAgent(seconds=seconds, seed=seed)
+    if not (arg.isascii() and arg.isdigit() and 1 <= int(arg) <= MAX_ITERATIONS):
+        raise ValueError(
+            f"agent spec {spec!r}: iterations must be a whole number from 1 to "
+            f"{MAX_ITERATIONS:,} (e.g. ismcts:200), or seconds (e.g. ismcts:5s)"
+        )
     return ISMCTSAgent(iterations=int(arg), seed=seed)

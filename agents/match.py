@@ -122,8 +122,8 @@ def _play_match(
     for i in range(pairs):
         gseed = seed * 100_003 + i
         for swap in (False, True):
-            a = make_agent(spec_a, gseed * 2 + 1)
-            b = make_agent(spec_b, gseed * 2 + 2)
+            a = make_agent(spec_a, gseed * 2 + 1, fmt=fmt)
+            b = make_agent(spec_b, gseed * 2 + 2, fmt=fmt)
             seats = [b, a] if swap else [a, b]
             da, db = dps[i]
             g = play_game(seats, (db, da) if swap else (da, db), gseed, fmt)

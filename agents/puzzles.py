@@ -29,7 +29,10 @@ def run_puzzle(
     if m.goal is None:
         raise ValueError(f"{sc.path}: not a puzzle (no goal)")
     g, _ = build(sc, auto_pass=True)
-    players = [make_agent(agent, seed * 2 + 1), make_agent(opponent, seed * 2 + 2)]
+    players = [
+        make_agent(agent, seed * 2 + 1, fmt=m.format),
+        make_agent(opponent, seed * 2 + 2, fmt=m.format),
+    ]
     status = goal_status(g, m.goal, m.setup.turn)
     while status is None:
         p = g.current_player

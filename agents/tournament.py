@@ -84,8 +84,8 @@ def _play(task: Task, deck_a: str, deck_b: str) -> dict[str, Any]:
 
     decks = load_decks(task.fmt)
     da, db = decks[deck_a], decks[deck_b]
-    a = make_agent(task.a, task.seed * 2 + 1)
-    b = make_agent(task.b, task.seed * 2 + 2)
+    a = make_agent(task.a, task.seed * 2 + 1, fmt=task.fmt)
+    b = make_agent(task.b, task.seed * 2 + 2, fmt=task.fmt)
     seats = [b, a] if task.swap else [a, b]
     g = play_game(seats, (db, da) if task.swap else (da, db), task.seed, task.fmt)
     seat_a = 1 if task.swap else 0

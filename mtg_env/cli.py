@@ -154,13 +154,13 @@ def _deck_pair(fmt: str, decks: str | None, seed: int) -> list:
     return [bundled[order[seed % len(order)]], bundled[order[(seed + 1) % len(order)]]]
 
 
-def _agents(spec: str, seed: int) -> tuple[list[str], list]:
+def _agents(spec: str, seed: int, fmt: str) -> tuple[list[str], list]:
     from agents import make_agent
 
     specs = [s.strip() for s in spec.split(",")]
     if len(specs) != 2:
         _fail("--agents needs two specs, e.g. random,random")
-    return specs, [make_agent(s, seed * 2 + i) for i, s in enumerate(specs)]
+    return specs, [make_agent(s, seed * 2 + i, fmt=fmt) for i, s in enumerate(specs)]
 
 
 @app.command()
@@ -265,8 +265,8 @@ def match(
     from agents.base import make_agent
     from agents.match import run_match
 
-    make_agent(agent_a)  # validate the specs before playing
-    make_agent(agent_b)
+    make_agent(agent_a, fmt=fmt)  # validate the specs before playing
+    make_agent(agent_b, fmt=fmt)
     deck_list = [d.strip() for d in decks.split(",")] if decks else None
     if deck_list is not None and len(deck_list) != 2:
         _fail("--decks needs two decks")
@@ -346,7 +346,7 @@ def tournament(
     if len(specs) < 2 or len(set(specs)) != len(specs):
         _fail("--agents needs two or more different specs")
     for s_ in specs:
-        make_agent(s_)
+        make_agent(s_, fmt=fmt)
     with Progress(transient=True) as bar:
         task = bar.add_task("tournament", total=None)
 
@@ -442,7 +442,7 @@ def replay_record(
     from .replay import Recorder
 
     check_writable(out)  # before the game, not after
-    specs, players = _agents(agents, seed)
+    specs, players = _agents(agents, seed, fmt)
     pair = _deck_pair(fmt, decks, seed)
     game = Game.new(pair, seed=seed, format=fmt)
     rec = Recorder(game, pair, seed, agents=specs)
@@ -464,7 +464,7 @@ def replay_verify(file: Annotated[str, typer.Argument(help="Replay file.")]) -> 
     m = load_replay(file)
     g = verify(m)
     _echo(
-        f"OK {file}: {len(m.actions)} decisions, {len(m.hashes)} hashes checked, "
+        f"OK {file}: {len(m.actions)} decisions, {m.hashes_checked} hashes checked, "
         f"final hash {g.state_hash()}"
     )
 
@@ -618,7 +618,7 @@ def watch(
     from .engine import Game
     from .render import render
 
-    specs, players = _agents(agents, seed)
+    specs, players = _agents(agents, seed, fmt)
     deck_pair = _deck_pair(fmt, decks, seed)
     game = Game.new(deck_pair, seed=seed, format=fmt)
     _echo(

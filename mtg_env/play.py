@@ -124,7 +124,8 @@ def play(
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat}")
     opp_seat = 1 - seat
-    agent = make_agent(opponent, seed * 2 + opp_seat)  # as `replay record` seeds its agents
+    # Seeded as `replay record` seeds its agents.
+    agent = make_agent(opponent, seed * 2 + opp_seat, fmt=fmt)
     path = Path(save) if save is not None else Path("replays") / f"play-{seed}.json"
     check_writable(path)  # a refused path is said before the game, not after it
     game = Game.new(list(decks), seed=seed, format=fmt)

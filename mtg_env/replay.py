@@ -19,11 +19,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
 from .engine import Action, Deck, Game, load_cards
 from .env.spaces import Layout
-from .io import atomic_write_text
+from .io import InputFileError, atomic_write_text, load_json
 
 VERSION = 1
 HASH_EVERY = 10
@@ -57,11 +57,27 @@ class ReplayModel(BaseModel):
     seed: int
     options: OptionsModel = OptionsModel()
     agents: list[str] = []
-    actions: list[int]
+    # Strict: `true`, `"34"` and `34.0` are not action indices (lax parsing made them 1, 34).
+    actions: list[StrictInt]
     hash_every: int = Field(default=HASH_EVERY, ge=1)
     hashes: dict[str, str] = {}
     final_hash: str
     result: dict[str, Any] = {}
+
+    @model_validator(mode="after")
+    def _hash_keys_are_decisions(self) -> ReplayModel:
+        # A key that names no decision would never be compared, yet count as checked.
+        n = len(self.actions)
+        for k in self.hashes:
+            if not (k.isdigit() and 1 <= int(k) <= n):
+                raise ValueError(f"hashes: key {k!r} is not a decision number from 1 to {n}")
+        return self
+
+    @property
+    def hashes_checked(self) -> int:
+        """How many state hashes a verification compares: each intermediate one and the
+        final one."""
+        return len(self.hashes) + 1
 
 
 _layouts: dict[str, Layout] = {}
@@ -177,7 +193,9 @@ def parse_replay(raw: Any, where: str = "replay") -> ReplayModel:
         return ReplayModel.model_validate(raw)
     except ValidationError as e:
         errs = "; ".join(
-            f"field {'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in e.errors()
+            (f"field {'.'.join(str(p) for p in err['loc'])}: " if err["loc"] else "")
+            + err["msg"].removeprefix("Value error, ")
+            for err in e.errors()
         )
         raise ReplayError(f"{where}: {errs}") from None
 
@@ -185,11 +203,9 @@ def parse_replay(raw: Any, where: str = "replay") -> ReplayModel:
 def load_replay(path: str | Path) -> ReplayModel:
     p = Path(path)
     try:
-        raw = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ReplayError(f"{p}: file not found") from None
-    except json.JSONDecodeError as e:
-        raise ReplayError(f"{p}: not valid JSON ({e})") from None
+        raw = load_json(p, "replay file")
+    except InputFileError as e:
+        raise ReplayError(str(e)) from None
     return parse_replay(raw, str(p))
 
 

@@ -72,7 +72,7 @@ class Config:
         if not sum(self.opponents.values()) > 0:
             raise ValueError("opponents: the weights must sum to more than 0")
         for spec in [self.teacher, *self.opponents]:
-            make_agent(spec)  # an unknown or malformed spec is an error now, not mid-run
+            make_agent(spec, fmt=self.format)  # a bad spec is an error now, not mid-run
 
 
 def load_config(path: str | None) -> Config:
@@ -110,8 +110,8 @@ def _generate(args: tuple[Config, str, list[int]]) -> dict[str, Any]:
             format=cfg.format,
             max_decisions=cfg.max_decisions,
         )
-        opp = make_agent(rng.choices(specs, weights)[0], rng.getrandbits(31))
-        teacher = make_agent(cfg.teacher, rng.getrandbits(31))
+        opp = make_agent(rng.choices(specs, weights)[0], rng.getrandbits(31), fmt=cfg.format)
+        teacher = make_agent(cfg.teacher, rng.getrandbits(31), fmt=cfg.format)
         for ag in (opp, teacher):
             if hasattr(ag, "reset"):
                 ag.reset()

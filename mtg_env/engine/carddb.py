@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .cards import (
@@ -628,14 +627,15 @@ class CardSet:
             raise CardDataError(f"unknown card {name!r} in set {self.name!r}") from None
 
 
-def _read_yaml(path: Path) -> Any:
+def _read_yaml(path: Path, what: str = "YAML file") -> Any:
+    """A card-set or deck file: every way it can be unreadable is one CardDataError line
+    naming the file (missing, a directory, not UTF-8, nested too deeply, malformed)."""
+    from ..io import InputFileError, load_yaml
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
-    except FileNotFoundError:
-        raise CardDataError(f"{path}: file not found") from None
-    except yaml.YAMLError as e:
-        raise CardDataError(f"{path}: not valid YAML: {e}") from None
+        return load_yaml(path, what)
+    except InputFileError as e:
+        raise CardDataError(str(e)) from None
 
 
 def parse_card_set(raw: Any, path: str) -> CardSet:
@@ -850,6 +850,7 @@ class DeckModel(_Strict):
 
 
 DECK_SIZE = {name: r.deck_size for name, r in FORMATS.items()}
+MAX_DECK_CARDS = 1000  # a deck of a format without a fixed size
 
 
 def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:
@@ -857,11 +858,31 @@ def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:
         model = DeckModel.model_validate(raw)
     except ValidationError as e:
         raise CardDataError(f"{path}: deck: {_errors(e)}") from None
+    if model.format not in FORMATS:
+        raise CardDataError(
+            f"{path}: deck {model.name!r}: field format: unknown format {model.format!r} "
+            f"(one of {', '.join(sorted(FORMATS))})"
+        )
     cs = card_set or load_cards(model.format)
+    size = DECK_SIZE.get(model.format)
+    # Counts are bounded before any list is built: "100000000 Mountain" must be an error,
+    # not gigabytes of names.
+    limit = size if size is not None else MAX_DECK_CARDS
     names: list[str] = []
+    total = 0
     for i, line in enumerate(model.cards):
         m = _DECK_LINE.match(line)
         count, name = (int(m.group(1)), m.group(2)) if m else (1, line.strip())
+        total += count
+        if count < 1 or total > limit:
+            raise CardDataError(
+                f"{path}: deck {model.name!r}: cards[{i}]: {line.strip()[:60]!r}: "
+                + (
+                    f"a count is at least 1, not {count}"
+                    if count < 1
+                    else f"the deck would have more than {limit} cards"
+                )
+            )
         if name in cs.cards and cs.cards[name].half_of:
             raise CardDataError(
                 f"{path}: deck {model.name!r}: cards[{i}]: {name!r} is half of a card; "
@@ -872,7 +893,6 @@ def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:
                 f"{path}: deck {model.name!r}: cards[{i}]: unknown card {name!r} in set {cs.name!r}"
             )
         names.extend([name] * count)
-    size = DECK_SIZE.get(model.format)
     if size is not None and len(names) != size:
         raise CardDataError(
             f"{path}: deck {model.name!r}: field cards: has {len(names)} cards, "
@@ -883,7 +903,7 @@ def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:
 
 def load_deck_file(path: str | Path) -> Deck:
     p = Path(path)
-    return parse_deck(_read_yaml(p), str(p))
+    return parse_deck(_read_yaml(p, "deck file"), str(p))
 
 
 @functools.cache

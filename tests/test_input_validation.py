@@ -1,0 +1,120 @@
+"""Input files and specs are validated before any heavy work: decks (counts bounded before
+they are expanded), replays (actions are JSON integers, hash keys name decisions), agent
+specs (search budgets finite and positive), policies in the format they were trained for."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from agents import make_agent
+from mtg_env.engine import CardDataError, Game, load_deck_file, resolve_deck
+from mtg_env.replay import Recorder, ReplayError, load_replay
+
+
+def _deck(tmp_path: Path, cards: list[str], name: str = "d.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(json.dumps({"name": "Test", "format": "classic", "cards": cards}))
+    return p
+
+
+@pytest.mark.parametrize("count", [10**8, 10**12, 41])
+def test_deck_counts_are_bounded_before_they_are_expanded(tmp_path: Path, count: int) -> None:
+    p = _deck(tmp_path, [f"{count} Mountain"])
+    t = time.perf_counter()
+    with pytest.raises(CardDataError, match=r"d\.yaml: deck 'Test': cards\[0\]: .*more than 40"):
+        load_deck_file(p)
+    assert time.perf_counter() - t < 1.0  # no list of a hundred million names was built
+
+
+def test_deck_running_total_is_bounded(tmp_path: Path) -> None:
+    p = _deck(tmp_path, ["20 Mountain", "20 Forest", "1 Island"])
+    with pytest.raises(CardDataError, match=r"cards\[2\]: '1 Island': .*more than 40"):
+        load_deck_file(p)
+
+
+def test_a_zero_count_is_an_error(tmp_path: Path) -> None:
+    p = _deck(tmp_path, ["0 Mountain", "40 Forest"])
+    with pytest.raises(CardDataError, match=r"cards\[0\]: '0 Mountain': a count is at least 1"):
+        load_deck_file(p)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"name: caf\xe9\n", "not UTF-8"),
+        (b"[" * 50_000 + b"]" * 50_000, "nested too deeply"),
+        (b"name: [unclosed\n", "not valid YAML"),
+        (b"!!python/object/apply:os.system ['true']\n", "not valid YAML"),
+    ],
+)
+def test_unreadable_deck_files_are_one_line(tmp_path: Path, content: bytes, message: str) -> None:
+    p = tmp_path / "bad.yaml"
+    p.write_bytes(content)
+    with pytest.raises(CardDataError, match=rf"bad\.yaml: {message}"):
+        resolve_deck(str(p))
+
+
+def test_a_deck_path_that_is_a_folder_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(CardDataError, match="is a directory, not a deck file"):
+        resolve_deck(str(tmp_path) + "/")
+
+
+def _replay(tmp_path: Path) -> dict:
+    from agents.random_agent import RandomAgent
+    from mtg_env.engine import load_decks
+
+    decks = load_decks("classic")
+    pair = [decks["Red Burn"], decks["Green Stompy"]]
+    g = Game.new(pair, seed=4)
+    rec = Recorder(g, pair, 4)
+    bots = [RandomAgent(1), RandomAgent(2)]
+    while not g.is_over:
+        rec.apply(bots[g.current_player].choose(g))
+    return rec.to_dict()
+
+
+@pytest.mark.parametrize("bad", [True, "34", 34.0])
+def test_replay_actions_are_json_integers(tmp_path: Path, bad: object) -> None:
+    m = _replay(tmp_path)
+    m["actions"][0] = bad
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(m))
+    with pytest.raises(ReplayError, match=r"r\.json: field actions\.0: Input should be"):
+        load_replay(p)
+
+
+def test_replay_hash_keys_name_decisions_and_the_count_is_exact(tmp_path: Path) -> None:
+    m = _replay(tmp_path)
+    n = len(m["actions"])
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(m))
+    ok = load_replay(p)
+    assert ok.hashes_checked == len([k for k in m["hashes"] if 1 <= int(k) <= n]) + 1
+    for key in ("0", str(n + 1), "x"):
+        bad = dict(m, hashes={**m["hashes"], key: "0" * 32})
+        p.write_text(json.dumps(bad))
+        with pytest.raises(ReplayError, match=rf"hashes: key '{key}' is not a decision number"):
+            load_replay(p)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["ismcts:nans", "ismcts:0", "ismcts:-3", "ismcts:inf", "ismcts:0s", "ismcts:infs",
+     "ismcts:1e3", "ismcts:\u00b2", "ismcts:99999999999"],
+)  # fmt: skip
+def test_search_budgets_are_finite_and_positive(spec: str) -> None:
+    with pytest.raises(ValueError, match=rf"agent spec '{spec}'"):
+        make_agent(spec)
+
+
+def test_policy_in_another_format_is_one_line() -> None:
+    from agents.policy import CheckpointError
+
+    for fmt in ("adventure", "pocket"):
+        with pytest.raises(CheckpointError, match=f"plays the classic format, not {fmt}"):
+            make_agent("policy:default", fmt=fmt)
+    assert make_agent("policy:default", fmt="classic").layout is not None
