@@ -1,12 +1,17 @@
-"""Scenario files (DESIGN §5): set up a position, run a script of actions, check
+"""Scenario files (docs/scenarios.md): set up a position, run a script of actions, check
 expectations. The same files serve as rules tests, puzzles and bug reports.
 
     from mtg_env.scenario import load_scenario, run_scenario
     result = run_scenario(load_scenario("tests/scenarios/classic/bolt.yaml"))
     print(result.ok, result.message)
 
-A malformed file raises `ScenarioError` naming the file and the field; a scenario whose
-expectations fail returns a result with `ok=False` and what differed (expected vs actual).
+A malformed file raises `ScenarioError` naming the file, the entry and the field; a
+scenario whose expectations fail returns a result with `ok=False` and what differed
+(expected vs actual). Every field of every step and expectation is type-checked when the
+file is loaded, so no check can pass by accident: a list field given a lone string
+(`lacks_keywords: flying`) is an error, not a list of letters. Labels are unique, non-empty,
+and may not be a card name of the format or `player0`/`player1`. Pass counts are bounded,
+and so is every loop that passes, so no scenario runs forever. The format: docs/scenarios.md.
 """
 
 from __future__ import annotations
@@ -16,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .engine import (
@@ -33,6 +37,7 @@ from .engine import (
     Game,
     IllegalActionError,
 )
+from .engine.carddb import load_cards
 from .engine.constants import (
     ACTIVATE,
     BATTLEFIELD,
@@ -58,6 +63,7 @@ from .engine.constants import (
     player_ref,
 )
 from .engine.formats import CLASSIC, Rules, rules_for
+from .io import InputFileError, load_yaml
 
 
 class ScenarioError(ValueError):
@@ -185,6 +191,7 @@ def parse_scenario(raw: Any, path: str = "<scenario>") -> Scenario:
                 f"{path}: field setup.players: mana and mana_max are for pool formats "
                 f"(adventure), not {rules.name}"
             )
+    _check_labels(model, path)
     _STEPS_OF.set(rules)
     for i, step in enumerate(model.script):
         _check_step(step, f"{path}: script[{i}]")
@@ -200,11 +207,9 @@ def parse_scenario(raw: Any, path: str = "<scenario>") -> Scenario:
 def load_scenario(path: str | Path) -> Scenario:
     p = Path(path)
     try:
-        raw = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ScenarioError(f"{p}: file not found") from None
-    except yaml.YAMLError as e:
-        raise ScenarioError(f"{p}: not valid YAML: {e}") from None
+        raw = load_yaml(p, "scenario file")
+    except InputFileError as e:
+        raise ScenarioError(str(e)) from None
     return parse_scenario(raw, str(p))
 
 
@@ -230,37 +235,152 @@ _STEP_KEYS = {
     "expect",
     "expect_error",
 }
-_OBJ_FIELDS = {
-    "power",
-    "toughness",
-    "zone",
-    "tapped",
-    "controller",
-    "owner",
-    "types",
-    "subtypes",
-    "supertypes",
-    "colors",
-    "keywords",
-    "has_keywords",
-    "lacks_keywords",
-    "counters",
-    "damage",
-    "attacking",
-    "blocking",
-    "sick",
-    "name",
-    "attached_to",
+MAX_PASSES = 1000  # `pass: N`: a scenario passes a few times, never a billion
+# Decisions `resolve` and `advance` may pass through: far more than two turns take, so only
+# a position that cycles without progress reaches it.
+MAX_AUTO_DECISIONS = 20_000
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _seat(x: Any) -> bool:
+    return _is_int(x) and x in (0, 1)
+
+
+def _str_list(x: Any) -> bool:
+    return isinstance(x, list) and all(isinstance(v, str) for v in x)
+
+
+def _counters(x: Any) -> bool:
+    return isinstance(x, dict) and all(
+        k in ("+1/+1", "-1/-1") and _is_int(v) and v >= 0 for k, v in x.items()
+    )
+
+
+def _nonneg(x: Any) -> bool:
+    return _is_int(x) and x >= 0
+
+
+def _is_bool(x: Any) -> bool:
+    return isinstance(x, bool)
+
+
+def _is_str(x: Any) -> bool:
+    return isinstance(x, str) and x != ""
+
+
+def _zone(x: Any) -> bool:
+    return isinstance(x, str) and x in ZONE_BY_NAME
+
+
+# Expected value of each field: a check and what it must be (for the error message).
+_OBJ_TYPES: dict[str, tuple[Any, str]] = {
+    "power": (_is_int, "an integer"),
+    "toughness": (_is_int, "an integer"),
+    "damage": (_nonneg, "an integer, 0 or more"),
+    "zone": (_zone, f"one of {', '.join(ZONE_BY_NAME)}"),
+    "tapped": (_is_bool, "true or false"),
+    "attacking": (_is_bool, "true or false"),
+    "blocking": (_is_bool, "true or false"),
+    "sick": (_is_bool, "true or false"),
+    "controller": (_seat, "0 or 1"),
+    "owner": (_seat, "0 or 1"),
+    "types": (_str_list, "a list of names, e.g. [Creature]"),
+    "subtypes": (_str_list, "a list of names, e.g. [Elf, Warrior]"),
+    "supertypes": (_str_list, "a list of names, e.g. [Legendary]"),
+    "colors": (
+        lambda x: _str_list(x) and all(c.upper() in COLOR_LETTERS for c in x),
+        "a list of color letters (W U B R G), [] for colorless",
+    ),
+    "keywords": (_str_list, "a list of keywords, e.g. [flying]"),
+    "has_keywords": (_str_list, "a list of keywords, e.g. [flying]"),
+    "lacks_keywords": (_str_list, "a list of keywords, e.g. [flying]"),
+    "counters": (_counters, 'a mapping {"+1/+1": N, "-1/-1": N}'),
+    "name": (_is_str, "a card name"),
+    "attached_to": (lambda x: x is None or _is_str(x), "a label, a card name or null"),
 }
-_PLAYER_FIELDS = {
-    "life",
-    "hand_size",
-    "library_size",
-    "graveyard_size",
-    "lost",
-    "mana",  # pool formats: mana left, and the pool's size
-    "mana_max",
+_PLAYER_TYPES: dict[str, tuple[Any, str]] = {
+    "life": (_is_int, "an integer"),
+    "hand_size": (_nonneg, "an integer, 0 or more"),
+    "library_size": (_nonneg, "an integer, 0 or more"),
+    "graveyard_size": (_nonneg, "an integer, 0 or more"),
+    "lost": (_is_bool, "true or false"),
+    "mana": (_nonneg, "an integer, 0 or more"),
+    "mana_max": (_nonneg, "an integer, 0 or more"),
 }
+_STATE_TYPES: dict[str, tuple[Any, str]] = {
+    "winner": (lambda x: _seat(x) or x == "draw", "0, 1 or draw"),
+    "game_over": (_is_bool, "true or false"),
+    "step": (_is_str, "a step name"),
+    "active": (_seat, "0 or 1"),
+    "priority": (lambda x: x is None or _seat(x), "0, 1 or null"),
+    "stack_size": (_nonneg, "an integer, 0 or more"),
+    "decision": (lambda x: x is None or x in DECISION_NAMES, "a decision name"),
+    "turn": (lambda x: _is_int(x) and x >= 1, "an integer, 1 or more"),
+}
+_OBJ_FIELDS = set(_OBJ_TYPES)
+_PLAYER_FIELDS = set(_PLAYER_TYPES)
+
+
+def _typed(where: str, table: dict[str, tuple[Any, str]], e: dict[str, Any]) -> None:
+    for k, v in e.items():
+        if k in table and not table[k][0](v):
+            raise ScenarioError(f"{where}: field {k}: {table[k][1]}, not {v!r}")
+
+
+def _target(x: Any) -> bool:
+    """A target or object reference: a label, a card name or playerN."""
+    return _is_str(x)
+
+
+def _choice(x: Any) -> bool:
+    return isinstance(x, str | int) or (
+        isinstance(x, list) and x != [] and all(isinstance(v, str | int) for v in x)
+    )
+
+
+def _check_labels(model: ScenarioModel, path: str) -> None:
+    """Labels name one entry each and can't be mistaken for a card or a player; an Aura's
+    `attached_to` names another entry on the battlefield."""
+    names = set(load_cards(model.format).cards)
+    labels: dict[str, str] = {}  # label -> zone
+    for seat, pm in enumerate(model.setup.players):
+        for z in ("hand", "library", "graveyard", "exile", "battlefield"):
+            for i, e in enumerate(getattr(pm, z)):
+                where = f"{path}: setup.players[{seat}].{z}[{i}]"
+                if isinstance(e, str):
+                    continue
+                if e.id is None:
+                    continue
+                if not e.id.strip():
+                    raise ScenarioError(f"{where}: field id: an empty label")
+                if e.id in ("player0", "player1"):
+                    raise ScenarioError(f"{where}: field id: {e.id!r} names a player")
+                if e.id in names:
+                    raise ScenarioError(
+                        f"{where}: field id: {e.id!r} is a card name; a label that shadowed "
+                        "it would change what steps naming that card mean"
+                    )
+                if e.id in labels:
+                    raise ScenarioError(f"{where}: field id: label {e.id!r} is used twice")
+                labels[e.id] = z
+    for seat, pm in enumerate(model.setup.players):
+        for z in ("hand", "library", "graveyard", "exile", "battlefield"):
+            for i, e in enumerate(getattr(pm, z)):
+                if isinstance(e, str) or e.attached_to is None:
+                    continue
+                where = f"{path}: setup.players[{seat}].{z}[{i}]: field attached_to"
+                if z != "battlefield":
+                    raise ScenarioError(f"{where}: only a permanent on the battlefield is attached")
+                if e.attached_to == e.id:
+                    raise ScenarioError(f"{where}: {e.attached_to!r} is the entry itself")
+                if labels.get(e.attached_to) != "battlefield":
+                    raise ScenarioError(
+                        f"{where}: {e.attached_to!r} is not the label of a permanent on the "
+                        "battlefield"
+                    )
 
 
 def _check_step(step: Any, where: str) -> None:
@@ -282,22 +402,44 @@ def _check_step(step: Any, where: str) -> None:
             f"block, choose, pass, resolve, advance, expect (got {kinds or 'none'})"
         )
     k = kinds[0]
-    if k in _ACTION_KEYS and step.get("player") not in (0, 1):
+    if k in _ACTION_KEYS and not _seat(step.get("player")):
         raise ScenarioError(f"{where}: field player: 0 or 1 is required for {k}")
-    if k == "activate" and not isinstance(step.get("ability", 0), int):
-        raise ScenarioError(f"{where}: field ability: an integer index")
+    if "player" in step and not _seat(step["player"]):
+        raise ScenarioError(f"{where}: field player: 0 or 1, not {step['player']!r}")
+    for key in ("play", "activate"):
+        if key in step and not _target(step[key]):
+            raise ScenarioError(f"{where}: field {key}: a label or a card name")
+    if "ability" in step and not (_nonneg(step["ability"]) and k == "activate"):
+        raise ScenarioError(f"{where}: field ability: an integer index, 0 or more, with activate")
+    if "targets" in step and not (
+        isinstance(step["targets"], list) and all(_target(t) for t in step["targets"])
+    ):
+        raise ScenarioError(f"{where}: field targets: a list of labels, card names or playerN")
+    if "choose" in step and not _choice(step["choose"]):
+        raise ScenarioError(f"{where}: field choose: an answer, or a list of answers")
+    if "expect_error" in step and not _is_bool(step["expect_error"]):
+        raise ScenarioError(f"{where}: field expect_error: true or false")
     if "half" in step and (k != "play" or step["half"] not in _HALVES):
         raise ScenarioError(
             f"{where}: field half: one of {', '.join(_HALVES)}, with play (pocket cards)"
         )
-    if k == "attack" and not isinstance(step["attack"], list):
+    if k == "attack" and not (
+        isinstance(step["attack"], list) and all(_target(x) for x in step["attack"])
+    ):
         raise ScenarioError(f"{where}: field attack: a list of attackers")
-    if k == "block" and not isinstance(step["block"], dict):
+    if k == "block" and not (
+        isinstance(step["block"], dict)
+        and all(_target(b) and _target(a) for b, a in step["block"].items())
+    ):
         raise ScenarioError(f"{where}: field block: a mapping blocker: attacker")
-    if k == "pass" and not (step["pass"] is None or isinstance(step["pass"], int)):
-        raise ScenarioError(f"{where}: field pass: a count")
+    if k == "pass" and not (
+        step["pass"] is None or (_is_int(step["pass"]) and 1 <= step["pass"] <= MAX_PASSES)
+    ):
+        raise ScenarioError(f"{where}: field pass: a count from 1 to {MAX_PASSES}")
     rules = _STEPS_OF.get()
-    if k == "advance" and rules.step_by_name(step["advance"]) is None:
+    if k == "advance" and (
+        not isinstance(step["advance"], str) or rules.step_by_name(step["advance"]) is None
+    ):
         names = [rules.step_name(i) for i in sorted(rules.step_names)]
         raise ScenarioError(
             f"{where}: field advance: unknown step {step['advance']!r} "
@@ -315,28 +457,41 @@ def _check_expect(e: Any, where: str) -> None:
         raise ScenarioError(f"{where}: an expectation is a mapping")
     if "object" in e:
         bad = set(e) - _OBJ_FIELDS - {"object"}
+        if not _target(e["object"]):
+            raise ScenarioError(f"{where}: field object: a label or a card name")
+        _typed(where, _OBJ_TYPES, e)
     elif "objects" in e:
         bad = set(e) - {"objects", "count"}
         if "count" not in e:
             raise ScenarioError(f"{where}: field count: required with objects")
+        if not _nonneg(e["count"]):
+            raise ScenarioError(f"{where}: field count: an integer, 0 or more")
+        spec = e["objects"]
+        if not (
+            _is_str(spec)
+            or isinstance(spec, dict)
+            and set(spec) <= {"name", "zone", "controller"}
+            and (_is_str(spec.get("name", "x")))
+            and _zone(spec.get("zone", "battlefield"))
+            and (spec.get("controller", 0) in (0, 1) and not _is_bool(spec.get("controller")))
+        ):
+            raise ScenarioError(
+                f"{where}: field objects: a card name, or a mapping of name, zone and controller"
+            )
     elif "player" in e and not ({"legal", "illegal"} & set(e)):
         bad = set(e) - _PLAYER_FIELDS - {"player"}
-    elif len(e) == 1 and next(iter(e)) in (
-        "winner",
-        "game_over",
-        "step",
-        "active",
-        "priority",
-        "stack_size",
-        "legal",
-        "illegal",
-        "decision",
-        "turn",
-    ):
+        if not _seat(e["player"]):
+            raise ScenarioError(f"{where}: field player: 0 or 1, not {e['player']!r}")
+        _typed(where, _PLAYER_TYPES, e)
+    elif len(e) == 1 and next(iter(e)) in (*_STATE_TYPES, "legal", "illegal"):
         bad = set()
         if "legal" in e or "illegal" in e:
             inner = e.get("legal", e.get("illegal"))
             _check_step(inner, f"{where}.{next(iter(e))}")
+        else:
+            _typed(where, _STATE_TYPES, e)
+            if "step" in e and _STEPS_OF.get().step_by_name(e["step"]) is None:
+                raise ScenarioError(f"{where}: field step: unknown step {e['step']!r}")
     else:
         raise ScenarioError(f"{where}: unknown expectation {sorted(e)}")
     if bad:
@@ -507,6 +662,8 @@ class Runner:
             self._answer_rest(step, p)
         elif "attack" in step:
             todo = list(step["attack"])
+            if not todo and self._declaration_skipped(DECLARE_ATTACKERS):
+                return  # "no attack" where none was possible: nothing to declare
             d = g.decision
             if g.rules.pocket and d is not None and d.kind == D_PRIORITY and todo:
                 # Pocket: an attack starts from the main phase with its first attacker.
@@ -527,6 +684,8 @@ class Runner:
                 self._apply(g, act, p)
             self._apply(g, Action(PASS), p)
         elif "block" in step:
+            if not step["block"] and self._declaration_skipped(DECLARE_BLOCKERS):
+                return  # "no blocks" where none was possible: nothing to declare
             self._expect_decision(D_BLOCKERS, p, "block")
             for b, a in step["block"].items():
                 for x, kind in ((b, BLOCKER), (a, BLOCK)):
@@ -540,7 +699,28 @@ class Runner:
         elif "choose" in step:
             vals = step["choose"] if isinstance(step["choose"], list) else [step["choose"]]
             for c in vals:
-                self._apply(g, self.choice_action(c), p)
+                self._answer(c, p)
+
+    def _answer(self, c: Any, p: int | None) -> None:
+        """Answer the pending decision with `c`. A label or card name given at a yes/no
+        "you may" (Clone: "you may have it enter as a copy") answers yes, then picks that
+        object; `no` still declines."""
+        g = self.g
+        d = g.decision
+        if (
+            d is not None
+            and d.kind == D_CHOICE
+            and [o.lower() for o in d.options] == ["yes", "no"]
+            and isinstance(c, str)
+            and c.lower() not in ("yes", "no")
+        ):
+            self._apply(g, Action(CHOOSE, 0, 0), p)
+        self._apply(g, self.choice_action(c), p)
+
+    def _declaration_skipped(self, step: int) -> bool:
+        """The engine skipped a declaration nobody could make: priority in that step."""
+        d = self.g.decision
+        return d is not None and d.kind == D_PRIORITY and self.g.step == step
 
     def _expect_decision(self, kind: int, p: int, what: str) -> None:
         d = self.g.decision
@@ -565,7 +745,7 @@ class Runner:
         ch = step.get("choose")
         if ch is not None:
             for c in ch if isinstance(ch, list) else [ch]:
-                self._apply(g, self.choice_action(c), None)
+                self._answer(c, None)
         d = g.decision
         if d is not None and d.kind == D_TARGET and d.player == p:
             raise ScenarioFailure("not every target was given")
@@ -595,11 +775,14 @@ class Runner:
 
     def resolve(self) -> None:
         start = self.g.turn
-        while not self.g.is_over and self.g.stack:
+        for _ in range(MAX_AUTO_DECISIONS):
+            if self.g.is_over or not self.g.stack:
+                return
             if self.g.turn > start + 2:
                 raise ScenarioFailure("resolve: the stack did not empty within two turns")
             if not self._auto():
                 return
+        raise ScenarioFailure(f"resolve: the stack did not empty in {MAX_AUTO_DECISIONS} passes")
 
     def advance(self, step_name: str) -> None:
         """Pass until the next time a player would receive priority in a new instance of
@@ -616,7 +799,9 @@ class Runner:
         def begun() -> bool:
             return any(e[0] == "step" and e[1] == target for e in g.events[mark:])
 
-        while not g.is_over:
+        for _ in range(MAX_AUTO_DECISIONS):
+            if g.is_over:
+                return
             d = g.decision
             assert d is not None
             if (
@@ -629,6 +814,9 @@ class Runner:
                 raise ScenarioFailure(f"advance: step {step_name} not reached within two turns")
             if not self._auto(stop_declarations=(decl,) if decl is not None else ()):
                 return
+        raise ScenarioFailure(
+            f"advance: step {step_name} not reached in {MAX_AUTO_DECISIONS} passes"
+        )
 
     # ----------------------------------------------------------------- expectations
 
@@ -751,9 +939,9 @@ class Runner:
         if k == "keywords":
             return sorted(ch.keywords)
         if k == "has_keywords":
-            return sorted(set(want) & ch.keywords)
+            return sorted(n for n in want if n.casefold() in _fold(ch.keywords))
         if k == "lacks_keywords":
-            return sorted(set(want) - ch.keywords)
+            return sorted(n for n in want if n.casefold() not in _fold(ch.keywords))
         if k == "counters":
             return dict(g.perm[cid].counters or {}) if on_bf else {}
         if k == "damage":
@@ -777,13 +965,19 @@ class Runner:
         raise ScenarioFailure(f"unknown object field {k}")  # pragma: no cover
 
 
+_SET_FIELDS = ("types", "subtypes", "supertypes", "colors", "keywords")
+
+
+def _fold(names: Any) -> set[str]:
+    """Names compared as a set, without regard to case (as printed: [Enchantment, Creature])."""
+    return {str(n).casefold() for n in names}
+
+
 def _eq(k: str, want: Any, got: Any) -> bool:
-    if k in ("types", "subtypes", "supertypes", "colors", "keywords"):
-        return sorted(want) == sorted(got)
-    if k == "has_keywords":
-        return sorted(want) == got
-    if k == "lacks_keywords":
-        return sorted(want) == got
+    if k in _SET_FIELDS:
+        return _fold(want) == _fold(got)
+    if k in ("has_keywords", "lacks_keywords"):
+        return _fold(want) == _fold(got)
     if k == "counters":
         return {x: v for x, v in want.items() if v} == got
     return bool(want == got)
@@ -797,6 +991,12 @@ def run_steps(runner: Runner, script: list[Any]) -> None:
             raise ScenarioFailure(f"script[{i}] {_short(step)}: {e}") from None
         except IllegalActionError as e:
             raise ScenarioFailure(f"script[{i}] {_short(step)}: rejected: {e}") from None
+        except (KeyboardInterrupt, ScenarioError):
+            raise
+        except Exception as e:  # noqa: BLE001 - a crash is this scenario's failure, said once
+            raise ScenarioFailure(
+                f"script[{i}] {_short(step)}: the runner failed ({type(e).__name__}: {e})"
+            ) from None
 
 
 def _short(step: Any) -> str:
@@ -836,7 +1036,12 @@ def run_scenario(sc: Scenario) -> Result:
     r = Runner(g, labels)
     try:
         run_steps(r, m.script)
-        r.check(m.expect)
+        try:
+            r.check(m.expect)
+        except (ScenarioFailure, KeyboardInterrupt):
+            raise
+        except Exception as e:  # noqa: BLE001 - a crash is this scenario's failure
+            raise ScenarioFailure(f"expect: the runner failed ({type(e).__name__}: {e})") from None
     except ScenarioFailure as e:
         return Result(m.name, False, str(e), sc.path, r.g.log_text(), m.rules)
     return Result(m.name, True, "", sc.path, r.g.log_text(), m.rules)
