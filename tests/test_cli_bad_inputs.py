@@ -289,3 +289,30 @@ def test_ctrl_c_stops_a_match_with_the_finished_games_counted(tmp_path: Path) ->
     assert p.returncode == 130 and "Traceback" not in out + err, err
     d = json.loads(out)
     assert d["interrupted"] is True and d["games"] < 20 and "interrupted after" in err
+
+
+def test_terminal_escapes_in_user_text_are_shown_escaped(tmp_path: Path) -> None:
+    """A deck name is user text: `replay show` prints its escape sequences as text, never
+    as control characters that the terminal would act on."""
+    r = run("replay", "record", "--out", "r.json", "--seed", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    m = json.loads((tmp_path / "r.json").read_text())
+    m["decks"][0]["name"] = "Evil\x1b[2J\x1b]0;title\x07Deck"
+    (tmp_path / "r.json").write_text(json.dumps(m))
+    r = run("replay", "show", "r.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "\x1b" not in r.stdout and "\x07" not in r.stdout
+    assert "Evil\\x1b[2J" in r.stdout
+
+
+@pytest.mark.parametrize("args", [["--decisions", "-5"], ["--decisions", "0"], ["--seed", "x"]])
+def test_script_numbers_are_ranged(tmp_path: Path, args: list[str]) -> None:
+    script = Path(__file__).resolve().parents[1] / "scripts" / "fuzz.py"
+    r = subprocess.run(
+        [sys.executable, str(script), *args, "--out", str(tmp_path / "f")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 2 and "Traceback" not in r.stderr and args[0] in r.stderr
+    assert not (tmp_path / "f").exists()

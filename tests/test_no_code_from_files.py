@@ -189,3 +189,24 @@ def test_trusted_conversion_gives_a_data_only_file_that_plays_the_same(tmp_path:
     assert r.returncode == 0, r.stderr
     a, b = policy.state_dict(), load_model(out).state_dict()
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_distill_search_refuses_a_malicious_student(tmp_path: Path) -> None:
+    marker = tmp_path / "MARKER"
+    f = evil_torch_pt(tmp_path / "evil.pt", marker)
+    script = str(ROOT / "scripts" / "distill_search.py")
+    out = tmp_path / "d"
+    r = _run([sys.executable, script, "--smoke", "--init", str(f), "--out", str(out)], tmp_path)
+    _refused(r, "evil.pt", marker)
+    assert not out.exists()
+
+
+def test_export_policy_refuses_a_pickled_training_checkpoint(tmp_path: Path) -> None:
+    marker = tmp_path / "MARKER"
+    f = evil_torch_pt(tmp_path / "checkpoint.pt", marker)
+    script = str(ROOT / "scripts" / "export_policy.py")
+    out = tmp_path / "p.safetensors"
+    r = _run([sys.executable, script, str(f), str(out)], tmp_path)
+    assert not marker.exists(), "the file's code ran"
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "checkpoint.pt" in r.stderr
+    assert not out.exists()
