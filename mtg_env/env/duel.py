@@ -105,7 +105,10 @@ one side, a stack deeper than 20) is truncated instead (`infos[agent]["truncated
 `action_mask` (int8, N) is exactly the engine's legal actions for the acting agent, and all
 zeros for the other agent. `step` takes an integer index (a Python or numpy integer, or a
 0-d integer array); a bool, a float or a string is a `TypeError`, never a rounded move.
-`reset(seed=)` takes a non-negative int or None. `raw_env.step` with a masked-out action raises the engine's
+`reset(seed=)` takes a non-negative int or None. `SelfPlay-v0` (single agent) carries the
+learner's mask in `info["action_mask"]` on every reset and step and in `action_masks()`;
+once its episode is over the mask allows index 0 alone (`pass`), never nothing, so code that
+masks logits with -inf stays finite. `raw_env.step` with a masked-out action raises the engine's
 `IllegalActionError` with the reason; the wrapped `env()` follows PettingZoo's convention
 (`TerminateIllegalWrapper`: the game ends and the offender gets -1).
 
