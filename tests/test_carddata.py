@@ -151,3 +151,11 @@ def test_deck_unknown_key_is_an_error() -> None:
     with pytest.raises(CardDataError) as e:
         parse_deck({"name": "K", "cards": ["40 Forest"], "sideboard": []}, "k.yaml")
     assert "sideboard" in str(e.value)
+
+
+def test_kiki_jiki_text_is_the_wording_the_engine_follows() -> None:
+    """The engine grants the token haste (a copy of the token has none, the layer article's
+    worked example); the card's text says so in its original wording, not today's Oracle
+    "except it has haste", under which haste would be a copiable value (CR 707.9b)."""
+    text = load_cards("classic").cards["Kiki-Jiki, Mirror Breaker"].text
+    assert "That token has haste." in text and "except it has haste" not in text

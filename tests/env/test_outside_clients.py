@@ -40,6 +40,14 @@ def test_pettingzoo_parallel_api_through_turn_based_conversion(fmt: str) -> None
     parallel_api_test(par, num_cycles=200)
 
 
+def test_pettingzoo_parallel_seed_test_through_turn_based_conversion() -> None:
+    from pettingzoo.test import parallel_seed_test
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    # The wrapped env: the test samples unmasked actions, which end the game there (-1).
+    parallel_seed_test(lambda: turn_based_aec_to_parallel(mtg_env.env()), num_cycles=100)
+
+
 def _trajectory(env: gym.Env, seed: int, n: int = 60) -> list[tuple]:
     """Observations, rewards and masks along `n` steps of first-legal play from a seed."""
     obs, info = env.reset(seed=seed)
