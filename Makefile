@@ -50,7 +50,7 @@ test-lowest:
 test-browser: install
 	$(BIN)/python -m pytest -m browser -rs tests/test_browser.py
 
-# Regenerate the README's screenshot of the replay viewer.
+# Regenerate the replay viewer's screenshot (docs/replays.md).
 screenshot: install
 	$(BIN)/python scripts/viewer_screenshot.py --out docs/viewer.png
 
@@ -58,7 +58,7 @@ screenshot: install
 demo: install
 	$(BIN)/python scripts/demo.py
 
-# Throughput figures (README "Performance"), with PettingZoo chess as the reference.
+# Throughput figures (docs/performance.md), with PettingZoo chess as the reference.
 bench: install
 	$(BIN)/mtg-env bench --seconds 10 --chess
 

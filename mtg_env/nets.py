@@ -11,7 +11,7 @@ observation itself (`race_summary`): each side's power that can attack now, its 
 the board (next turn's clock), its untapped creatures (blockers) and flying power, the
 turns each side needs to kill the other at that power, and whether an attack now or the
 crack-back is lethal. A network can only approximate these sums, divisions and thresholds
-over 80 slots, and they are what a race turns on (README "Where the games are lost"). They
+over 80 slots, and they are what a race turns on (docs/agents.md, "Where the games are lost"). They
 are a function of the observation, so the observation and old policies are unchanged.
 """
 

@@ -10,7 +10,7 @@ Late snapshots of a fine-tuning run sit close together in weight space, and thei
 is a cheap ensemble (stochastic weight averaging, applied after the fact). Runs fine-tuned
 from one policy with different seeds can be averaged the same way (a "model soup"): here
 the average of two such runs scored above both against the heuristic and between them
-against random (README "Every run of the recipe's development"). Averaging runs that
+against random (docs/agents.md, "Every run of the recipe's development"). Averaging runs that
 started from different policies is not meaningful and is not detected, since only the
 network is checked: every input must be the same network (same class, constructor
 arguments and parameter shapes), and a mismatch names the file and the parameter.

@@ -79,7 +79,7 @@ class Config:
     # "subproc": one process per env (SubprocVecEnv), for many-core machines; "dummy": all
     # envs in the learner's process (DummyVecEnv). On 2 cores the network, not the env,
     # is the cost, and one batched forward pass over 16 in-process envs beats 16 processes
-    # talking through pipes (951 vs 682 steps/s measured; see README "Training").
+    # talking through pipes (951 vs 682 steps/s measured; see docs/agents.md, "Training").
     vec_env: Literal["subproc", "dummy"] = "subproc"
     torch_threads: Annotated[int, Field(gt=0, le=256)] = 1
     seed: NonNeg = 0

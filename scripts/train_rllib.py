@@ -21,7 +21,7 @@ included) and runs on to `iterations` (the run's own config, from OUT/state.json
 
 Without `--address` a local Ray starts with `num_cpus` CPUs. With `--address` (e.g. `auto`
 on a node of the cluster, or `ray://HEAD:10001`), the env runners spread over the cluster's
-nodes; every node needs this package installed (README "Scaling out").
+nodes; every node needs this package installed (docs/scaling.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Regenerate the README's screenshot of the replay viewer (docs/viewer.png).
+"""Regenerate the replay viewer's screenshot (docs/replays.md) (docs/viewer.png).
 
 Records a heuristic-vs-heuristic game, writes its viewer page, opens it in headless
 Chromium (Debian's /usr/bin/chromium driven by Playwright) at a busy moment of combat and

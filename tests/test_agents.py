@@ -86,6 +86,6 @@ def test_match_cli_records_one_row_per_game(tmp_path) -> None:
 
 def test_ismcts_beats_heuristic_on_a_fixed_seed() -> None:
     # Seeded, so never flaky: with a small budget ISMCTS wins both seat-swapped games of
-    # this pair (the full-budget measurement is in the README).
+    # this pair (the full-budget measurement is in docs/agents.md).
     res = run_match("ismcts:40", "heuristic", 2, seed=10)
     assert (res.wins_a, res.wins_b) == (2, 0), res.to_dict()

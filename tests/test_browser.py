@@ -225,7 +225,7 @@ def test_screenshot(page: Any, tmp_path: Path) -> None:
 
 
 def test_docs_screenshot_script(browser: Any, tmp_path: Path) -> None:
-    """scripts/viewer_screenshot.py (make screenshot) writes the README's picture."""
+    """scripts/viewer_screenshot.py (make screenshot) writes the picture in docs/replays.md."""
     out = tmp_path / "docs" / "viewer.png"
     r = subprocess.run(
         [sys.executable, "scripts/viewer_screenshot.py", "--out", str(out), "--chromium", CHROMIUM],
