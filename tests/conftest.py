@@ -15,6 +15,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="rewrite tests/data/golden/* from the current engine",
     )
+    parser.addoption(
+        "--regen-identity",
+        action="store_true",
+        help="rewrite tests/data/identity/*.json from the current engine and env",
+    )
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
