@@ -630,7 +630,7 @@ class CardSet:
 def _read_yaml(path: Path, what: str = "YAML file") -> Any:
     """A card-set or deck file: every way it can be unreadable is one CardDataError line
     naming the file (missing, a directory, not UTF-8, nested too deeply, malformed)."""
-    from ..io import InputFileError, load_yaml
+    from .files import InputFileError, load_yaml
 
     try:
         return load_yaml(path, what)

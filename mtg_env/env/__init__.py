@@ -1,8 +1,32 @@
 """The environments: the PettingZoo AEC duel (`raw_env`, `env`) and the single-agent
-self-play Gymnasium env (`SelfPlayEnv`). Documentation: `mtg_env/env/duel.py`."""
+self-play Gymnasium env (`SelfPlayEnv`). Documentation: `mtg_env/env/duel.py`.
 
-from .duel import AGENTS, env, raw_env
-from .selfplay import SelfPlayEnv
-from .spaces import Layout, Limits
+The names load on first use, so that a module that needs only the observation layout
+(`mtg_env.env.spaces`, which replays use) does not load the envs, which use replays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["AGENTS", "Layout", "Limits", "SelfPlayEnv", "env", "raw_env"]
+
+_HOME = {
+    "AGENTS": "duel",
+    "env": "duel",
+    "raw_env": "duel",
+    "SelfPlayEnv": "selfplay",
+    "Layout": "spaces",
+    "Limits": "spaces",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'mtg_env.env' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # once loaded, a plain attribute
+    return value

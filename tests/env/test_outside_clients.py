@@ -45,7 +45,7 @@ def test_pettingzoo_parallel_seed_test_through_turn_based_conversion() -> None:
     from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
     # The wrapped env: the test samples unmasked actions, which end the game there (-1).
-    parallel_seed_test(lambda: turn_based_aec_to_parallel(mtg_env.env()), num_cycles=100)
+    parallel_seed_test(lambda: turn_based_aec_to_parallel(mtg_env.env()))
 
 
 def _trajectory(env: gym.Env, seed: int, n: int = 60) -> list[tuple]:

@@ -1,0 +1,91 @@
+"""Reading a user's input files (cards, decks, scenarios, configs, replays): every way a file
+can be unreadable (missing, a directory or device, no permission, not UTF-8, too large,
+nested too deeply, malformed) is one `InputFileError` line that names the file. Part of the
+engine so that it reads its own data files the same way and imports nothing outside itself;
+`mtg_env.io` re-exports these.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+from typing import Any
+
+# Input files are small (cards, decks, scenarios, configs, replays); anything bigger is
+# not one of them, and reading it whole would only use up memory.
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+
+class InputFileError(ValueError):
+    """An input file that can't be read or parsed; the message is one line naming it."""
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_bytes(path: str | Path, what: str = "file") -> bytes:
+    p = Path(path)
+    try:
+        st = p.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise InputFileError(f"{p}: is a directory, not a {what}")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputFileError(f"{p}: is {file_kind(st.st_mode)}, not a {what}")
+        if st.st_size > MAX_INPUT_BYTES:
+            raise InputFileError(
+                f"{p}: {st.st_size:,} bytes is too large for a {what} (at most {MAX_INPUT_BYTES:,})"
+            )
+        return p.read_bytes()
+    except FileNotFoundError:
+        raise InputFileError(f"{p}: {what} not found") from None
+    except PermissionError:
+        raise InputFileError(f"{p}: permission denied (can't read the {what})") from None
+    except OSError as e:
+        raise InputFileError(f"{p}: can't read the {what} ({e.strerror})") from None
+
+
+def read_text(path: str | Path, what: str = "file") -> str:
+    data = read_bytes(path, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputFileError(f"{path}: not UTF-8 text (byte {e.start})") from None
+
+
+def load_yaml(path: str | Path, what: str = "YAML file") -> Any:
+    """A YAML file, parsed safely (plain data only; no tags that build objects)."""
+    import yaml
+
+    text = read_text(path, what)
+    try:
+        return yaml.safe_load(text)
+    except RecursionError:
+        raise InputFileError(f"{path}: nested too deeply to be a {what}") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise InputFileError(f"{path}: not valid YAML{where}: {problem}") from None
+
+
+def load_json(path: str | Path, what: str = "JSON file") -> Any:
+    text = read_text(path, what)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InputFileError(f"{path}: nested too deeply to be a {what}") from None
+    except json.JSONDecodeError as e:
+        raise InputFileError(
+            f"{path}: not valid JSON (line {e.lineno}, column {e.colno}): {e.msg}"
+        ) from None
