@@ -31,6 +31,7 @@ from mtg_env.io import (
     atomic_append_line,
     check_writable,
     load_json,
+    remove_stale_temps,
     write_json,
     write_text,
 )
@@ -213,6 +214,8 @@ def run_tournament(
     except OSError as e:
         raise OutputPathError(f"{out}: can't create the folder ({e.strerror})") from None
     path = out / "games.csv"
+    # A run killed mid-write (SIGKILL) may have left a temporary file: this run's own.
+    remove_stale_temps(out, ("games.csv", "summary.json", "heatmap.png", "config.json"))
     if not (out / "config.json").exists():
         write_json(out / "config.json", config)
     if not path.exists():

@@ -99,6 +99,26 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         raise
 
 
+def remove_stale_temps(folder: str | Path, names: tuple[str, ...]) -> int:
+    """Remove temporary files that `write_bytes` left for these file names when a process
+    was killed mid-write (SIGKILL leaves no time to clean up); returns how many. Only this
+    helper's own pattern is touched: `.NAME.<8 hex digits>.tmp`."""
+    import re
+
+    pattern = re.compile(r"^\.(" + "|".join(re.escape(n) for n in names) + r")\.[0-9a-f]{8}\.tmp$")
+    removed = 0
+    try:
+        entries = list(Path(folder).iterdir())
+    except OSError:
+        return 0
+    for f in entries:
+        if pattern.match(f.name) and f.is_file() and not f.is_symlink():
+            with contextlib.suppress(FileNotFoundError):
+                f.unlink()
+                removed += 1
+    return removed
+
+
 def write_text(path: str | Path, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 

@@ -157,3 +157,15 @@ def test_malformed_yaml_and_json_name_file_and_line(tmp_path: Path) -> None:
 def _write(p: Path, data: bytes) -> Path:
     p.write_bytes(data)
     return p
+
+
+def test_stale_temporary_files_of_the_helper_are_removed_and_nothing_else(tmp_path: Path) -> None:
+    from mtg_env.io import remove_stale_temps
+
+    stale = tmp_path / ".games.csv.0a1b2c3d.tmp"
+    stale.write_text("half")
+    keep = [tmp_path / ".games.csv.notours.tmp", tmp_path / "games.csv", tmp_path / ".x.tmp"]
+    for k in keep:
+        k.write_text("keep")
+    assert remove_stale_temps(tmp_path, ("games.csv",)) == 1
+    assert not stale.exists() and all(k.read_text() == "keep" for k in keep)
