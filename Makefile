@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-lowest test-browser screenshot lint demo bench clean
+.PHONY: install test test-lowest test-browser screenshot lint docs demo bench clean
 
 install: $(STAMP)
 
@@ -26,7 +26,11 @@ lint: install
 CHROMIUM ?= $(or $(MTG_ENV_CHROMIUM),/usr/bin/chromium)
 NO_BROWSER_NOTE := NOTE: the replay viewer's browser test did not run: $(CHROMIUM) not found (apt-get install chromium, then make test-browser)
 
-test: install lint
+# The documentation site (docs/, mkdocs.yml) into site/; warnings are errors.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+test: install lint docs
 	@if [ -x "$(CHROMIUM)" ]; then \
 		$(BIN)/python -m pytest -n 2 -rs; \
 	else \
@@ -63,4 +67,4 @@ bench: install
 	$(BIN)/mtg-env bench --seconds 10 --chess
 
 clean:
-	rm -rf $(VENV) $(LOWEST) build *.egg-info
+	rm -rf $(VENV) $(LOWEST) build site *.egg-info

@@ -1,0 +1,86 @@
+"""MkDocs hooks (mkdocs.yml): the pages read off the code, generated at every build so they
+can't drift from it. `index.md` is the README with its links made relative to docs/; the
+env card is the env's docs page (the module docstring of mtg_env/env/duel.py) with the
+spaces of every format computed from the layout; rules coverage lists every scenario file
+under the Comprehensive Rules references it checks."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import yaml
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def on_files(files: Files, config: Any) -> Files:
+    for name, text in (
+        ("index.md", index_page()),
+        ("env_card.md", env_card()),
+        ("rules.md", rules_coverage()),
+    ):
+        files.append(File.generated(config, name, content=text))
+    return files
+
+
+def index_page() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = re.sub(r"\]\(docs/", "](", text)
+    # A link to a source file: on the site, the env card is the env's page; others as text.
+    text = text.replace("](mtg_env/env/duel.py)", "](env_card.md)")
+    return re.sub(r"\[([^\]]+)\]\((?:mtg_env|agents|scripts)/[^)]+\)", r"\1", text)
+
+
+def env_card() -> str:
+    from mtg_env.engine import load_cards
+    from mtg_env.engine.formats import FORMATS
+    from mtg_env.env import duel
+    from mtg_env.env.spaces import Layout
+
+    doc = (duel.__doc__ or "").strip()
+    out = [doc, "", "## Sizes of every format", ""]
+    out += ["Computed from `Layout` when this page was built.", ""]
+    for fmt in sorted(FORMATS):
+        lay = Layout(load_cards(fmt))
+        out += [f"### `{fmt}`: Discrete({lay.n_actions}), observation ({lay.n_obs},)", ""]
+        out += ["| action slice | indices | size |", "|---|---|---|"]
+        for k, sl in lay.action_slices.items():
+            out.append(f"| `{k}` | {sl.start}-{sl.stop - 1} | {sl.stop - sl.start} |")
+        out += ["", "| observation slice | indices | size |", "|---|---|---|"]
+        for k, sl in lay.obs_slices.items():
+            out.append(f"| `{k}` | {sl.start}-{sl.stop - 1} | {sl.stop - sl.start} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def rules_coverage() -> str:
+    by_rule: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    files = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
+    for path in files:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        rel = path.relative_to(ROOT / "tests" / "scenarios").as_posix()
+        for rule in raw.get("rules") or ["(none given)"]:
+            by_rule[str(rule)].append((raw.get("format", "classic"), rel, raw["name"]))
+
+    def key(rule: str) -> list[Any]:
+        return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", rule)]
+
+    out = [
+        "# Rules coverage",
+        "",
+        f"Every scenario file under `tests/scenarios/` ({len(files)} files, each a test that "
+        "`make test` runs) by the rule references it declares: Comprehensive Rules sections "
+        "for classic, the source document's paragraphs (`s003`, `s004`) for pocket and "
+        "adventure. Generated from the files when this page was built.",
+        "",
+        "| rule | format | scenario | file |",
+        "|---|---|---|---|",
+    ]
+    for rule in sorted(by_rule, key=key):
+        for fmt, rel, name in by_rule[rule]:
+            out.append(f"| {rule} | {fmt} | {name.replace('|', '/')} | `{rel}` |")
+    return "\n".join(out) + "\n"
