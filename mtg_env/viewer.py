@@ -6,7 +6,7 @@ JSON-able frame per decision, taken before the action is applied, plus the final
 resource, so the file opens offline in any browser and can be mailed or attached to a bug.
 
     m = load_replay("game.json")
-    Path("game.html").write_text(render_html(m, replay_frames(m)))
+    write_text("game.html", render_html(m, replay_frames(m)))  # mtg_env.io.write_text
 
 Hidden information: every frame holds both hands (the page's "full view"); the seat views
 show the other seat's hand as a count and replace what that seat could not see in the log
