@@ -53,6 +53,7 @@ from mtg_env.engine.constants import (
 )
 from mtg_env.engine.objects import SPELL
 
+from . import pocket_play
 from .common import (
     HARMFUL_OPS,
     EngineAgent,
@@ -180,8 +181,6 @@ class HeuristicAgent(EngineAgent):
 
     def _priority(self, g: Game, p: int, legal: list[Action]) -> Action:
         if g.rules.pocket:
-            from . import pocket_play
-
             return pocket_play.priority(self, g, p, legal)
         self.plan = []
         if g.stack:

@@ -12,7 +12,7 @@ free: it readies at the next READY).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from mtg_env.engine import Action, Game
 from mtg_env.engine.cards import CardDef, StaticAbility, TriggeredAbility
@@ -20,8 +20,17 @@ from mtg_env.engine.constants import ATTACK, CREATURE, ENCHANTMENT, PASS, PLAY, 
 
 from .common import creature_value, creatures, power, toughness
 
-if TYPE_CHECKING:
-    from .heuristic import HeuristicAgent
+
+class Planner(Protocol):
+    """What these choices use of the scripted player (agents.heuristic.HeuristicAgent): its
+    plans, kept between the steps of one declaration. A protocol, so that this module does
+    not import the player that imports it."""
+
+    plan: list[int]
+    attack_plan: list[int] | None
+
+    def _plan_attack(self, g: Game, p: int, able: list[int]) -> Any: ...
+
 
 PASS_A = Action(PASS)
 FACE_DOWN = 2
@@ -93,7 +102,7 @@ def half_value(g: Game, p: int, half: CardDef) -> tuple[float, list[int]]:
     return 0.0, []  # pumps outside combat: not worth a card
 
 
-def priority(agent: HeuristicAgent, g: Game, p: int, legal: list[Action]) -> Action:
+def priority(agent: Planner, g: Game, p: int, legal: list[Action]) -> Action:
     agent.plan = []
     w = g.window
     if w is not None:
@@ -137,7 +146,7 @@ def priority(agent: HeuristicAgent, g: Game, p: int, legal: list[Action]) -> Act
     return PASS_A
 
 
-def _react(agent: HeuristicAgent, g: Game, p: int, legal: list[Action], w: str) -> Action:
+def _react(agent: Planner, g: Game, p: int, legal: list[Action], w: str) -> Action:
     opp = 1 - p
     fighting = set(g.attackers) | set(g.blockers)
     for a in legal:

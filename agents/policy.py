@@ -366,6 +366,29 @@ def _policy_class(name: str | None) -> Any:
     raise ValueError(f"unknown policy class {name!r}")
 
 
+def rllib_module_path(path: str | Path, module_id: str = "main") -> Path:
+    """The folder of one module in an RLlib algorithm checkpoint (or `path` itself if it is
+    already a module folder)."""
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"{p}: RLlib checkpoint not found")
+    cand = p / "learner_group" / "learner" / "rl_module" / module_id
+    if cand.is_dir():
+        return cand
+    if (p / "module_state.pt").exists() or (p / "class_and_ctor_args.pkl").exists():
+        return p
+    raise ValueError(
+        f"{p}: not an RLlib algorithm checkpoint with a {module_id!r} module, nor a module folder"
+    )
+
+
+def load_rllib_module(path: str | Path, module_id: str = "main") -> Any:
+    """The module, with RLlib's own loader, which unpickles: only for a trusted folder."""
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    return RLModule.from_checkpoint(str(rllib_module_path(path, module_id).resolve()))
+
+
 class _ObservingAgent(abc.ABC):
     """An agent that decides from the env's observation and mask (`act`); `choose` encodes
     them from an engine state and maps the chosen index back to an engine action."""
@@ -438,22 +461,21 @@ class RLlibPolicyAgent(_ObservingAgent):
         if trust_pickle is None:
             trust_pickle = trusted_by_default()
         try:
+            import ray.rllib  # noqa: F401 - the extra this agent needs, checked up front
             import torch
-
-            from mtg_env.rllib import load_module, module_path
         except ImportError as e:
             raise CheckpointError(
                 f"{path}: an RLlib policy needs the 'rllib' extra ({e})"
             ) from None
         if key not in _cache:
             try:
-                module_path(path, module_id)  # a missing or wrong folder is said as such
+                rllib_module_path(path, module_id)  # a missing or wrong folder is said so
             except (OSError, ValueError) as e:
                 raise CheckpointError(str(e)) from None
             if not trust_pickle:
                 raise pickle_refusal(path, "an RLlib checkpoint", convert=False)
             try:
-                _cache[key] = load_module(path, module_id)
+                _cache[key] = load_rllib_module(path, module_id)
             except Exception as e:  # noqa: BLE001 - any failure means an unreadable checkpoint
                 raise CheckpointError(
                     f"{path}: not a readable RLlib checkpoint ({type(e).__name__}: {e})"

@@ -435,21 +435,15 @@ class LeagueCallback(RLlibCallback):
 # ------------------------------------------------------------------ checkpoints
 
 
+# The loaders live with the agent that plays a checkpoint (agents.policy): agents do not
+# import this adapter; it is the one that imports agents.
 def module_path(path: str | Path, module_id: str = MAIN) -> Path:
-    """The folder of one module in an algorithm checkpoint (or `path` itself if it is
-    already a module folder)."""
-    p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(f"{p}: RLlib checkpoint not found")
-    cand = p / "learner_group" / "learner" / "rl_module" / module_id
-    if cand.is_dir():
-        return cand
-    if (p / "module_state.pt").exists() or (p / "class_and_ctor_args.pkl").exists():
-        return p
-    raise ValueError(
-        f"{p}: not an RLlib algorithm checkpoint with a {module_id!r} module, nor a module folder"
-    )
+    from agents.policy import rllib_module_path
+
+    return rllib_module_path(path, module_id)
 
 
 def load_module(path: str | Path, module_id: str = MAIN) -> RLModule:
-    return RLModule.from_checkpoint(str(module_path(path, module_id).resolve()))
+    from agents.policy import load_rllib_module
+
+    return load_rllib_module(path, module_id)
