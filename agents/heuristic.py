@@ -51,6 +51,7 @@ from mtg_env.engine.constants import (
     TARGET,
     player_ref,
 )
+from mtg_env.engine.decisions import Legend, Redraw, Targets, Unstable
 from mtg_env.engine.objects import SPELL
 
 from . import pocket_play
@@ -140,7 +141,7 @@ class HeuristicAgent(EngineAgent):
         return Action(MULLIGAN)
 
     def _discard(self, g: Game, p: int, legal: list[Action]) -> Action:
-        if g.ctx is not None and g.ctx[0] == "redraw":
+        if isinstance(g.ctx, Redraw):
             # Pocket's opening: throw back what costs five or more on both halves.
             for a in legal:
                 if a.kind == CARD and min(h.mv for h in g.cdef[a.obj].halves) >= 5:
@@ -158,9 +159,8 @@ class HeuristicAgent(EngineAgent):
         return Action(CARD, max(spells, key=lambda c: (g.cdef[c].mv, c)))
 
     def _select(self, g: Game, p: int, legal: list[Action]) -> Action:
-        ctx = g.ctx
         cands = [a.obj for a in legal]
-        if ctx is not None and ctx[0] in ("legend", "unstable"):
+        if isinstance(g.ctx, Legend | Unstable):
             return legal[0]
         # Clone: copy the best creature; returning an enchantment: the cheapest.
         d = g.decision
@@ -618,7 +618,7 @@ class HeuristicAgent(EngineAgent):
             a = Action(TARGET, t)
             if a in legal:
                 return a
-        item = g.ctx[1] if g.ctx is not None and g.ctx[0] == "targets" else None
+        item = g.ctx.item if isinstance(g.ctx, Targets) else None
         harmful = True
         if item is not None:
             if item.kind == SPELL and g.cdef[item.cid].enchant is not None:
@@ -745,7 +745,7 @@ class HeuristicAgent(EngineAgent):
             self._block_started = True
         d = g.decision
         if d is not None and d.kind == D_BLOCK_TARGET:
-            b = g.ctx[1]
+            b = g.ctx.blocker
             a = self.block_plan.get(b)
             act = Action(BLOCK, a) if a is not None else None
             if act in legal:

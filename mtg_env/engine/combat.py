@@ -28,6 +28,7 @@ from .constants import (
     PASS,
     player_ref,
 )
+from .decisions import ATTACKERS, BLOCKERS, BlockTarget
 
 if TYPE_CHECKING:
     from .game import Game
@@ -106,7 +107,7 @@ def start_declare_attackers(g: Game) -> None:
     g.blocked = set()
     g.blockers = {}
     if can_attack_list(g):
-        g.ctx = ("attackers",)
+        g.ctx = ATTACKERS
         g._set_decision(D_ATTACKERS, g.active, -1, "declare attackers (one at a time, then done)")
     else:
         g._log("no_attackers", g.active)
@@ -174,7 +175,7 @@ def start_declare_blockers(g: Game) -> None:
     """509.1: the defending player declares blockers (skipped if none can block)."""
     g.blockers = {}
     if blocker_choices(g):
-        g.ctx = ("blockers",)
+        g.ctx = BLOCKERS
         g._set_decision(
             D_BLOCKERS,
             1 - g.active,
@@ -251,10 +252,10 @@ def blocks_legal(g: Game) -> bool:
 def answer_blockers(g: Game, a: Action) -> None:
     defender = 1 - g.active
     ctx = g.ctx
-    if ctx is not None and ctx[0] == "block_target":
-        b = ctx[1]
+    if isinstance(ctx, BlockTarget):
+        b = ctx.blocker
         g.blockers[b] = a.obj
-        g.ctx = ("blockers",)
+        g.ctx = BLOCKERS
         g._set_decision(
             D_BLOCKERS,
             defender,
@@ -266,7 +267,7 @@ def answer_blockers(g: Game, a: Action) -> None:
         g.ctx = None
         _finish_blocks(g)
         return
-    g.ctx = ("block_target", a.obj)
+    g.ctx = BlockTarget(a.obj)
     g._set_decision(D_BLOCK_TARGET, defender, a.obj, f"choose the attacker {g.name(a.obj)} blocks")
 
 

@@ -38,6 +38,7 @@ from .constants import (
     player_ref,
     ref_player,
 )
+from .decisions import Resolving
 from .layers import Chars, Effect
 from .mana import can_pay
 from .objects import SPELL, Resolution, Trigger
@@ -124,6 +125,9 @@ def source_chars(g: Game, res: Resolution) -> Chars:
     return g._source_chars(item.cid, item.src_oid)
 
 
+RESOLVING = Resolving()
+
+
 def _ask(
     g: Game,
     res: Resolution,
@@ -133,7 +137,7 @@ def _ask(
     options: tuple[str, ...] = (),
     select: tuple[int, ...] = (),
 ) -> None:
-    g.ctx = ("res", select) if kind == D_SELECT else ("res",)
+    g.ctx = Resolving(select) if kind == D_SELECT else RESOLVING
     g._set_decision(kind, seat, res.item.cid, prompt, options)
 
 

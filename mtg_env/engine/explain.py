@@ -118,7 +118,7 @@ def _reason(g: Game, a: Action) -> str:
             return f"{g.cdef[a.obj].name} is already blocking"
         return ""
     if d.kind == D_BLOCK_TARGET and k == BLOCK:
-        return cb.block_problem(g, g.ctx[1], a.obj) or ""
+        return cb.block_problem(g, g.ctx.blocker, a.obj) or ""
     if d.kind == D_TARGET and k == TARGET:
         return "that is not a legal target for this spell or ability (CR 115, 601.2c)"
     if d.kind in _KINDS and ACTION_NAMES[k] not in _KINDS[d.kind]:

@@ -81,6 +81,19 @@ from .constants import (
     player_ref,
     ref_player,
 )
+from .decisions import (
+    ATTACKERS,
+    CLEANUP_DISCARD,
+    TRIGGER_ORDER,
+    CleanupDiscard,
+    Context,
+    Legend,
+    LegendKeep,
+    Redraw,
+    Resolving,
+    Targets,
+    Unstable,
+)
 from .formats import rules_for
 from .layers import Chars, Effect, chars_off_battlefield, compute, matches
 from .mana import Source, can_pay, choose_payment
@@ -292,7 +305,7 @@ class Game:
         self._log("face_down", seat, cid)
 
     def _f_redraw(self, seat: int, n: int, last: bool) -> None:
-        self.ctx = ("redraw", seat, n, last)
+        self.ctx = Redraw(seat, n, last)
         self._set_decision(
             D_DISCARD, seat, -1, "discard cards to draw as many (one at a time, then done)"
         )
@@ -1220,7 +1233,7 @@ class Game:
         mh = self.rules.max_hand
         if mh is not None and len(self.hand[a]) > mh:
             self.k.append((F_CLEANUP,))
-            self.ctx = ("cleanup_discard",)
+            self.ctx = CLEANUP_DISCARD
             self._set_decision(D_DISCARD, a, -1, f"discard to {mh} cards")
             return
         self._end_turn_effects()
@@ -1263,7 +1276,7 @@ class Game:
         if len(unspent) == 1:
             self._remove_unstable(a, unspent[0])
         elif unspent:
-            self.ctx = ("unstable", tuple(unspent))
+            self.ctx = Unstable(tuple(unspent))
             self._set_decision(D_SELECT, a, -1, "remove one unspent unstable mana source")
 
     def _remove_unstable(self, seat: int, cid: int) -> None:
@@ -1392,7 +1405,7 @@ class Game:
         cb.begin_combat(self)
         self.attackers[cid] = defender
         self.k.append((F_POCKET_BLOCKS,))
-        self.ctx = ("attackers",)
+        self.ctx = ATTACKERS
         self._set_decision(D_ATTACKERS, p, -1, "declare attackers (one at a time, then done)")
 
     def _f_pocket_blocks(self) -> None:
@@ -1464,7 +1477,7 @@ class Game:
             acts = [PASS_ACTION] if cb.blocks_legal(self) else []
             return acts + [Action(BLOCKER, c) for c in cb.blocker_choices(self)]
         if k == D_BLOCK_TARGET:
-            return [Action(BLOCK, a) for a in cb.block_target_choices(self, self.ctx[1])]
+            return [Action(BLOCK, a) for a in cb.block_target_choices(self, self.ctx.blocker)]
         if k in (D_CHOICE, D_TRIGGER_ORDER):
             return [Action(CHOOSE, 0, i) for i in range(len(d.options))]
         if k == D_MULLIGAN:
@@ -1475,10 +1488,10 @@ class Game:
             )
         if k in (D_BOTTOM, D_DISCARD):
             cards = [Action(CARD, c) for c in self.hand[p]]
-            redraw = self.ctx is not None and self.ctx[0] == "redraw"
+            redraw = isinstance(self.ctx, Redraw)
             return [PASS_ACTION, *cards] if redraw else cards
         if k == D_SELECT:
-            return [Action(CARD, c) for c in self.ctx[1]]
+            return [Action(CARD, c) for c in self.ctx.choices]
         raise AssertionError(k)  # pragma: no cover
 
     def _cost(self, p: int, cd: CardDef) -> Any:
@@ -1677,7 +1690,8 @@ class Game:
         return matches(spec.filter, ch, cid, src, you, self.owner[cid])
 
     def _target_choices(self) -> list[int]:
-        item, specs, _ = self.ctx[1], self.ctx[2], self.ctx[3]
+        ctx = self.ctx
+        item, specs = ctx.item, ctx.specs
         spec = specs[len(item.targets)]
         colors = self._item_colors(item)
         return list(self._iter_targets(spec, item.cid, item.controller, colors, item.kind))
@@ -1738,7 +1752,7 @@ class Game:
                 self._begin_activate(p, a.obj, a.arg)
             return
         if k == D_TARGET:
-            item = self.ctx[1]
+            item = self.ctx.item
             item.targets.append((a.obj, 0 if a.obj < 0 else self.oid[a.obj]))
             self._next_target()
             return
@@ -1756,8 +1770,9 @@ class Game:
             self._log("bottom", p)
             return
         if k == D_DISCARD:
-            if self.ctx is not None and self.ctx[0] == "redraw":
-                _, seat, n, last = self.ctx
+            ctx = self.ctx
+            if isinstance(ctx, Redraw):
+                seat, n, last = ctx.seat, ctx.n, ctx.last
                 self.ctx = None
                 if a.kind == PASS:
                     for _ in range(n):
@@ -1770,7 +1785,7 @@ class Game:
                     self._discard(seat, a.obj)
                     self.k.append((F_REDRAW, seat, n + 1, last))
                 return
-            if self.ctx[0] == "cleanup_discard":
+            if isinstance(self.ctx, CleanupDiscard):
                 self._discard(p, a.obj)
                 self.ctx = None
             else:
@@ -1784,19 +1799,18 @@ class Game:
             self._put_trigger(t)
             return
         if k == D_CHOICE:
-            kind = self.ctx[0]
-            if kind == "res":
+            if isinstance(self.ctx, Resolving):
                 assert self.res is not None
                 self.res.vars["answer"] = a.arg
             return
         if k == D_SELECT:
-            kind = self.ctx[0]
-            if kind == "unstable":
+            ctx = self.ctx
+            if isinstance(ctx, Unstable):
                 self.ctx = None
                 self._remove_unstable(p, a.obj)
-            elif kind == "legend":
-                self.ctx = ("legend_keep", a.obj)
-            elif kind == "res":
+            elif isinstance(ctx, Legend):
+                self.ctx = LegendKeep(a.obj)
+            elif isinstance(ctx, Resolving):
                 assert self.res is not None
                 self.res.vars["answer"] = a.obj
             return
@@ -1819,7 +1833,7 @@ class Game:
         item = StackItem(self.oid[cid], SPELL, cid, self.oid[cid], p, cd.spell, -1)
         self.stack.append(item)
         self.k.append((F_CAST_DONE,))
-        self.ctx = ("targets", item, _spell_specs(cd), F_CAST_DONE)
+        self.ctx = Targets(item, tuple(_spell_specs(cd)), F_CAST_DONE)
         self._next_target()
 
     def _begin_activate(self, p: int, cid: int, idx: int) -> None:
@@ -1827,11 +1841,12 @@ class Game:
         ab = _activated_at(self.chars(cid), idx)
         item = StackItem(self._new_oid(), ABILITY, cid, self.oid[cid], p, ab, idx)
         self.k.append((F_ACT_DONE,))
-        self.ctx = ("targets", item, ab.targets, F_ACT_DONE)
+        self.ctx = Targets(item, tuple(ab.targets), F_ACT_DONE)
         self._next_target()
 
     def _next_target(self) -> None:
-        _, item, specs, _ = self.ctx
+        ctx = self.ctx
+        item, specs = ctx.item, ctx.specs
         i = len(item.targets)
         if i < len(specs):
             self._set_decision(
@@ -1842,7 +1857,7 @@ class Game:
             )
 
     def _f_cast_done(self) -> None:
-        item = self.ctx[1]
+        item = self.ctx.item
         self.ctx = None
         cd = self.cdef[item.cid]
         self._pay_mana(item.controller, self._cost(item.controller, cd))
@@ -1853,7 +1868,7 @@ class Game:
         self.k.append((F_PRIO, self._after_action(item.controller)))
 
     def _f_act_done(self) -> None:
-        item = self.ctx[1]
+        item = self.ctx.item
         self.ctx = None
         ab: ActivatedAbility = item.ability
         cid = item.cid
@@ -1890,7 +1905,7 @@ class Game:
                 opts = tuple(
                     f"{self.name(t.cid)}: {t.ability.text or t.ability.event}" for t in mine
                 )
-                self.ctx = ("trigger_order",)
+                self.ctx = TRIGGER_ORDER
                 self._set_decision(
                     D_TRIGGER_ORDER, seat, -1, "choose the next trigger to put on the stack", opts
                 )
@@ -1907,13 +1922,13 @@ class Game:
                 self._log("trigger_removed", t.controller, t.cid)  # 603.3d
                 return
             self.k.append((F_TRIG_DONE,))
-            self.ctx = ("targets", item, ab.targets, F_TRIG_DONE)
+            self.ctx = Targets(item, tuple(ab.targets), F_TRIG_DONE)
             self._next_target()
             return
         self.stack.append(item)
 
     def _f_trig_done(self) -> None:
-        item = self.ctx[1]
+        item = self.ctx.item
         self.ctx = None
         self.stack.append(item)
 
@@ -2126,11 +2141,12 @@ class Game:
         for a in acts:
             if a[0] == "legend":
                 cids = a[2]
-                if self.ctx is not None and self.ctx[0] == "legend_keep" and self.ctx[1] in cids:
-                    keep[cids] = self.ctx[1]
+                ctx = self.ctx
+                if isinstance(ctx, LegendKeep) and ctx.card in cids:
+                    keep[cids] = ctx.card
                     self.ctx = None
                 else:
-                    self.ctx = ("legend", cids)
+                    self.ctx = Legend(cids)
                     self._set_decision(
                         D_SELECT, a[1], -1, f"legend rule: choose the {self.name(cids[0])} to keep"
                     )
@@ -2373,22 +2389,17 @@ def _activated_at(ch: Chars, idx: int) -> ActivatedAbility:
     raise IllegalActionError(f"{ch.name} has no activated ability {idx}")
 
 
-def _copy_ctx(ctx: Any, items: dict[int, StackItem]) -> Any:
-    if ctx is None:
-        return None
-    if ctx[0] == "targets":
-        item = ctx[1]
-        new = items.get(id(item)) or item.copy()
-        return ("targets", new, ctx[2], ctx[3])
+def _copy_ctx(ctx: Context | None, items: dict[int, StackItem]) -> Context | None:
+    """The context for a clone: contexts are immutable values, except that the stack item
+    whose targets are being chosen is the clone's copy of it."""
+    if isinstance(ctx, Targets):
+        item = ctx.item
+        return Targets(items.get(id(item)) or item.copy(), ctx.specs, ctx.done)
     return ctx
 
 
-def _ctx_state(ctx: Any) -> Any:
-    if ctx is None:
-        return None
-    if ctx[0] == "targets":
-        return ("targets", ctx[1].state(), len(ctx[2]), ctx[3])
-    return ctx
+def _ctx_state(ctx: Context | None) -> Any:
+    return None if ctx is None else ctx.state()
 
 
 def _effect_state(e: Effect) -> tuple:

@@ -41,6 +41,7 @@ from ..engine.constants import (
     STEP_NAMES,
     TARGET,
 )
+from ..engine.decisions import BlockTarget, Targets
 from ..engine.layers import Chars
 from ..engine.objects import SPELL, TRIGGER
 
@@ -392,14 +393,15 @@ class Layout:
                 )
                 put_i(O["decision_source"] + ident.get(name, 0))
                 put_v(1.0)
-            if d.kind == D_TARGET and g.ctx is not None and g.ctx[0] == "targets":
-                item, specs = g.ctx[1], g.ctx[2]
+            ctx = g.ctx
+            if d.kind == D_TARGET and isinstance(ctx, Targets):
+                item, specs = ctx.item, ctx.specs
                 ti = len(item.targets)
                 kind = specs[ti].kind if ti < len(specs) else "any"
                 idx += (O["target_index"] + min(ti, 2), O["target_kind"] + TARGET_KINDS.index(kind))
                 val += (1.0, 1.0)
-            if g.ctx is not None and g.ctx[0] == "block_target" and g.ctx[1] in own:
-                put_i(O["chosen_blocker"] + own[g.ctx[1]])
+            if isinstance(ctx, BlockTarget) and ctx.blocker in own:
+                put_i(O["chosen_blocker"] + own[ctx.blocker])
                 put_v(1.0)
             put_i(O["n_options"])
             put_v(min(len(d.options) / self.limits.options, 1.0))

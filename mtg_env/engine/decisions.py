@@ -1,0 +1,143 @@
+"""What a pending decision is about (`Game.ctx`): one small frozen value per kind of
+context, read by the engine, the env's encoder and the agents by type and field instead of
+by tag strings and tuple positions.
+
+`state()` gives each context's part of `Game.state_hash()`; it is the tuple the engine
+hashed before these types existed, so hashes (and every recorded trace) are unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import TargetSpec
+from .objects import StackItem
+
+
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """Targets of a spell or ability being put on the stack, chosen one at a time
+    (CR 601.2c): `item` collects them; `done` is the frame that continues after them."""
+
+    item: StackItem
+    specs: tuple[TargetSpec, ...]
+    done: int
+
+    def state(self) -> tuple[Any, ...]:
+        return ("targets", self.item.state(), len(self.specs), self.done)
+
+
+@dataclass(frozen=True, slots=True)
+class Attackers:
+    """Attackers being declared one at a time (CR 508.1)."""
+
+    def state(self) -> tuple[Any, ...]:
+        return ("attackers",)
+
+
+@dataclass(frozen=True, slots=True)
+class Blockers:
+    """Blockers being declared: a blocker, then the attacker it blocks (CR 509.1)."""
+
+    def state(self) -> tuple[Any, ...]:
+        return ("blockers",)
+
+
+@dataclass(frozen=True, slots=True)
+class BlockTarget:
+    """The attacker that `blocker`, just chosen, blocks."""
+
+    blocker: int
+
+    def state(self) -> tuple[Any, ...]:
+        return ("block_target", self.blocker)
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerOrder:
+    """Simultaneous triggers of one player being put on the stack in order (CR 603.3b)."""
+
+    def state(self) -> tuple[Any, ...]:
+        return ("trigger_order",)
+
+
+@dataclass(frozen=True, slots=True)
+class CleanupDiscard:
+    """Discarding to hand size in the cleanup step (CR 514.1)."""
+
+    def state(self) -> tuple[Any, ...]:
+        return ("cleanup_discard",)
+
+
+@dataclass(frozen=True, slots=True)
+class Redraw:
+    """Pocket's opening: `seat` throws back cards one at a time to draw as many (`n` so
+    far); `last` is the second player's turn to do so."""
+
+    seat: int
+    n: int
+    last: bool
+
+    def state(self) -> tuple[Any, ...]:
+        return ("redraw", self.seat, self.n, self.last)
+
+
+@dataclass(frozen=True, slots=True)
+class Unstable:
+    """Pocket: which unspent unstable mana source to remove (`choices`)."""
+
+    choices: tuple[int, ...]
+
+    def state(self) -> tuple[Any, ...]:
+        return ("unstable", self.choices)
+
+
+@dataclass(frozen=True, slots=True)
+class Legend:
+    """The legend rule: which of `choices` to keep (CR 704.5j)."""
+
+    choices: tuple[int, ...]
+
+    def state(self) -> tuple[Any, ...]:
+        return ("legend", self.choices)
+
+
+@dataclass(frozen=True, slots=True)
+class LegendKeep:
+    """The legend rule's answer, applied when state-based actions are checked again."""
+
+    card: int
+
+    def state(self) -> tuple[Any, ...]:
+        return ("legend_keep", self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolving:
+    """A choice asked while a spell or ability resolves (yes/no, a mode, an option), or
+    with `choices` an object to select (what Clone copies)."""
+
+    choices: tuple[int, ...] | None = None
+
+    def state(self) -> tuple[Any, ...]:
+        return ("res",) if self.choices is None else ("res", self.choices)
+
+
+Context = (
+    Targets
+    | Attackers
+    | Blockers
+    | BlockTarget
+    | TriggerOrder
+    | CleanupDiscard
+    | Redraw
+    | Unstable
+    | Legend
+    | LegendKeep
+    | Resolving
+)
+ATTACKERS = Attackers()
+BLOCKERS = Blockers()
+TRIGGER_ORDER = TriggerOrder()
+CLEANUP_DISCARD = CleanupDiscard()
