@@ -51,7 +51,7 @@ from mtg_env.engine.constants import (
     TARGET,
     player_ref,
 )
-from mtg_env.engine.decisions import Legend, Redraw, Targets, Unstable
+from mtg_env.engine.decisions import Legend, Redraw, Resolving, Targets, Unstable
 from mtg_env.engine.objects import SPELL
 
 from . import pocket_play
@@ -163,8 +163,7 @@ class HeuristicAgent(EngineAgent):
         if isinstance(g.ctx, Legend | Unstable):
             return legal[0]
         # Clone: copy the best creature; returning an enchantment: the cheapest.
-        d = g.decision
-        if d is not None and "copy" in d.prompt:
+        if isinstance(g.ctx, Resolving) and g.ctx.purpose == "copy":
             return Action(CARD, max(cands, key=lambda c: creature_value(g, c)))
         return Action(CARD, min(cands, key=lambda c: g.cdef[c].mv))
 

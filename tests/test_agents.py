@@ -89,3 +89,38 @@ def test_ismcts_beats_heuristic_on_a_fixed_seed() -> None:
     # this pair (the full-budget measurement is in docs/agents.md).
     res = run_match("ismcts:40", "heuristic", 2, seed=10)
     assert (res.wins_a, res.wins_b) == (2, 0), res.to_dict()
+
+
+def test_heuristic_knows_a_copy_choice_by_its_context_not_its_prompt() -> None:
+    """Clone's selection says what it is for (`Resolving.purpose == "copy"`): the scripted
+    player copies the most valuable creature, whatever the prompt's words."""
+    from agents.heuristic import HeuristicAgent
+    from mtg_env.engine.decisions import Resolving
+    from mtg_env.scenario import Runner, build, parse_scenario
+
+    raw = {
+        "name": "clone choice",
+        "setup": {
+            "turn": 3,
+            "players": [
+                {
+                    "hand": [{"card": "Clone", "id": "clone"}],
+                    "battlefield": ["Grizzly Bears", "Serra Angel"] + ["Island"] * 4,
+                },
+                {},
+            ],
+        },
+        "script": [{"player": 0, "play": "clone"}, "resolve", {"player": 0, "choose": "yes"}],
+        "expect": [{"stack_size": 1}],
+    }
+    sc = parse_scenario(raw, "clone.yaml")
+    g, labels = build(sc)
+    r = Runner(g, labels)
+    for step in sc.model.script:
+        if step == "resolve":
+            r.resolve()
+        else:
+            r.action_step(step)
+    assert isinstance(r.g.ctx, Resolving) and r.g.ctx.purpose == "copy"
+    a = HeuristicAgent(0).choose(r.g)
+    assert r.g.cdef[a.obj].name == "Serra Angel"

@@ -116,9 +116,12 @@ class LegendKeep:
 @dataclass(frozen=True, slots=True)
 class Resolving:
     """A choice asked while a spell or ability resolves (yes/no, a mode, an option), or
-    with `choices` an object to select (what Clone copies)."""
+    with `choices` an object to select. `purpose` says what the selection is for (`copy`:
+    what a Clone copies), so that agents need not read the prompt's words; it follows from
+    the resolving effect, so it is not hashed."""
 
     choices: tuple[int, ...] | None = None
+    purpose: str = ""
 
     def state(self) -> tuple[Any, ...]:
         return ("res",) if self.choices is None else ("res", self.choices)

@@ -136,8 +136,9 @@ def _ask(
     prompt: str,
     options: tuple[str, ...] = (),
     select: tuple[int, ...] = (),
+    purpose: str = "",
 ) -> None:
-    g.ctx = Resolving(select) if kind == D_SELECT else RESOLVING
+    g.ctx = Resolving(select, purpose) if kind == D_SELECT else RESOLVING
     g._set_decision(kind, seat, res.item.cid, prompt, options)
 
 
@@ -529,7 +530,15 @@ def op_enter_as_copy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
         if ans == 1:
             v["copy_of"] = -1
             return True
-        _ask(g, res, D_SELECT, res.item.controller, "choose a creature to copy", select=cands)
+        _ask(
+            g,
+            res,
+            D_SELECT,
+            res.item.controller,
+            "choose a creature to copy",
+            select=cands,
+            purpose="copy",
+        )
         return False
     v["copy_of"] = ans if ans in cands else -1
     return True
