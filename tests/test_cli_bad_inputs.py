@@ -160,12 +160,12 @@ def test_a_symlinked_output_writes_its_target(tmp_path: Path) -> None:
 
 def test_outputs_honour_the_umask(tmp_path: Path) -> None:
     r = subprocess.run(
-        f"umask 022 && {MTG_ENV} replay record --out r.json --seed 2",
-        shell=True,  # noqa: S602 - a fixed command line, to set the umask as a user would
+        [MTG_ENV, "replay", "record", "--out", "r.json", "--seed", "2"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=120,
+        preexec_fn=lambda: os.umask(0o022),  # the umask a user's shell would set
     )
     assert r.returncode == 0, r.stderr
     assert stat.S_IMODE((tmp_path / "r.json").stat().st_mode) == 0o644
