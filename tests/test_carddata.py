@@ -159,3 +159,26 @@ def test_kiki_jiki_text_is_the_wording_the_engine_follows() -> None:
     "except it has haste", under which haste would be a copiable value (CR 707.9b)."""
     text = load_cards("classic").cards["Kiki-Jiki, Mirror Breaker"].text
     assert "That token has haste." in text and "except it has haste" not in text
+
+
+def test_a_characteristic_defining_ability_is_data() -> None:
+    """A CDA (CR 604.3) is declared in the card vocabulary, not named: what it counts, and
+    a constant; an unknown count is an error naming the card and the field."""
+    from mtg_env.engine.carddb import parse_card_set
+
+    cda = {"power": {"count": "card_types_in_graveyards"}, "toughness": {"count": "x"}}
+    card = {
+        "name": "Counting Beast",
+        "types": ["creature"],
+        "power": "*",
+        "toughness": "*",
+        "abilities": [{"static": {"affects": "self", "cda": cda}}],
+    }
+    with pytest.raises(CardDataError, match=r"Counting Beast.*cda\.toughness\.count"):
+        parse_card_set(_set(card), "t.yaml")
+    cda["toughness"] = {"count": "card_types_in_graveyards", "plus": 2}
+    ab = parse_card_set(_set(card), "t.yaml").cards["Counting Beast"].abilities[0]
+    assert ab.defines_pt and ab.cda.toughness.plus == 2
+    with pytest.raises(CardDataError, match="Counting Beast"):
+        card["abilities"] = [{"static": {"affects": "self", "cda": "tarmogoyf"}}]
+        parse_card_set(_set(card), "t.yaml")

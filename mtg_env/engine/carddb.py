@@ -20,7 +20,9 @@ from .cards import (
     ActivatedAbility,
     CardDataError,
     CardDef,
+    CharDef,
     Component,
+    Count,
     Filter,
     ManaAbility,
     Op,
@@ -340,6 +342,20 @@ class TriggeredModel(_Effects):
     targets: list[TargetField] = []
 
 
+class CountModel(_Strict):
+    """A number read from the game (CDAs): what is counted, plus a constant."""
+
+    count: Literal["card_types_in_graveyards"]
+    plus: int = 0
+
+
+class CdaModel(_Strict):
+    """A characteristic-defining ability (CR 604.3): power and/or toughness as counts."""
+
+    power: CountModel | None = None
+    toughness: CountModel | None = None
+
+
 class StaticModel(_Strict):
     affects: Literal["enchanted", "equipped", "self"] | FilterModel
     control: Literal["you"] | None = None
@@ -358,7 +374,7 @@ class StaticModel(_Strict):
     rules: list[
         Literal["cant_attack", "cant_block", "spend_white_as_any", "doesnt_remove_source"]
     ] = []
-    cda: Literal["tarmogoyf"] | None = None
+    cda: CdaModel | None = None
     everywhere: bool = False
 
     _kw = field_validator("add_keywords")(_check_keywords)
@@ -524,8 +540,13 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
         affects = compile_filter(s.affects)
     if not comps and not s.rules and not s.cda:
         raise ValueError("a static ability must do something")
+    cda = None
+    if s.cda is not None:
+        cda = CharDef(
+            *(None if c is None else Count(c.count, c.plus) for c in (s.cda.power, s.cda.toughness))
+        )
     return StaticAbility(
-        affects, tuple(comps), frozenset(s.rules), s.cda, text, everywhere=s.everywhere
+        affects, tuple(comps), frozenset(s.rules), cda, text, everywhere=s.everywhere
     )
 
 

@@ -228,6 +228,25 @@ class Component:
 
 
 @dataclass(frozen=True, slots=True)
+class Count:
+    """A number a characteristic-defining ability reads from the game: `what` counted
+    (`card_types_in_graveyards`: the card types among cards in all graveyards), plus
+    `plus`."""
+
+    what: str
+    plus: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CharDef:
+    """What a characteristic-defining ability defines (card data `cda:`): power and/or
+    toughness as counts (Tarmogoyf: card types in graveyards, and that plus 1)."""
+
+    power: Count | None = None
+    toughness: Count | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class StaticAbility:
     """A static ability: continuous-effect components applied to `affects`, and/or rules
     modifications (`rules`: e.g. "cant_attack", "cant_block") for the affected objects."""
@@ -235,7 +254,7 @@ class StaticAbility:
     affects: Filter
     components: tuple[Component, ...] = ()
     rules: frozenset[str] = frozenset()
-    cda: str | None = None  # characteristic-defining ability (CR 604.3), e.g. "tarmogoyf"
+    cda: CharDef | None = None  # a characteristic-defining ability (CR 604.3)
     text: str = ""
     kind: str = "static"
     # Also affects spells its controller controls and nonland cards they own outside the
@@ -249,11 +268,10 @@ class StaticAbility:
     def defines_pt(self) -> bool:
         """A characteristic-defining ability that defines power and toughness: a copy
         effect that sets them to specific values does not copy it (CR 707.9d)."""
-        return self.cda in PT_CDAS
+        return self.cda is not None and (
+            self.cda.power is not None or self.cda.toughness is not None
+        )
 
-
-# The characteristic-defining abilities (`cda:` in card data) that define power/toughness.
-PT_CDAS = frozenset({"tarmogoyf"})
 
 Ability = ManaAbility | ActivatedAbility | TriggeredAbility | StaticAbility
 

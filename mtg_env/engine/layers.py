@@ -218,7 +218,7 @@ def matches(f: Filter, ch: Chars, cid: int, source: int, you: int, owner: int) -
 
 
 def card_types_in_graveyards(g: Game) -> int:
-    """Number of card types among cards in all graveyards (Tarmogoyf)."""
+    """Number of card types among cards in all graveyards."""
     mask = 0
     for gy in g.graveyard:
         for cid in gy:
@@ -227,11 +227,18 @@ def card_types_in_graveyards(g: Game) -> int:
     return sum(1 for k in kinds if mask & k)
 
 
+# What a CDA's `Count` may read (card data: `cda: {power: {count: ...}}`).
+COUNTS = {"card_types_in_graveyards": card_types_in_graveyards}
+
+
 def apply_cda(g: Game, ch: Chars) -> None:
     for ab in ch.abilities:
-        if isinstance(ab, StaticAbility) and ab.cda == "tarmogoyf":
-            n = card_types_in_graveyards(g)
-            ch.power, ch.toughness = n, n + 1
+        if isinstance(ab, StaticAbility) and ab.cda is not None:
+            cda = ab.cda
+            if cda.power is not None:
+                ch.power = COUNTS[cda.power.what](g) + cda.power.plus
+            if cda.toughness is not None:
+                ch.toughness = COUNTS[cda.toughness.what](g) + cda.toughness.plus
 
 
 class _Cand:
