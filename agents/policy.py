@@ -8,9 +8,11 @@ metadata holds a JSON description of the network (`PolicySpec`: its class from a
 list, layer sizes, activation, the format it plays). Loading it reads tensors and JSON and
 nothing else, so a policy file can't run code.
 
-Files that unpickle - full sb3 MaskablePPO checkpoints (`.zip`), the `.pt` policy files
-written before the safetensors format, RLlib checkpoints (`policy:rllib:PATH`) - run any
-code they carry when loaded. They load only where the caller says the file is trusted
+Pickled files - full sb3 MaskablePPO checkpoints (`.zip`), the `.pt` policy files written
+before the safetensors format, RLlib checkpoints (`policy:rllib:PATH`) - load only where the
+caller says the file is trusted. sb3's and RLlib's loaders unpickle, which runs any code the
+file carries; an old `.pt` is read even then with `torch.load(weights_only=True)`, every
+object it names standing in as an inert placeholder (`_load_old_pt`). Trust is given by
 (`trust_pickle=True`; on the command line `mtg-env --trust-pickle ...`, which sets
 `MTG_ENV_TRUST_PICKLE=1` for the command and its worker processes). Convert such a file
 once, where you trust it: `mtg-env --trust-pickle policy convert FILE OUT.safetensors`.
@@ -273,21 +275,79 @@ def _load_safetensors(p: Path, data: bytes) -> Any:
     return policy
 
 
-def _load_pickled(p: Path, kind: str) -> Any:
-    """An sb3 .zip or an old .pt policy file; only ever called for a trusted file."""
+class _Inert:
+    """Stands for any object an old `.pt` policy file names (a space, a class, a function):
+    it keeps the arguments it is given and runs nothing of what it stands for."""
+
+    qualname = ""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.args, self.kwargs, self.state = args, kwargs, None
+
+    def __setstate__(self, state: Any) -> None:
+        self.state = state
+
+    def __call__(self, *args: Any, **kwargs: Any) -> _Inert:
+        return type(self)(*args, **kwargs)
+
+
+def _load_old_pt(p: Path) -> Any:
+    """A policy file of the format before safetensors (`mtg_env.policy.v1`, torch.save of
+    weights plus constructor arguments), read with `torch.load(weights_only=True)`: every
+    object the file names beyond tensors is an inert stand-in, and the network is rebuilt
+    from the arguments that are plain data, so nothing in the file runs."""
     import torch
+
+    names = torch.serialization.get_unsafe_globals_in_checkpoint(str(p))
+    stand_ins = [(type("Inert", (_Inert,), {"qualname": n}), n) for n in names]
+    with torch.serialization.safe_globals(stand_ins):
+        saved = torch.load(p, map_location="cpu", weights_only=True)
+    if not isinstance(saved, dict) or saved.get("kind") != "mtg_env.policy.v1":
+        raise ValueError("not an mtg_env policy file")
+    d = saved.get("data")
+    if not isinstance(d, dict):
+        raise ValueError("not an mtg_env policy file (no network description)")
+
+    def named(x: Any) -> str:
+        return getattr(x, "qualname", "").rsplit(".", 1)[-1]
+
+    fe_kw = dict(d.get("features_extractor_kwargs") or {})
+    fe = named(d.get("features_extractor_class"))
+    slot = saved.get("class") == "mtg_env.nets:SlotPolicy"
+    game_format = d.get("format") if slot else fe_kw.get("format", "classic")
+    lay = Layout(load_cards(str(game_format)))
+    spec = PolicySpec(
+        kind=FORMAT,
+        policy="slot" if slot else "mlp",
+        game_format=str(game_format),
+        observation_size=lay.n_obs,  # the project's layouts: Box(0, 1, (n_obs,))
+        observation_low=0.0,
+        observation_high=1.0,
+        action_size=lay.n_actions,
+        net_arch=d.get("net_arch"),
+        activation=named(d.get("activation_fn")),
+        ortho_init=bool(d.get("ortho_init", True)),
+        normalize_images=bool(d.get("normalize_images", True)),
+        optimizer_kwargs={k: float(v) for k, v in (d.get("optimizer_kwargs") or {}).items()},
+        extractor=ExtractorSpec(kind="entity" if fe == "EntityExtractor" else "flatten", **fe_kw),
+        hidden=d.get("hidden") if slot else None,
+    )
+    policy = build(spec)
+    policy.load_state_dict(
+        {k: (v.float() if v.is_floating_point() else v) for k, v in saved["state_dict"].items()}
+    )
+    policy.mtg_spec = spec
+    return policy
+
+
+def _load_pickled(p: Path, kind: str) -> Any:
+    """An sb3 .zip (only ever called for a trusted file: sb3's loader unpickles), or an old
+    `.pt` policy file (read as data only, `_load_old_pt`)."""
     from sb3_contrib import MaskablePPO
 
     if kind == "zip" and p.suffix == ".zip":
         return MaskablePPO.load(p, device="cpu").policy
-    saved = torch.load(p, map_location="cpu", weights_only=False)  # trusted by the caller
-    if not isinstance(saved, dict) or saved.get("kind") != "mtg_env.policy.v1":
-        raise ValueError("not an mtg_env policy file")
-    policy = _policy_class(saved.get("class"))(**saved["data"])
-    policy.load_state_dict(
-        {k: (v.float() if v.is_floating_point() else v) for k, v in saved["state_dict"].items()}
-    )
-    return policy
+    return _load_old_pt(p)
 
 
 def load_model(path: str | Path, *, trust_pickle: bool | None = None) -> Any:
@@ -351,19 +411,6 @@ def policy_format(model: Any) -> str | None:
     if fmt is None:
         fmt = getattr(getattr(model, "features_extractor", None), "format", None)
     return fmt
-
-
-def _policy_class(name: str | None) -> Any:
-    """Only the project's own policy classes may be named in an old policy file."""
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-    if name in (None, f"{MaskableActorCriticPolicy.__module__}:MaskableActorCriticPolicy"):
-        return MaskableActorCriticPolicy
-    if name == "mtg_env.nets:SlotPolicy":
-        from mtg_env.nets import SlotPolicy
-
-        return SlotPolicy
-    raise ValueError(f"unknown policy class {name!r}")
 
 
 def rllib_module_path(path: str | Path, module_id: str = "main") -> Path:
