@@ -11,6 +11,8 @@ counters big threats, and pings at the end of the opponent's turn. Multi-step ac
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import singledispatch
 from typing import Any
 
 from mtg_env.engine import Action, Game
@@ -18,7 +20,6 @@ from mtg_env.engine.cards import ActivatedAbility, ManaAbility, StaticAbility
 from mtg_env.engine.constants import (
     ACTIVATE,
     ATTACK,
-    BEGIN_COMBAT,
     BLOCK,
     BLOCKER,
     CARD,
@@ -52,6 +53,7 @@ from mtg_env.engine.constants import (
     player_ref,
 )
 from mtg_env.engine.decisions import Legend, Redraw, Resolving, Targets, Unstable
+from mtg_env.engine.formats import Adventure, Format, Pocket
 from mtg_env.engine.objects import SPELL
 
 from . import pocket_play
@@ -67,6 +69,30 @@ from .common import (
 )
 
 PASS_A = Action(PASS)
+Plan = Callable[[Any, Game, int, list[Action]], Action]
+
+
+# How the player takes priority, and how it defends on the opponent's turn, by the
+# format's turn structure (dispatch on the format class, so a format derived from one of
+# these plays like it).
+@singledispatch
+def _turn_plan(fmt: Format) -> Plan:
+    return HeuristicAgent._priority_in_turn
+
+
+@_turn_plan.register
+def _(fmt: Pocket) -> Plan:
+    return pocket_play.priority
+
+
+@singledispatch
+def _defence(fmt: Format) -> Plan:
+    return HeuristicAgent._defend_in_steps
+
+
+@_defence.register
+def _(fmt: Adventure) -> Plan:
+    return HeuristicAgent._defend_in_phases
 
 
 def _ops(g: Game, cid: int, ability: Any = None) -> list[Any]:
@@ -179,8 +205,10 @@ class HeuristicAgent(EngineAgent):
     # ------------------------------------------------------------------ priority
 
     def _priority(self, g: Game, p: int, legal: list[Action]) -> Action:
-        if g.rules.pocket:
-            return pocket_play.priority(self, g, p, legal)
+        return _turn_plan(g.rules)(self, g, p, legal)
+
+    def _priority_in_turn(self, g: Game, p: int, legal: list[Action]) -> Action:
+        """Priority in a turn of steps or phases (classic, adventure)."""
         self.plan = []
         if g.stack:
             return self._respond(g, p, legal)
@@ -197,49 +225,53 @@ class HeuristicAgent(EngineAgent):
             if a is not None:
                 return a
             return PASS_A
-        # The window after blocks and before damage: classic's declare-blockers step, the
-        # BATTLE phase in formats with source 004's phases.
-        phases = g.rules.phases
-        after_blocks = COMBAT_DAMAGE if phases else DECLARE_BLOCKERS
-        if my_turn and step == after_blocks:
+        # The window after blocks and before damage (the format's `after_blocks` step).
+        if my_turn and step == g.rules.after_blocks:
             a = self._combat_trick(g, p, legal, attacking=True)
             if a is not None:
                 return a
-        if not my_turn and phases:
-            if step == COMBAT_DAMAGE:
-                a = self._combat_trick(g, p, legal, attacking=False) or self._defend_instant(
-                    g, p, legal
-                )
-                if a is not None:
-                    return a
-            if step == MAIN1 and g.passes == 1:
-                # Flash blockers go down before the attack: there is no window between
-                # ATTACKERS and BLOCKERS.
-                a = self._defend_instant(g, p, legal)
-                if a is not None:
-                    return a
-            # No priority at END: the last window of the opponent's turn is BATTLE, or MAIN
-            # once the active player has passed; the pool refills at our DRAW anyway.
-            if step == COMBAT_DAMAGE or (step == MAIN1 and g.passes == 1):
-                a = self._end_of_turn(g, p, legal)
-                if a is not None:
-                    return a
-            return PASS_A
         if not my_turn:
-            if step in (BEGIN_COMBAT, DECLARE_ATTACKERS) and (
-                step == DECLARE_ATTACKERS and g.attackers
-            ):
-                a = self._defend_instant(g, p, legal)
-                if a is not None:
-                    return a
-            if step == DECLARE_BLOCKERS:
-                a = self._combat_trick(g, p, legal, attacking=False)
-                if a is not None:
-                    return a
-            if step == END:
-                a = self._end_of_turn(g, p, legal)
-                if a is not None:
-                    return a
+            return _defence(g.rules)(self, g, p, legal)
+        return PASS_A
+
+    def _defend_in_steps(self, g: Game, p: int, legal: list[Action]) -> Action:
+        """The opponent's turn in CR 500's steps."""
+        step = g.step
+        if step == DECLARE_ATTACKERS and g.attackers:
+            a = self._defend_instant(g, p, legal)
+            if a is not None:
+                return a
+        if step == DECLARE_BLOCKERS:
+            a = self._combat_trick(g, p, legal, attacking=False)
+            if a is not None:
+                return a
+        if step == END:
+            a = self._end_of_turn(g, p, legal)
+            if a is not None:
+                return a
+        return PASS_A
+
+    def _defend_in_phases(self, g: Game, p: int, legal: list[Action]) -> Action:
+        """The opponent's turn in source 004's six phases."""
+        step = g.step
+        if step == COMBAT_DAMAGE:
+            a = self._combat_trick(g, p, legal, attacking=False) or self._defend_instant(
+                g, p, legal
+            )
+            if a is not None:
+                return a
+        if step == MAIN1 and g.passes == 1:
+            # Flash blockers go down before the attack: there is no window between
+            # ATTACKERS and BLOCKERS.
+            a = self._defend_instant(g, p, legal)
+            if a is not None:
+                return a
+        # No priority at END: the last window of the opponent's turn is BATTLE, or MAIN
+        # once the active player has passed; the pool refills at our DRAW anyway.
+        if step == COMBAT_DAMAGE or (step == MAIN1 and g.passes == 1):
+            a = self._end_of_turn(g, p, legal)
+            if a is not None:
+                return a
         return PASS_A
 
     def _best_land(self, g: Game, p: int, options: list[Action]) -> Action:

@@ -62,7 +62,7 @@ def deck_pairs(fmt: str, decks: Sequence[str] | None, n: int, seed: int) -> list
     import random
 
     bundled = [load_decks(fmt)[k] for k in sorted(load_decks(fmt))]
-    if rules_for(fmt).shared_pile:  # pocket: both players draw from one pile
+    if rules_for(fmt).piles == 1:  # both players draw from one shared pile
         pairs = [(x, x) for x in bundled]
     else:
         pairs = [(x, y) for x in bundled for y in bundled]

@@ -121,7 +121,7 @@ def priority(agent: Planner, g: Game, p: int, legal: list[Action]) -> Action:
                     half_value(g, p, h)[0]
                     for c in rest
                     for h in g.cdef[c].halves
-                    if not h.reaction and g._cost(p, h).mv <= n
+                    if not h.reaction and g.cost_of(p, h).mv <= n
                 ),
                 default=0.0,
             )

@@ -1,4 +1,4 @@
-"""Puzzles: scenario files with a `goal` (DESIGN §5), solved by an agent playing seat 0
+"""Puzzles: scenario files with a `goal` (docs/scenarios.md), solved by an agent playing seat 0
 against an opponent agent (the heuristic by default)."""
 
 from __future__ import annotations

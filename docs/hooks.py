@@ -83,4 +83,35 @@ def rules_coverage() -> str:
     for rule in sorted(by_rule, key=key):
         for fmt, rel, name in by_rule[rule]:
             out.append(f"| {rule} | {fmt} | {name.replace('|', '/')} | `{rel}` |")
+    tests = named_tests()
+    out += [
+        "",
+        "## Tests named after a rule",
+        "",
+        f"Test functions whose names carry a rule number ({len(tests)}): "
+        "`test_613_...` is CR 613, `test_pocket_003_...` source 003, "
+        "`test_509_1_...` CR 509.1. Read from `tests/` when this page was built.",
+        "",
+        "| rule | test | file |",
+        "|---|---|---|",
+    ]
+    for rule, name, rel in sorted(tests, key=lambda t: (key(t[0]), t[1])):
+        out.append(f"| {rule} | `{name}` | `{rel}` |")
     return "\n".join(out) + "\n"
+
+
+# A rule number in a test's name: CR section and rule (613, 509_1, 702_2b) or a source
+# document's number (003, 004).
+_RULE_IN_NAME = re.compile(r"^test_(?:[a-z]+_)?(\d{3})((?:_\d+[a-z]?)?)_")
+
+
+def named_tests() -> list[tuple[str, str, str]]:
+    out = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        for name in re.findall(r"^\s*def (test_\w+)", path.read_text(encoding="utf-8"), re.M):
+            m = _RULE_IN_NAME.match(name)
+            if m:
+                rule = m.group(1) + m.group(2).replace("_", ".")
+                out.append((rule, name, rel))
+    return out

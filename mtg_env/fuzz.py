@@ -74,7 +74,7 @@ def check_zones(g: Game) -> None:
                 mark(cid, f"{name} {s}")
                 if g.zone[cid] != z:
                     raise InvariantError(f"card {cid} listed in {name} but zone says {g.zone[cid]}")
-                shared = g.rules.shared_pile and z in (LIBRARY, GRAVEYARD)
+                shared = g.rules.piles == 1 and z in (LIBRARY, GRAVEYARD)
                 if g.owner[cid] != s and not shared:
                     raise InvariantError(f"card {cid} in player {s}'s {name} is not theirs")
     for cid in g.battlefield:
@@ -210,7 +210,7 @@ def run(
         for f in formats
         for a in sorted(load_decks(f))
         for b in sorted(load_decks(f))
-        if a == b or not _FORMATS[f].shared_pile  # a shared pile is one deck for both
+        if a == b or _FORMATS[f].piles == 2  # a shared pile is one deck for both
     ]
     k = 0
     from rich.progress import Progress

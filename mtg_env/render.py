@@ -110,7 +110,7 @@ def render(g: Game, seat: int | None = None) -> str:
         lines.append(
             f"Player {s}: life {g.life[s]}, library {len(g.library[s])}, "
             f"graveyard {len(g.graveyard[s])}, hand {len(g.hand[s])}"
-            + (f", mana {g.pool[s]}/{g.pool_max[s]}" if g.rules.pool else "")
+            + (f", mana {mt}" if (mt := g.rules.mana_text(g, s)) else "")
         )
         if seat is None or seat == s:
             lines.append("  hand: " + ", ".join(obj_name(g, c) for c in g.hand[s]))

@@ -186,11 +186,12 @@ def parse_scenario(raw: Any, path: str = "<scenario>") -> Scenario:
             f"{rules.name} (steps: {', '.join(names)})"
         )
     for pm in model.setup.players:
-        if not rules.pool and (pm.mana is not None or pm.mana_max is not None):
-            raise ScenarioError(
-                f"{path}: field setup.players: mana and mana_max are for pool formats "
-                f"(adventure), not {rules.name}"
-            )
+        for name in ("mana", "mana_max"):
+            if getattr(pm, name) is not None and name not in rules.player_fields:
+                raise ScenarioError(
+                    f"{path}: field setup.players: {name} is not a player field of format "
+                    f"{rules.name} (its extra fields: {', '.join(rules.player_fields) or 'none'})"
+                )
     _check_labels(model, path)
     _STEPS_OF.set(rules)
     for i, step in enumerate(model.script):
@@ -665,10 +666,10 @@ class Runner:
             if not todo and self._declaration_skipped(DECLARE_ATTACKERS):
                 return  # "no attack" where none was possible: nothing to declare
             d = g.decision
-            if g.rules.pocket and d is not None and d.kind == D_PRIORITY and todo:
-                # Pocket: an attack starts from the main phase with its first attacker.
+            legal = [a for a in g.legal_actions() if a.kind == ATTACK] if d is not None else []
+            if d is not None and d.kind == D_PRIORITY and todo and legal:
+                # A format where an attack starts from priority with its first attacker.
                 x = todo.pop(0)
-                legal = [a for a in g.legal_actions() if a.kind == ATTACK]
                 try:
                     act = self.pick(x, legal, "able to attack")
                 except IllegalActionError:

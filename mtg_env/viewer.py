@@ -69,8 +69,9 @@ def snapshot(g: Game) -> dict[str, Any]:
             "exile": len(g.exile[s]),
             "hand": [[c, g.cdef[c].name] for c in g.hand[s]],
         }
-        if g.rules.pool:
-            pl["mana"] = f"{g.pool[s]}/{g.pool_max[s]}"
+        mana = g.rules.mana_text(g, s)
+        if mana is not None:
+            pl["mana"] = mana
         if g.lost[s]:
             pl["lost"] = True
         players.append(pl)

@@ -25,7 +25,7 @@ def games() -> list[tuple[str, str, str, int]]:
         names = sorted(load_decks(fmt))
         pairs = (
             [(x, x) for x in names]
-            if rules_for(fmt).shared_pile
+            if rules_for(fmt).piles == 1
             else [(a, b) for a in names for b in names if a != b]
         )
         out += [(fmt, a, b, s) for a, b in pairs for s in SEEDS]

@@ -145,7 +145,7 @@ def test_scenario_step_names_are_the_format_s_own() -> None:
                 "script": [{"advance": "upkeep"}],
             }
         )
-    with pytest.raises(ScenarioError, match="mana and mana_max are for pool formats"):
+    with pytest.raises(ScenarioError, match="mana is not a player field of format classic"):
         parse_scenario({**base, "setup": {"players": [{"mana": 3}, {}]}})
 
 

@@ -38,6 +38,7 @@ from .constants import (
     BASIC_LAND_TYPES,
     COLOR_BITS,
     COLOR_WORDS,
+    FACE_DOWN,
     MANA_BITS,
     SUPERTYPE_BITS,
     TYPE_BITS,
@@ -707,7 +708,6 @@ def parse_card_set(raw: Any, path: str) -> CardSet:
     return CardSet(set_name, cards, tokens, path, face_down)
 
 
-FACE_DOWN = "Face-down mana source"
 _SPLIT_KEYS = {"name", "suits", "top", "bottom"}
 
 

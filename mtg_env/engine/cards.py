@@ -350,3 +350,12 @@ STATIC_OPS = {
     "switch_pt": L_PT_SWITCH,
     "text": 3,
 }
+
+
+def spell_targets(cd: CardDef) -> tuple[TargetSpec, ...]:
+    """What casting `cd` targets: its spell's targets, or an Aura's enchant target."""
+    if cd.spell is not None:
+        return cd.spell.targets
+    if cd.enchant is not None:
+        return (cd.enchant,)
+    return ()

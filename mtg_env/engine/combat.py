@@ -118,8 +118,7 @@ def answer_attackers(g: Game, a: Action) -> None:
         g.ctx = None
         for cid in g.attackers:
             p = g.perm[cid]
-            # 508.1f; pocket: attackers are exhausted after the attack instead.
-            if "vigilance" not in g.chars(cid).keywords and not g.rules.pocket:
+            if g.rules.taps_on_attack(g.chars(cid)):  # 508.1f, or the format's rule
                 p.tapped = True
             p.attacked_turn = g.turn
             g._log("attack", cid, g.attackers[cid])
@@ -342,13 +341,14 @@ def lethal_for(g: Game, attacker_deathtouch: bool, b: int) -> int:
 def divide(
     g: Game, a: int, blockers: list[int], power: int, defender: int
 ) -> list[tuple[int, int]]:
+    """The attacker's damage split among its blockers: the format's rule."""
+    return g.rules.divide_damage(g, a, blockers, power, defender)
+
+
+def divide_cr(
+    g: Game, a: int, blockers: list[int], power: int, defender: int
+) -> list[tuple[int, int]]:
     """The attacker's damage split among its blockers (module docstring)."""
-    if g.rules.pocket:
-        # Source 003: "each creature deals damage to its power divided amongst creatures
-        # it is fighting": evenly, the remainder one point at a time in assignment order.
-        base, rem = divmod(power, len(blockers))
-        split = [(b, base + (1 if i < rem else 0)) for i, b in enumerate(blockers)]
-        return [(b, n) for b, n in split if n > 0]
     ach = g.chars(a)
     dt = "deathtouch" in ach.keywords
     order = sorted(blockers, key=lambda b: (lethal_for(g, dt, b), -(g.chars(b).power or 0), b))

@@ -85,7 +85,7 @@ STEP_NAMES = (
 )
 STEP_BY_NAME = {n: i for i, n in enumerate(STEP_NAMES)}
 
-# Decisions (DESIGN §2): what kind of choice is pending.
+# Decisions (docs/design.md): what kind of choice is pending.
 (
     D_PRIORITY,
     D_TARGET,
@@ -173,3 +173,6 @@ DUR_EOT = 0  # until end of turn (CR 514.2)
 DUR_FOREVER = 1
 DUR_WHILE_CONTROL_SOURCE = 2  # "for as long as you control <source>"
 DUR_COMBAT = 3
+
+# The name a two-part card has while it is played face down as a mana source (pocket).
+FACE_DOWN = "Face-down mana source"

@@ -16,16 +16,16 @@ from typing import Any
 
 from . import combat as cb
 from . import effects as fx
-from .carddb import FACE_DOWN, Deck, load_cards, resolve_deck
+from .carddb import Deck, load_cards, resolve_deck
 from .cards import (
     ActivatedAbility,
     CardDef,
     ManaAbility,
-    ManaCost,
     Op,
     StaticAbility,
     TargetSpec,
     TriggeredAbility,
+    spell_targets,
 )
 from .constants import (
     ACTIVATE,
@@ -55,7 +55,6 @@ from .constants import (
     DECLARE_BLOCKERS,
     DRAW,
     DUR_EOT,
-    ENCHANTMENT,
     END,
     END_COMBAT,
     EXILE,
@@ -82,7 +81,6 @@ from .constants import (
     ref_player,
 )
 from .decisions import (
-    ATTACKERS,
     CLEANUP_DISCARD,
     TRIGGER_ORDER,
     CleanupDiscard,
@@ -92,11 +90,28 @@ from .decisions import (
     Redraw,
     Resolving,
     Targets,
-    Unstable,
 )
-from .formats import rules_for
+from .formats import Format, rules_for
+from .frames import (
+    F_ACT_DONE,
+    F_AFTER_BATTLE,
+    F_BATTLE,
+    F_BEGIN_STEP,
+    F_BOTTOM,
+    F_CAST_DONE,
+    F_CLEANUP,
+    F_DAMAGE,
+    F_END_STEP,
+    F_MULLIGAN,
+    F_OPS,
+    F_PRIO,
+    F_PUT_TRIGGERS,
+    F_RESOLVE,
+    F_SETTLE,
+    F_TRIG_DONE,
+)
 from .layers import Chars, Effect, chars_off_battlefield, compute, matches
-from .mana import Source, can_pay, choose_payment
+from .mana import Source, can_pay
 from .objects import (
     ABILITY,
     SPELL,
@@ -119,29 +134,7 @@ STARTING_LIFE = 20
 HAND_SIZE = 7
 MAX_HAND = 7
 
-# Continuation frames.
-(
-    F_BEGIN_STEP,
-    F_PRIO,
-    F_END_STEP,
-    F_RESOLVE,
-    F_OPS,
-    F_CAST_DONE,
-    F_ACT_DONE,
-    F_TRIG_DONE,
-    F_PUT_TRIGGERS,
-    F_MULLIGAN,
-    F_CLEANUP,
-    F_DAMAGE,
-) = range(12)
-_F_BOTTOM = 12  # defined with its frame below
-F_SETTLE, F_BATTLE, F_AFTER_BATTLE = 13, 14, 15
-F_REDRAW, F_POCKET_BLOCKS, F_POCKET_FIGHT, F_POCKET_DRAW = 16, 17, 18, 19
-FACE_DOWN_PLAY = 2  # Action(PLAY, card, 2): play the card face down as a mana source
-
-POOL_COLORS = 63  # a pool mana pays any pip (all five colors and colorless)
-# Pool mana as sources (negative ids: no permanent); never mutated, so shared.
-_POOL_SOURCES = [Source(-1 - i, POOL_COLORS, 0, 0, POOL_COLORS) for i in range(64)]
+_PRIORITY = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))
 
 
 class Game:
@@ -236,53 +229,8 @@ class Game:
         if len(decks) != 2:
             raise ValueError("a game needs exactly two decks")
         g = cls._empty(format, seed, auto_pass, max_decisions)
-        if g.rules.shared_pile:
-            return cls._new_shared(g, decks, first_player)
-        for seat, d in enumerate(decks):
-            names = _deck_names(d, format)
-            g.deck_names[seat] = names
-            for name in names:
-                cid = g._new_card(g.cardset.get(name), seat)
-                g.zone[cid] = LIBRARY
-                g.library[seat].append(cid)
-            g.rng.shuffle(g.library[seat])
-        fp = g._choose_first(first_player)
-        for seat in (fp, 1 - fp):
-            for _ in range(g.rules.opening_hand):
-                g._draw(seat)
-        g._log("start", fp)
-        if mulligans and g.rules.mulligans:
-            g.k.append((F_MULLIGAN,))
-        else:
-            g._start_turn(fp, first=True)
-        g._run()
-        return g
-
-    @classmethod
-    def _new_shared(
-        cls, g: Game, decks: Sequence[Deck | str | Sequence[str]], first_player: int | None
-    ) -> Game:
-        """Source 003: one shared pile; each player draws a card and places it face down as
-        a mana source, then draws three; then, first player first, each may discard cards
-        and draw as many."""
-        names = _deck_names(decks[0], g.format)
-        if tuple(_deck_names(decks[1], g.format)) != tuple(names):
-            raise ValueError(f"a {g.format} game has one shared pile: give the same deck twice")
-        g.deck_names = [tuple(names), tuple(names)]
-        for name in names:
-            cid = g._new_card(g.cardset.get(name), 0)
-            g.zone[cid] = LIBRARY
-            g.library[0].append(cid)
-        g.rng.shuffle(g.library[0])
-        fp = g._choose_first(first_player)
-        for seat in (fp, 1 - fp):
-            g._draw(seat)
-            g._face_down(seat, g.hand[seat][-1])
-        for seat in (fp, 1 - fp):
-            for _ in range(g.rules.opening_hand):
-                g._draw(seat)
-        g._log("start", fp)
-        g.k.append((F_REDRAW, fp, 0, False))
+        names = [_deck_names(d, format) for d in decks]
+        g.rules.deal(g, names, first_player, mulligans)
         g._run()
         return g
 
@@ -294,21 +242,6 @@ class Game:
         self.first_player = fp
         self.active = fp
         return fp
-
-    def _face_down(self, seat: int, cid: int) -> None:
-        """Put card `cid` from `seat`'s hand onto the battlefield face down: a ready mana
-        source that shows nothing of the card (source 003)."""
-        whole = self.cdef[cid]
-        self._move(cid, BATTLEFIELD, controller=seat)
-        self.cdef[cid] = self.cardset.face_down[whole.name]
-        self._dirty = True
-        self._log("face_down", seat, cid)
-
-    def _f_redraw(self, seat: int, n: int, last: bool) -> None:
-        self.ctx = Redraw(seat, n, last)
-        self._set_decision(
-            D_DISCARD, seat, -1, "discard cards to draw as many (one at a time, then done)"
-        )
 
     @classmethod
     def setup(
@@ -323,7 +256,7 @@ class Game:
         auto_pass: bool = False,
         max_decisions: int | None = None,
     ) -> tuple[Game, dict[str, int]]:
-        """A scripted position (DESIGN §5): the active player has priority in `step` with
+        """A scripted position (docs/scenarios.md): the active player has priority in `step` with
         an empty stack. `players[i]` has `life` and zone lists (`hand`, `library` top card
         first, `graveyard`, `exile`, `battlefield`) of entries `{card, id, tapped, sick,
         damage, counters, attached_to, timestamp}`. Returns the game and label -> card id.
@@ -332,17 +265,7 @@ class Game:
         if len(players) != 2:
             raise ValueError("setup needs exactly two players")
         g = cls._empty(format, seed, auto_pass, max_decisions)
-        if g.rules.phases and step not in (MAIN1, COMBAT_DAMAGE):
-            names = f"{g.rules.step_name(MAIN1)} or {g.rules.step_name(COMBAT_DAMAGE)}"
-            raise ValueError(
-                f"a {format} position starts where a player has priority: {names}, "
-                f"not {g.rules.step_name(step)}"
-            )
-        if g.rules.pocket and step != MAIN1:
-            raise ValueError(
-                f"a {format} position starts in the active player's main phase "
-                f"({g.rules.step_name(MAIN1)}), not {g.rules.step_name(step)}"
-            )
+        g.rules.check_setup_step(step)
         labels: dict[str, int] = {}
         g.turn = turn
         g.active = active
@@ -359,9 +282,7 @@ class Game:
         n = 0
         for seat, spec in enumerate(players):
             g.life[seat] = spec.get("life", g.rules.starting_life)
-            if g.rules.pool:
-                g.pool_max[seat] = int(spec.get("mana_max", spec.get("mana", 0)))
-                g.pool[seat] = int(spec.get("mana", g.pool_max[seat]))
+            g.rules.setup_player(g, seat, spec)
             for zname, zone in (
                 ("library", LIBRARY),
                 ("hand", HAND),
@@ -385,7 +306,7 @@ class Game:
                                 "battlefield"
                             )
                         cdef = g.cardset.face_down[e["card"]]
-                    if g.rules.shared_pile and zone == LIBRARY and seat == 1:
+                    if zone == LIBRARY and g.rules.pile(seat) != seat:
                         raise ValueError(
                             "this format has one shared pile: list it as player 0's library"
                         )
@@ -412,10 +333,10 @@ class Game:
                             attach.append((cid, e["attached_to"]))
                     else:
                         g.zone[cid] = zone
-                        shared = g.rules.shared_pile and zone in (LIBRARY, GRAVEYARD)
+                        pile = g.rules.pile(owner) if zone in (LIBRARY, GRAVEYARD) else owner
                         {LIBRARY: g.library, HAND: g.hand, GRAVEYARD: g.graveyard, EXILE: g.exile}[
                             zone
-                        ][0 if shared else owner].append(cid)
+                        ][pile].append(cid)
         for cid, label in attach:
             if label not in labels:
                 raise ValueError(f"attached_to: unknown label {label!r}")
@@ -753,10 +674,7 @@ class Game:
             self.truncated,
             self.n_decisions,
         ]
-        if self.rules.pool:  # classic hashes stay as they were before formats existed
-            parts += [tuple(self.pool), tuple(self.pool_max)]
-        if self.rules.pocket:
-            parts += [self.window]
+        parts += self.rules.hash_extras(self)
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
     # ------------------------------------------------------------------ logging
@@ -885,7 +803,7 @@ class Game:
         self._legal = None
 
     def _run(self) -> None:
-        frames = _FRAMES
+        frames = _TABLES.get(self.rules.__class__) or _frame_table(self.rules)
         while not self.over:
             d = self._decision
             if d is not None:
@@ -893,7 +811,7 @@ class Game:
                     # legal_actions() inlined: the game is not over and a decision is pending.
                     legal = self._legal
                     if legal is None:
-                        legal = self._legal = self._priority_actions(d.player)
+                        legal = self._legal = self.rules.priority_actions(self, d.player)
                     if len(legal) == 1:
                         self._decision = None
                         self._legal = None
@@ -920,7 +838,7 @@ class Game:
         self._sba_ok = None
         frm = self.zone[cid]
         owner = self.owner[cid]
-        pile = 0 if self.rules.shared_pile else owner  # library and graveyard index
+        pile = self.rules.pile(owner)  # library and graveyard index
         if frm == LIBRARY:
             self.library[pile].remove(cid)
         elif frm == HAND:
@@ -985,35 +903,7 @@ class Game:
         self._dirty = True
 
     def _draw(self, seat: int) -> None:
-        if self.rules.shared_pile:
-            self._draw_shared(seat)
-            return
-        lib = self.library[seat]
-        if not lib:
-            self.drew_from_empty[seat] = True  # loses at the next SBA check (CR 704.5b)
-            self._sba_ok = None
-            self._log("draw_empty", seat)
-            return
-        cid = lib[-1]
-        self._move(cid, HAND)
-        self._log("draw", seat, cid)
-
-    def _draw_shared(self, seat: int) -> None:
-        """Source 003: draw from the shared pile, which is the discard pile reshuffled when
-        it runs out; with both empty nothing is drawn. The drawer owns the card now."""
-        lib = self.library[0]
-        if not lib:
-            if not self.graveyard[0]:
-                self._log("draw_empty", seat)
-                return
-            for cid in list(self.graveyard[0]):
-                self._move(cid, LIBRARY)
-            self.rng.shuffle(self.library[0])
-            self._log("reshuffle", len(lib))
-        cid = lib[-1]
-        self.owner[cid] = seat
-        self._move(cid, HAND)
-        self._log("draw", seat, cid)
+        self.rules.draw(self, seat)
 
     def _discard(self, seat: int, cid: int) -> None:
         self._move(cid, GRAVEYARD)
@@ -1043,20 +933,6 @@ class Game:
         a = self.active
         self.passes = 0
         self._log("step", step)
-        if self.rules.phases:
-            self._begin_phase(step, a)
-            return
-        if self.rules.pocket:
-            if step == UNTAP:  # READY: ready all of the active player's cards
-                self._untap_all(a)
-                self.step = MAIN1
-                self.k.append((F_BEGIN_STEP,))
-                self.k.append((F_SETTLE,))
-            elif step == CLEANUP:
-                self.k.append((F_CLEANUP,))
-            else:
-                self.k.append((F_PRIO, a))
-            return
         if step == UNTAP:
             # 502.3: untap the active player's permanents; no priority in this step.
             self._untap_all(a)
@@ -1096,56 +972,6 @@ class Game:
             if p.tapped and self.chars(cid).controller == a:
                 p.tapped = False
 
-    def _begin_phase(self, step: int, a: int) -> None:
-        """A phase of the six-phase turn (source 004, `Rules.phases`)."""
-        k = self.k
-        if step == UNTAP:
-            # DRAW: no player has priority; untap, +1 mana up to the cap, refill, draw.
-            self._untap_all(a)
-            r = self.rules
-            if r.pool:
-                self.pool_max[a] = min(r.pool_cap, self.pool_max[a] + 1)
-                self.pool[a] = self.pool_max[a]
-                self._log("mana", a, self.pool[a])
-            self._draw(a)
-            k.append((F_END_STEP,))
-            k.append((F_SETTLE,))
-        elif step == DECLARE_ATTACKERS:
-            # ATTACKERS: only the active player's declarations; done ends the phase.
-            k.append((F_END_STEP,))
-            k.append((F_SETTLE,))
-            cb.begin_combat(self)
-            cb.start_declare_attackers(self)
-        elif step == DECLARE_BLOCKERS:
-            # BLOCKERS: only the inactive player's declarations; done ends the phase.
-            k.append((F_END_STEP,))
-            k.append((F_SETTLE,))
-            cb.start_declare_blockers(self)
-        elif step == END:
-            # END: no player has priority; enchantments' end triggers, then the turn ends.
-            self._step_triggers("end_step")
-            k.append((F_CLEANUP,))
-            k.append((F_SETTLE,))
-        else:
-            # MAIN and BATTLE: priority to the active player first.
-            k.append((F_PRIO, a))
-
-    def _end_phase(self, step: int) -> None:
-        if step == COMBAT_DAMAGE:
-            # BATTLE: both players passed in succession; combat damage, then the phase ends.
-            self.k.append((F_BATTLE,))
-            return
-        if step == UNTAP:
-            nxt = MAIN1
-        elif step == MAIN1:
-            nxt = DECLARE_ATTACKERS
-        elif step == DECLARE_ATTACKERS:
-            nxt = DECLARE_BLOCKERS if self.attackers else END  # no attack, no battle
-        else:
-            nxt = COMBAT_DAMAGE
-        self.step = nxt
-        self.k.append((F_BEGIN_STEP,))
-
     def _f_battle(self) -> None:
         """Combat damage of the BATTLE phase: first-strike damage and then regular damage
         (702.7b, 702.4b) as in classic, with state-based actions between, but no priority."""
@@ -1158,17 +984,6 @@ class Game:
         self.k.append((F_SETTLE,))
 
     def _f_after_battle(self) -> None:
-        if self.rules.pocket:
-            # Source 003: attackers still on the board are exhausted; back to the main
-            # phase, where the player may attack again or play more cards.
-            for cid in self.attackers:
-                if cid in self.perm:
-                    self.perm[cid].tapped = True
-            cb.end_combat(self)
-            self.step = MAIN1
-            self._log("step", MAIN1)
-            self.k.append((F_PRIO, self.active))
-            return
         cb.end_combat(self)
         self.step = END
         self.k.append((F_BEGIN_STEP,))
@@ -1205,9 +1020,6 @@ class Game:
     def _f_end_step(self) -> None:
         """All players passed with an empty stack: the step ends (CR 500.2)."""
         step = self.step
-        if self.rules.phases:
-            self._end_phase(step)
-            return
         if step == COMBAT_DAMAGE and self.fs_step:
             # 510.4: a first-strike damage step is followed by the regular one.
             self.fs_step = False
@@ -1226,9 +1038,6 @@ class Game:
 
     def _f_cleanup(self) -> None:
         a = self.active
-        if self.rules.pocket:
-            self._pocket_cleanup(a)
-            return
         # 514.1: discard down to maximum hand size.
         mh = self.rules.max_hand
         if mh is not None and len(self.hand[a]) > mh:
@@ -1237,11 +1046,6 @@ class Game:
             self._set_decision(D_DISCARD, a, -1, f"discard to {mh} cards")
             return
         self._end_turn_effects()
-        if self.rules.phases:
-            # The end of an END phase: no priority; the next turn begins (its DRAW phase
-            # checks state-based actions first).
-            self._start_turn(1 - a)
-            return
         # 514.3a: if SBAs or triggers would happen, players get priority, then another
         # cleanup step follows.
         if self._sba_pending() or self.triggers:
@@ -1260,40 +1064,12 @@ class Game:
             self._dirty = True
         self.fog_turn = -1
 
-    def _pocket_cleanup(self, a: int) -> None:
-        """Source 003: damaged creatures heal; the player removes one unspent unstable
-        (face-down) mana source of their choice; then draws; the other player's turn."""
-        self._end_turn_effects()
-        unspent = [
-            c
-            for c in self.battlefield
-            if self.cdef[c].name == FACE_DOWN
-            and not self.perm[c].tapped
-            and self.chars(c).controller == a
-        ]
-        self.k.append((F_POCKET_DRAW,))
-        self.k.append((F_SETTLE,))
-        if len(unspent) == 1:
-            self._remove_unstable(a, unspent[0])
-        elif unspent:
-            self.ctx = Unstable(tuple(unspent))
-            self._set_decision(D_SELECT, a, -1, "remove one unspent unstable mana source")
-
-    def _remove_unstable(self, seat: int, cid: int) -> None:
-        self._move(cid, GRAVEYARD)
-        self._log("unstable_removed", seat, cid)
-
-    def _f_pocket_draw(self) -> None:
-        a = self.active
-        self._draw(a)
-        self._start_turn(1 - a)
-
     def _step_triggers(self, event: str) -> None:
         a = self.active
         for cid in self._derived().triggered:
             ch = self.chars(cid)
-            if self.rules.phases and not ch.types & ENCHANTMENT:
-                continue  # source 004: END executes the enchantments' triggered effects
+            if not self.rules.triggers_at_step(ch):
+                continue
             for idx, ab in enumerate(ch.abilities):
                 if ab.__class__ is not TriggeredAbility or ab.event != event:
                     continue
@@ -1338,127 +1114,27 @@ class Game:
 
     # ------------------------------------------------------------------ priority
 
-    def _f_prio(self, p: int) -> None:
+    def _f_prio(self, p: int, resolve: bool = False) -> None:
         """CR 117.5: before a player receives priority, SBAs are checked (repeatedly) and
         then triggered abilities are put on the stack; then the player gets priority. With
-        `Rules.immediate` (source 004) the stack resolves before anyone acts again."""
-        if self._settled((F_PRIO, p), self.rules.immediate):
+        `resolve` (a format's priority policy) the stack resolves before anyone acts."""
+        if self._settled((F_PRIO, p), resolve):
             # The two priority decisions are immutable values: shared, not rebuilt each time.
             self._decision = _PRIORITY[p]
             self._legal = None
 
     def _pass(self, p: int) -> None:
-        if self.rules.pocket:
-            self._pocket_pass(p)
-            return
-        self.passes += 1
-        if self.passes >= 2:
-            self.passes = 0
-            if self.stack:
-                self.k.append((F_RESOLVE,))
-            else:
-                self.k.append((F_END_STEP,))
-        else:
-            self.k.append((F_PRIO, 1 - p))
-
-    def _pocket_pass(self, p: int) -> None:
-        w = self.window
-        if w == "cast":
-            # No reaction: the card takes effect; the active player goes on.
-            self.window = None
-            self.k.append((F_PRIO, self.active))
-            self.k.append((F_SETTLE,))
-        elif w == "attack":
-            self.passes += 1
-            if self.passes >= 2:
-                self.passes = 0
-                self.window = None
-                self.k.append((F_BATTLE,))
-            else:
-                self.k.append((F_PRIO, 1 - p))
-        else:
-            # Done playing cards and attacking: cleanup.
-            self.step = CLEANUP
-            self.k.append((F_BEGIN_STEP,))
-
-    def _pocket_after_cast(self, p: int) -> None:
-        w = self.window
-        if w is None:
-            # Source 003: after a card is announced and paid, the opponent may react.
-            self.window = "cast"
-            self.k.append((F_PRIO, 1 - p))
-        elif w == "cast":
-            # A reaction: it can't be reacted to; everything takes effect (it first).
-            self.window = None
-            self.k.append((F_PRIO, self.active))
-            self.k.append((F_SETTLE,))
-        else:
-            # During an attack: it takes effect; then the other player may react.
-            self.k.append((F_PRIO, 1 - p))
-            self.k.append((F_SETTLE,))
-
-    def _start_attack(self, p: int, cid: int, defender: int) -> None:
-        """Source 003: an attack from the main phase: attackers (this one first), then the
-        opponent's defenders, then reactions, then damage; then back to the main phase."""
-        self.step = DECLARE_ATTACKERS
-        self._log("step", DECLARE_ATTACKERS)
-        cb.begin_combat(self)
-        self.attackers[cid] = defender
-        self.k.append((F_POCKET_BLOCKS,))
-        self.ctx = ATTACKERS
-        self._set_decision(D_ATTACKERS, p, -1, "declare attackers (one at a time, then done)")
-
-    def _f_pocket_blocks(self) -> None:
-        self.step = DECLARE_BLOCKERS
-        self._log("step", DECLARE_BLOCKERS)
-        self.k.append((F_POCKET_FIGHT,))
-        self.k.append((F_SETTLE,))
-        cb.start_declare_blockers(self)
-
-    def _f_pocket_fight(self) -> None:
-        self.step = COMBAT_DAMAGE
-        self._log("step", COMBAT_DAMAGE)
-        self.window = "attack"
-        self.passes = 0
-        self.k.append((F_PRIO, self.active))
+        self.rules.pass_priority(self, p)
 
     # ------------------------------------------------------------------ mana
 
     def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]:
-        if self.rules.pool:
-            # Each pool mana is a source that pays any pip (negative ids: no permanent).
-            return _POOL_SOURCES[: self.pool[seat]]
-        out = []
-        perm = self.perm
-        # Game.sick inlined (hot path): the table is per controller, so `seat` controls it.
-        sickness = self.rules.summoning_sickness
-        turn_start = self.last_turn_start[seat]
-        for cid, creature, haste, src in self._derived().mana[seat]:
-            p = perm[cid]
-            if cid == exclude or p.tapped:
-                continue
-            if creature and not haste and sickness and p.control_since > turn_start:
-                continue  # 302.6: {T} abilities of a "sick" creature can't be activated
-            out.append(src)  # Source objects are never mutated: built once per layer state
-        return out
+        """The mana `seat` can spend now, as payment sources (the format's mana model)."""
+        return self.rules.mana_sources(self, seat, exclude)
 
     def _pay_mana(self, seat: int, cost: Any, exclude: int = -1) -> None:
-        if not cost:
-            return
-        if self.rules.pool:
-            if cost.mv > self.pool[seat]:  # pragma: no cover - legality was checked before
-                raise RuntimeError("internal error: cost became unpayable")
-            self.pool[seat] -= cost.mv
-            self._log("pay", seat, cost.text, ())
-            return
-        pay = choose_payment(self.mana_sources(seat, exclude), cost)
-        if pay is None:  # pragma: no cover - legality was checked before
-            raise RuntimeError("internal error: cost became unpayable")
-        for src, color in pay:
-            self.perm[src.cid].tapped = True
-            if color and not src.free & color and src.pain:
-                self._damage(src.cid, self.chars(src.cid), player_ref(seat), src.pain, False)
-        self._log("pay", seat, cost.text, tuple(s.cid for s, _ in pay))
+        if cost:
+            self.rules.pay_mana(self, seat, cost, exclude)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -1468,7 +1144,7 @@ class Game:
         k = d.kind
         p = d.player
         if k == D_PRIORITY:
-            return self._priority_actions(p)
+            return self.rules.priority_actions(self, p)
         if k == D_TARGET:
             return [Action(TARGET, r) for r in self._target_choices()]
         if k == D_ATTACKERS:
@@ -1483,7 +1159,7 @@ class Game:
         if k == D_MULLIGAN:
             return (
                 [KEEP_ACTION, MULLIGAN_ACTION]
-                if self.mull_count[p] < HAND_SIZE - 1
+                if self.mull_count[p] < self.rules.opening_hand - 1
                 else [KEEP_ACTION]
             )
         if k in (D_BOTTOM, D_DISCARD):
@@ -1494,41 +1170,12 @@ class Game:
             return [Action(CARD, c) for c in self.ctx.choices]
         raise AssertionError(k)  # pragma: no cover
 
-    def _cost(self, p: int, cd: CardDef) -> Any:
-        """What `p` pays for `cd`: its cost, in pocket less 1 per permanent `p` controls
-        that shares a suit with it (source 003), never below nothing."""
-        cost = cd.cost
-        if not self.rules.pocket or cost is None or not cd.subtypes:
-            return cost
-        n = sum(1 for c in self.controlled(p) if self.chars(c).subtypes & cd.subtypes)
-        return cost if n == 0 else ManaCost(max(0, cost.mv - n), (), f"{{{max(0, cost.mv - n)}}}")
-
-    def _pocket_actions(self, p: int) -> list[Action]:
-        acts = [PASS_ACTION]
-        w = self.window
-        srcs = self.mana_sources(p)
-        want = "" if w is None else ("opponent_plays_card" if w == "cast" else "during_attack")
-        for cid in self.hand[p]:
-            whole = self.cdef[cid]
-            if w is None and self.lands_played < 1:
-                acts.append(Action(PLAY, cid, FACE_DOWN_PLAY))
-            for h, half in enumerate(whole.halves):
-                if half.reaction != want:
-                    continue
-                cost = self._cost(p, half)
-                if cost is None or not can_pay(srcs, cost):
-                    continue
-                specs = _spell_specs(half)
-                if specs and not self._targets_exist(specs, cid, p, SPELL, half):
-                    continue
-                acts.append(Action(PLAY, cid, h))
-        if w is None:
-            acts += [Action(ATTACK, c, 1 - p) for c in cb.can_attack_list(self)]
-        return acts
+    def cost_of(self, p: int, cd: CardDef) -> Any:
+        """What `p` pays to cast `cd` now (the format may change a card's cost)."""
+        return self.rules.cost(self, p, cd)
 
     def _priority_actions(self, p: int) -> list[Action]:
-        if self.rules.pocket:
-            return self._pocket_actions(p)
+        """CR 117.1: what `p` may do with priority (the format decides whether to use this)."""
         acts = [PASS_ACTION]
         sorcery_ok = self.active == p and self.step in (MAIN1, MAIN2) and not self.stack
         hand = self.hand[p]
@@ -1553,7 +1200,7 @@ class Game:
                 else:
                     if srcs is None:
                         srcs = self.mana_sources(p)
-                    specs = _spell_specs(cd)
+                    specs = spell_targets(cd)
                     # Targets are checked against the spell's colours as it would be cast
                     # (112.3, 702.16b): a colour effect on cards off the battlefield
                     # (Celestial Dawn) applies, so the card's current characteristics.
@@ -1732,25 +1379,14 @@ class Game:
                 self._pass(p)
                 return
             self.passes = 0
-            if self.rules.pocket:
-                if a.kind == ATTACK:
-                    self._start_attack(p, a.obj, a.arg)
-                elif a.arg == FACE_DOWN_PLAY:
-                    self.lands_played += 1
-                    self._face_down(p, a.obj)
-                    self.k.append((F_PRIO, p))
-                else:
-                    self.cdef[a.obj] = self.cdef[a.obj].halves[a.arg]
-                    self._begin_cast(p, a.obj)
-                return
-            if a.kind == PLAY:
-                if self.cdef[a.obj].types & LAND:
-                    self._play_land(p, a.obj)
-                else:
-                    self._begin_cast(p, a.obj)
-            elif a.kind == ACTIVATE:
-                self._begin_activate(p, a.obj, a.arg)
+            self.rules.answer_priority(self, p, a)
             return
+        ctx = self.ctx
+        if ctx is not None:
+            answer = self.rules.answers.get(ctx.__class__)
+            if answer is not None:
+                answer(self, p, a)
+                return
         if k == D_TARGET:
             item = self.ctx.item
             item.targets.append((a.obj, 0 if a.obj < 0 else self.oid[a.obj]))
@@ -1770,22 +1406,7 @@ class Game:
             self._log("bottom", p)
             return
         if k == D_DISCARD:
-            ctx = self.ctx
-            if isinstance(ctx, Redraw):
-                seat, n, last = ctx.seat, ctx.n, ctx.last
-                self.ctx = None
-                if a.kind == PASS:
-                    for _ in range(n):
-                        self._draw(seat)
-                    if last:
-                        self._start_turn(self.first_player, first=True)
-                    else:
-                        self.k.append((F_REDRAW, 1 - seat, 0, True))
-                else:
-                    self._discard(seat, a.obj)
-                    self.k.append((F_REDRAW, seat, n + 1, last))
-                return
-            if isinstance(self.ctx, CleanupDiscard):
+            if isinstance(ctx, CleanupDiscard):
                 self._discard(p, a.obj)
                 self.ctx = None
             else:
@@ -1804,17 +1425,23 @@ class Game:
                 self.res.vars["answer"] = a.arg
             return
         if k == D_SELECT:
-            ctx = self.ctx
-            if isinstance(ctx, Unstable):
-                self.ctx = None
-                self._remove_unstable(p, a.obj)
-            elif isinstance(ctx, Legend):
+            if isinstance(ctx, Legend):
                 self.ctx = LegendKeep(a.obj)
             elif isinstance(ctx, Resolving):
                 assert self.res is not None
                 self.res.vars["answer"] = a.obj
             return
         raise AssertionError(k)  # pragma: no cover
+
+    def _take_priority_action(self, p: int, a: Action) -> None:
+        """CR 117.1a: play a land, cast a spell or activate an ability."""
+        if a.kind == PLAY:
+            if self.cdef[a.obj].types & LAND:
+                self._play_land(p, a.obj)
+            else:
+                self._begin_cast(p, a.obj)
+        elif a.kind == ACTIVATE:
+            self._begin_activate(p, a.obj, a.arg)
 
     # ------------------------------------------------------------------ lands, casting
 
@@ -1833,7 +1460,7 @@ class Game:
         item = StackItem(self.oid[cid], SPELL, cid, self.oid[cid], p, cd.spell, -1)
         self.stack.append(item)
         self.k.append((F_CAST_DONE,))
-        self.ctx = Targets(item, tuple(_spell_specs(cd)), F_CAST_DONE)
+        self.ctx = Targets(item, tuple(spell_targets(cd)), F_CAST_DONE)
         self._next_target()
 
     def _begin_activate(self, p: int, cid: int, idx: int) -> None:
@@ -1860,12 +1487,9 @@ class Game:
         item = self.ctx.item
         self.ctx = None
         cd = self.cdef[item.cid]
-        self._pay_mana(item.controller, self._cost(item.controller, cd))
+        self._pay_mana(item.controller, self.rules.cost(self, item.controller, cd))
         self._log("cast", item.controller, item.cid, tuple(item.targets))
-        if self.rules.pocket:
-            self._pocket_after_cast(item.controller)
-            return
-        self.k.append((F_PRIO, self._after_action(item.controller)))
+        self.rules.after_cast(self, item.controller)
 
     def _f_act_done(self) -> None:
         item = self.ctx.item
@@ -1880,12 +1504,7 @@ class Game:
             self._to_graveyard(cid, "sacrificed")
         self.stack.append(item)
         self._log("activate", p, cid, item.ab_index, tuple(item.targets))
-        self.k.append((F_PRIO, self._after_action(p)))
-
-    def _after_action(self, p: int) -> int:
-        """Who receives priority after `p` cast or activated: `p` (CR 117.3c), or with
-        `Rules.immediate` the other player (source 004)."""
-        return 1 - p if self.rules.immediate else p
+        self.k.append((F_PRIO, self.rules.priority_after(p)))
 
     # ------------------------------------------------------------------ triggers
 
@@ -1937,8 +1556,7 @@ class Game:
     def _f_resolve(self) -> None:
         """CR 608: resolve the top object; then the active player gets priority."""
         item = self.stack[-1]
-        if not (self.rules.immediate or self.rules.pocket):  # they push their continuation
-            self.k.append((F_PRIO, self.active))
+        self.rules.after_resolve(self)
         if item.targets:
             legal = [self.target_still_legal(item, i) for i in range(len(item.targets))]
             if not any(legal):
@@ -2182,8 +1800,8 @@ class Game:
                     EXILE: self.exile,
                     LIBRARY: self.library,
                 }[z]
-                shared = self.rules.shared_pile and z in (GRAVEYARD, LIBRARY)
-                zl[0 if shared else self.owner[cid]].remove(cid)
+                owner = self.owner[cid]
+                zl[self.rules.pile(owner) if z in (GRAVEYARD, LIBRARY) else owner].remove(cid)
                 self.zone[cid] = NOWHERE
                 self.stray_tokens.remove(cid)
                 self._dirty = True
@@ -2254,7 +1872,7 @@ class Game:
                 for cid in list(self.hand[s]):
                     self._move(cid, LIBRARY)
                 self.rng.shuffle(self.library[s])
-                for _ in range(HAND_SIZE):
+                for _ in range(self.rules.opening_hand):
                     self._draw(s)
             self.mull_round = []
             self.k.append((F_MULLIGAN,))
@@ -2268,7 +1886,7 @@ class Game:
             self._log("keep", p, len(self.hand[p]) - self.mull_count[p])
             n = min(self.mull_count[p], len(self.hand[p]))
             for _ in range(n):
-                self.k.append((_F_BOTTOM, p))
+                self.k.append((F_BOTTOM, p))
         else:
             self.mull_count[p] += 1
             self._log("mulligan", p)
@@ -2295,34 +1913,7 @@ class Game:
         from the opponent's unseen cards (hand + library) and both libraries are
         reshuffled. `seat`'s own hand, all public zones and the decision are unchanged."""
         g = self.clone()
-        r = _as_rng(rng)
-        opp = 1 - seat
-        lib = 0 if g.rules.shared_pile else opp
-        pool = g.hand[opp] + g.library[lib]
-        n_hand = len(g.hand[opp])
-        r.shuffle(pool)
-        g.hand[opp] = pool[:n_hand]
-        g.library[lib] = pool[n_hand:]
-        for cid in g.hand[opp]:
-            g.zone[cid] = HAND
-            g.owner[cid] = opp
-        for cid in g.library[lib]:
-            g.zone[cid] = LIBRARY
-        if not g.rules.shared_pile:
-            r.shuffle(g.library[seat])
-        if g.cardset.face_down:
-            # Pocket: what is under the opponent's face-down sources is unseen too; each
-            # may trade identities with an unseen card (hand or pile).
-            unseen = g.hand[opp] + g.library[lib]
-            for f in g.battlefield:
-                if g.cdef[f].name != FACE_DOWN or g.controller(f) != opp:
-                    continue
-                j = r.below(len(unseen) + 1)
-                if j < len(unseen):
-                    c = unseen[j]
-                    under, other = g.cdef[f].half_of, g.cdef[c].name
-                    g.cdef[f] = g.cardset.face_down[other]
-                    g.cdef[c] = g.cardset.cards[under]
+        g.rules.resample_hidden(g, seat, _as_rng(rng))
         g._legal = None
         return g
 
@@ -2361,17 +1952,9 @@ def _deck_names(d: Deck | str | Sequence[str], fmt: str) -> tuple[str, ...]:
     return tuple(d)
 
 
-def _spell_specs(cd: CardDef) -> tuple[TargetSpec, ...]:
-    if cd.spell is not None:
-        return cd.spell.targets
-    if cd.enchant is not None:
-        return (cd.enchant,)
-    return ()
-
-
 def _item_specs(g: Game, item: StackItem) -> tuple[TargetSpec, ...]:
     if item.kind == SPELL:
-        return _spell_specs(g.cdef[item.cid])
+        return spell_targets(g.cdef[item.cid])
     return item.ability.targets
 
 
@@ -2406,31 +1989,36 @@ def _effect_state(e: Effect) -> tuple:
     return (e.ts, repr(e.components), e.affected, e.duration, e.source, e.source_oid, e.controller)
 
 
-_FRAMES: tuple = (
-    Game._f_begin_step,
-    Game._f_prio,
-    Game._f_end_step,
-    Game._f_resolve,
-    Game._f_ops,
-    Game._f_cast_done,
-    Game._f_act_done,
-    Game._f_trig_done,
-    Game._f_put_triggers,
-    Game._f_mulligan,
-    Game._f_cleanup,
-    Game._f_damage,
-    Game._f_bottom,
-    Game._f_settle,
-    Game._f_battle,
-    Game._f_after_battle,
-    Game._f_redraw,
-    Game._f_pocket_blocks,
-    Game._f_pocket_fight,
-    Game._f_pocket_draw,
-)
+# The shared frames by id (engine.frames); a format replaces some and adds its own.
+_SHARED_FRAMES: dict[int, Any] = {
+    F_BEGIN_STEP: Game._f_begin_step,
+    F_PRIO: Game._f_prio,
+    F_END_STEP: Game._f_end_step,
+    F_RESOLVE: Game._f_resolve,
+    F_OPS: Game._f_ops,
+    F_CAST_DONE: Game._f_cast_done,
+    F_ACT_DONE: Game._f_act_done,
+    F_TRIG_DONE: Game._f_trig_done,
+    F_PUT_TRIGGERS: Game._f_put_triggers,
+    F_MULLIGAN: Game._f_mulligan,
+    F_CLEANUP: Game._f_cleanup,
+    F_DAMAGE: Game._f_damage,
+    F_BOTTOM: Game._f_bottom,
+    F_SETTLE: Game._f_settle,
+    F_BATTLE: Game._f_battle,
+    F_AFTER_BATTLE: Game._f_after_battle,
+}
+_TABLES: dict[type, tuple] = {}
 
 
-_PRIORITY = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))
+def _frame_table(fmt: Format) -> tuple:
+    """Frame id -> function for games of format `fmt` (built once per format class)."""
+    frames = {**_SHARED_FRAMES, **fmt.frames}
+    if sorted(frames) != list(range(len(frames))):
+        raise ValueError(f"format {fmt.name}: frame ids must run 0..n-1, got {sorted(frames)}")
+    table = tuple(frames[i] for i in range(len(frames)))
+    _TABLES[fmt.__class__] = table
+    return table
 
 
 class Derived:

@@ -1,4 +1,4 @@
-"""Automatic, deterministic mana payment (DESIGN §2).
+"""Automatic, deterministic mana payment (docs/design.md).
 
 A source is an untapped permanent with a {T} mana ability. Each source makes one mana.
 Payment is a bipartite matching of colored pips to sources, plus enough other sources

@@ -310,7 +310,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._seed = self._rng.getrandbits(63) if seed is None else seed
         if self.fixed_pair is not None:
             pair = self.fixed_pair
-        elif len(self.deck_pool) == 1 or rules_for(self.format).shared_pile:
+        elif len(self.deck_pool) == 1 or rules_for(self.format).piles == 1:
             # One shared pile (pocket), or one deck: both seats play it.
             d = self.deck_pool[self._rng.randrange(len(self.deck_pool))]
             pair = (d, d)

@@ -1,0 +1,279 @@
+"""The format hooks protocol: what a rules format may decide, with the Comprehensive Rules'
+answer as the default.
+
+A format is a subclass of `Format` (python-chess's board variants are the model): its
+numbers are class attributes, its rules are the hook methods it overrides, and its turn
+structure is the continuation frames it replaces or adds (`frames`). The shared engine
+(`mtg_env.engine.game`) calls the hooks and never asks which format it runs; see
+docs/formats.md for how to add one.
+
+The hooks, by job:
+
+- numbers: `starting_life`, `opening_hand`, `max_hand`, `mulligans`, `summoning_sickness`,
+  `deck_size`, `card_set`, `piles` (2: a library and a graveyard each; 1: one shared pile),
+  `step_names`, `after_blocks` (the step in which players act after blockers are declared).
+- setup: `deal` (a new game), `check_setup_step` and `setup_player` (a scripted position,
+  `player_fields` naming the extra per-player fields a position may give).
+- turn structure: `frames` (frame id -> function of the game; see `engine.frames`),
+  `triggers_at_step`, `draw`.
+- priority policy: `priority_actions`, `answer_priority`, `pass_priority`, `after_cast`,
+  `priority_after`, `after_resolve`, `answers` (answers to the format's own decisions).
+- mana model: `mana_sources`, `pay_mana`, `cost`, `mana_text`.
+- combat: `taps_on_attack`, `divide_damage`.
+- hashing extras: `hash_extras` (state only this format has).
+- hidden information: `resample_hidden`.
+
+Hooks take the game as their first argument and may use its internals: a format is part
+of the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .. import combat as cb
+from ..constants import (
+    DECLARE_BLOCKERS,
+    HAND,
+    LIBRARY,
+    STEP_NAMES,
+    player_ref,
+)
+from ..frames import F_END_STEP, F_MULLIGAN, F_PRIO, F_RESOLVE
+from ..mana import Source, choose_payment
+
+if TYPE_CHECKING:
+    from ..cards import CardDef
+    from ..game import Game
+    from ..layers import Chars
+    from ..objects import Action
+    from ..rng import Rng
+
+Frame = Callable[..., None]
+
+
+class Format:
+    """The Comprehensive Rules' answers (the classic format); a format overrides what it
+    changes. Instances are stateless: one per format, shared by all its games."""
+
+    __slots__ = ()
+
+    name: ClassVar[str] = ""
+    card_set: ClassVar[str] = ""
+    deck_size: ClassVar[int] = 40
+    starting_life: ClassVar[int] = 20
+    opening_hand: ClassVar[int] = 7
+    max_hand: ClassVar[int | None] = 7  # discard down to this at cleanup (None: no maximum)
+    mulligans: ClassVar[bool] = True  # London mulligans as decisions (CR 103.5)
+    summoning_sickness: ClassVar[bool] = True  # CR 302.6
+    # How many libraries (and graveyards): 2, one each; 1, one pile both players share.
+    piles: ClassVar[int] = 2
+    # Step names players and scenario files use, by engine step constant.
+    step_names: ClassVar[dict[int, str]] = {i: n for i, n in enumerate(STEP_NAMES)}
+    # The step in which the players act after blockers are declared, before damage.
+    after_blocks: ClassVar[int] = DECLARE_BLOCKERS
+    # Per-player fields a scripted position may give beyond life and zones.
+    player_fields: ClassVar[tuple[str, ...]] = ()
+    # Frames this format replaces or adds: frame id -> function(game, *args).
+    frames: ClassVar[dict[int, Frame]] = {}
+    # Answers to decisions only this format asks: context class -> function(game, p, a).
+    answers: ClassVar[dict[type, Callable[[Game, int, Action], None]]] = {}
+
+    # ------------------------------------------------------------------ names
+
+    def step_name(self, step: int) -> str:
+        if step < 0:
+            return "pregame"
+        return self.step_names.get(step) or STEP_NAMES[step]
+
+    def step_by_name(self, name: str) -> int | None:
+        for step, n in self.step_names.items():
+            if n == name:
+                return step
+        return None
+
+    def pile(self, seat: int) -> int:
+        """The index of `seat`'s library and graveyard (0 for both with one shared pile)."""
+        return seat if self.piles == 2 else 0
+
+    def __repr__(self) -> str:
+        return f"<format {self.name}>"
+
+    def __reduce__(self) -> tuple:
+        # A format pickles as its name: the registered instance on the other side.
+        return (rules_for, (self.name,))
+
+    # ------------------------------------------------------------------ setup
+
+    def deal(
+        self, g: Game, names: Sequence[tuple[str, ...]], first_player: int | None, mulligans: bool
+    ) -> None:
+        """A new game (CR 103): shuffle each library, choose the first player, draw the
+        opening hands, then London mulligans as decisions (or the first turn)."""
+        for seat, deck in enumerate(names):
+            g.deck_names[seat] = deck
+            for name in deck:
+                cid = g._new_card(g.cardset.get(name), seat)
+                g.zone[cid] = LIBRARY
+                g.library[seat].append(cid)
+            g.rng.shuffle(g.library[seat])
+        fp = g._choose_first(first_player)
+        for seat in (fp, 1 - fp):
+            for _ in range(self.opening_hand):
+                g._draw(seat)
+        g._log("start", fp)
+        if mulligans and self.mulligans:
+            g.k.append((F_MULLIGAN,))
+        else:
+            g._start_turn(fp, first=True)
+
+    def check_setup_step(self, step: int) -> None:
+        """Raise ValueError if a scripted position may not start in `step`."""
+
+    def setup_player(self, g: Game, seat: int, spec: dict[str, Any]) -> None:
+        """A scripted position's format-specific player fields (`player_fields`)."""
+
+    # ------------------------------------------------------------------ turn structure
+
+    def triggers_at_step(self, ch: Chars) -> bool:
+        """Whether the "at the beginning of ..." abilities of permanent `ch` trigger."""
+        return True
+
+    def draw(self, g: Game, seat: int) -> None:
+        """`seat` draws a card; from an empty library they lose at the next SBA check
+        (CR 704.5b)."""
+        lib = g.library[seat]
+        if not lib:
+            g.drew_from_empty[seat] = True
+            g._sba_ok = None
+            g._log("draw_empty", seat)
+            return
+        cid = lib[-1]
+        g._move(cid, HAND)
+        g._log("draw", seat, cid)
+
+    # ------------------------------------------------------------------ priority
+
+    def priority_actions(self, g: Game, p: int) -> list[Action]:
+        """What `p` may do with priority (CR 117.1)."""
+        return g._priority_actions(p)
+
+    def answer_priority(self, g: Game, p: int, a: Action) -> None:
+        """`p` took action `a` (not a pass) with priority."""
+        g._take_priority_action(p, a)
+
+    def pass_priority(self, g: Game, p: int) -> None:
+        """CR 117.4: when all players pass in succession the top object resolves, or with
+        an empty stack the step ends; otherwise the next player gets priority."""
+        g.passes += 1
+        if g.passes >= 2:
+            g.passes = 0
+            g.k.append((F_RESOLVE,) if g.stack else (F_END_STEP,))
+        else:
+            g.k.append((F_PRIO, 1 - p))
+
+    def after_cast(self, g: Game, p: int) -> None:
+        """`p` finished casting a spell (CR 601.2i): who gets priority next."""
+        g.k.append((F_PRIO, self.priority_after(p)))
+
+    def priority_after(self, p: int) -> int:
+        """Who receives priority after `p` cast or activated (CR 117.3c)."""
+        return p
+
+    def after_resolve(self, g: Game) -> None:
+        """CR 117.3b: the active player receives priority after an object resolves."""
+        g.k.append((F_PRIO, g.active))
+
+    # ------------------------------------------------------------------ mana
+
+    def mana_sources(self, g: Game, seat: int, exclude: int = -1) -> list[Source]:
+        """The untapped mana abilities `seat` can activate now (CR 106, 605)."""
+        out = []
+        perm = g.perm
+        sickness = self.summoning_sickness
+        turn_start = g.last_turn_start[seat]
+        for cid, creature, haste, src in g._derived().mana[seat]:
+            p = perm[cid]
+            if cid == exclude or p.tapped:
+                continue
+            if creature and not haste and sickness and p.control_since > turn_start:
+                continue  # 302.6: {T} abilities of a "sick" creature can't be activated
+            out.append(src)  # Source objects are never mutated: built once per layer state
+        return out
+
+    def pay_mana(self, g: Game, seat: int, cost: Any, exclude: int = -1) -> None:
+        """Pay `cost` from `seat`'s sources (the choice is automatic; see engine.mana)."""
+        pay = choose_payment(self.mana_sources(g, seat, exclude), cost)
+        if pay is None:  # pragma: no cover - legality was checked before
+            raise RuntimeError("internal error: cost became unpayable")
+        for src, color in pay:
+            g.perm[src.cid].tapped = True
+            if color and not src.free & color and src.pain:
+                g._damage(src.cid, g.chars(src.cid), player_ref(seat), src.pain, False)
+        g._log("pay", seat, cost.text, tuple(s.cid for s, _ in pay))
+
+    def cost(self, g: Game, p: int, cd: CardDef) -> Any:
+        """What `p` pays to cast `cd`."""
+        return cd.cost
+
+    def mana_text(self, g: Game, seat: int) -> str | None:
+        """Mana a player has apart from their permanents, for views (None: nothing)."""
+        return None
+
+    # ------------------------------------------------------------------ combat
+
+    def taps_on_attack(self, ch: Chars) -> bool:
+        """508.1f: attacking causes a creature without vigilance to tap."""
+        return "vigilance" not in ch.keywords
+
+    def divide_damage(
+        self, g: Game, a: int, blockers: list[int], power: int, defender: int
+    ) -> list[tuple[int, int]]:
+        """How attacker `a` divides its combat damage among its blockers (CR 510.1c-d)."""
+        return cb.divide_cr(g, a, blockers, power, defender)
+
+    # ------------------------------------------------------------------ hashing
+
+    def hash_extras(self, g: Game) -> list:
+        """State only this format has, appended to `Game.state_hash()`'s parts."""
+        return []
+
+    # ------------------------------------------------------------------ hidden information
+
+    def resample_hidden(self, g: Game, seat: int, r: Rng) -> None:
+        """Re-deal in place what `seat` cannot see: the opponent's hand is redrawn from
+        their unseen cards (hand + library) and both libraries are reshuffled."""
+        opp = 1 - seat
+        lib = self.pile(opp)
+        pool = g.hand[opp] + g.library[lib]
+        n_hand = len(g.hand[opp])
+        r.shuffle(pool)
+        g.hand[opp] = pool[:n_hand]
+        g.library[lib] = pool[n_hand:]
+        for cid in g.hand[opp]:
+            g.zone[cid] = HAND
+            g.owner[cid] = opp
+        for cid in g.library[lib]:
+            g.zone[cid] = LIBRARY
+        if self.pile(seat) != lib:
+            r.shuffle(g.library[seat])
+
+
+FORMATS: dict[str, Format] = {}
+
+
+def register(fmt: Format) -> Format:
+    """Make `fmt` known by its name (to `Game.new`, the env, decks and scenario files)."""
+    if not fmt.name or not fmt.card_set:
+        raise ValueError(f"{type(fmt).__name__}: a format needs a name and a card_set")
+    FORMATS[fmt.name] = fmt
+    return fmt
+
+
+def rules_for(name: str) -> Format:
+    """The format called `name`; a clear error naming the known formats otherwise."""
+    r = FORMATS.get(name)
+    if r is None:
+        raise ValueError(f"unknown format {name!r} (known: {', '.join(FORMATS)})")
+    return r
