@@ -54,7 +54,7 @@ from mtg_env.engine.constants import (
 )
 from mtg_env.engine.decisions import Legend, Redraw, Resolving, Targets, Unstable
 from mtg_env.engine.formats import Adventure, Format, Pocket
-from mtg_env.engine.objects import SPELL
+from mtg_env.engine.objects import SPELL, activated_at
 
 from . import pocket_play
 from .common import (
@@ -849,6 +849,4 @@ class HeuristicAgent(EngineAgent):
 
 
 def _activated(g: Game, a: Action) -> Any:
-    from mtg_env.engine.game import _activated_at
-
-    return _activated_at(g.chars(a.obj), a.arg)
+    return activated_at(g.chars(a.obj), a.arg)

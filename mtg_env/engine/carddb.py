@@ -43,6 +43,7 @@ from .constants import (
     SUPERTYPE_BITS,
     TYPE_BITS,
 )
+from .files import InputFileError, load_yaml
 from .formats import FORMATS
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -652,8 +653,6 @@ class CardSet:
 def _read_yaml(path: Path, what: str = "YAML file") -> Any:
     """A card-set or deck file: every way it can be unreadable is one CardDataError line
     naming the file (missing, a directory, not UTF-8, nested too deeply, malformed)."""
-    from .files import InputFileError, load_yaml
-
     try:
         return load_yaml(path, what)
     except InputFileError as e:

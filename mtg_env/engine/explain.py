@@ -29,6 +29,7 @@ from .constants import (
 )
 from .log import describe_action
 from .mana import can_pay
+from .objects import activated_at
 
 if TYPE_CHECKING:
     from .game import Game
@@ -98,10 +99,9 @@ def _reason(g: Game, a: Action) -> str:
         ch = g.chars(cid)
         if ch.controller != p:
             return f"you don't control {ch.name} (CR 602.2)"
-        from .game import _activated_at
 
         try:
-            ab = _activated_at(ch, a.arg)
+            ab = activated_at(ch, a.arg)
         except Exception as e:  # noqa: BLE001 - the message is the reason
             return str(e)
         sorcery_ok = g.active == p and g.step in (MAIN1, MAIN2) and not g.stack

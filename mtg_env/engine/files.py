@@ -12,6 +12,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 # Input files are small (cards, decks, scenarios, configs, replays); anything bigger is
 # not one of them, and reading it whole would only use up memory.
 MAX_INPUT_BYTES = 64 * 1024 * 1024
@@ -65,8 +67,6 @@ def read_text(path: str | Path, what: str = "file") -> str:
 
 def load_yaml(path: str | Path, what: str = "YAML file") -> Any:
     """A YAML file, parsed safely (plain data only; no tags that build objects)."""
-    import yaml
-
     text = read_text(path, what)
     try:
         return yaml.safe_load(text)

@@ -91,6 +91,7 @@ from .decisions import (
     Resolving,
     Targets,
 )
+from .explain import why_illegal
 from .formats import Format, rules_for
 from .frames import (
     F_ACT_DONE,
@@ -111,6 +112,7 @@ from .frames import (
     F_TRIG_DONE,
 )
 from .layers import Chars, Effect, chars_off_battlefield, compute, matches
+from .log import describe_action, obj_name, render_events
 from .mana import Source, can_pay
 from .objects import (
     ABILITY,
@@ -123,6 +125,7 @@ from .objects import (
     Resolution,
     StackItem,
     Trigger,
+    activated_at,
 )
 from .rng import Rng
 
@@ -687,14 +690,10 @@ class Game:
 
     def log_text(self, events: Iterable[tuple] | None = None) -> str:
         """The event log as readable lines."""
-        from .log import render_events
-
         return render_events(self, self._events if events is None else events)
 
     def describe(self, action: Action) -> str:
         """A readable string for `action` in the current state."""
-        from .log import describe_action
-
         return describe_action(self, action)
 
     # ------------------------------------------------------------------ characteristics
@@ -754,8 +753,6 @@ class Game:
         """Why object `cid` looks the way it does: its printed (or copied) values, then the
         continuous effects applied to it layer by layer with their timestamps (CR 613),
         then the result."""
-        from .log import obj_name
-
         cd = self.cdef[cid]
         pt = f" {cd.power}/{cd.toughness}" if cd.power is not None else ""
         lines = [f"{obj_name(self, cid)}: printed {cd.name}{pt}"]
@@ -1465,7 +1462,7 @@ class Game:
 
     def _begin_activate(self, p: int, cid: int, idx: int) -> None:
         """CR 602.2: announce, choose targets, pay costs; the ability goes on the stack."""
-        ab = _activated_at(self.chars(cid), idx)
+        ab = activated_at(self.chars(cid), idx)
         item = StackItem(self._new_oid(), ABILITY, cid, self.oid[cid], p, ab, idx)
         self.k.append((F_ACT_DONE,))
         self.ctx = Targets(item, tuple(ab.targets), F_ACT_DONE)
@@ -1902,8 +1899,6 @@ class Game:
     # ------------------------------------------------------------------ illegal actions
 
     def _why_illegal(self, a: Action) -> str:
-        from .explain import why_illegal
-
         return why_illegal(self, a)
 
     # ------------------------------------------------------------------ hidden information
@@ -1956,20 +1951,6 @@ def _item_specs(g: Game, item: StackItem) -> tuple[TargetSpec, ...]:
     if item.kind == SPELL:
         return spell_targets(g.cdef[item.cid])
     return item.ability.targets
-
-
-def _activated_at(ch: Chars, idx: int) -> ActivatedAbility:
-    i = -1
-    for ab in ch.abilities:
-        if ab.__class__ is ManaAbility or ab.__class__ is ActivatedAbility:
-            i += 1
-            if i == idx:
-                if ab.__class__ is ManaAbility:
-                    raise IllegalActionError(
-                        "mana abilities are not activated directly: payment is automatic"
-                    )
-                return ab  # type: ignore[return-value]
-    raise IllegalActionError(f"{ch.name} has no activated ability {idx}")
 
 
 def _copy_ctx(ctx: Context | None, items: dict[int, StackItem]) -> Context | None:

@@ -27,6 +27,7 @@ from .constants import (
     TARGET,
     ref_player,
 )
+from .objects import activated_at
 
 if TYPE_CHECKING:
     from .game import Game
@@ -95,10 +96,8 @@ def describe_action(g: Game, a: Action) -> str:
         verb = "play" if g.cdef[a.obj].types & LAND else "cast"
         return f"{verb} {obj_name(g, a.obj)}"
     if k == ACTIVATE:
-        from .game import _activated_at
-
         try:
-            ab = _activated_at(g.chars(a.obj), a.arg)
+            ab = activated_at(g.chars(a.obj), a.arg)
             return f"activate {obj_name(g, a.obj)} [{a.arg}] {ability_text(ab)}"
         except Exception:
             return f"activate {obj_name(g, a.obj)} ability {a.arg}"

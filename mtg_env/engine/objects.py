@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .cards import CardDef
+from .cards import ActivatedAbility, CardDef, ManaAbility
 from .constants import ACTION_NAMES, DECISION_NAMES
 
 SPELL, ABILITY, TRIGGER = 0, 1, 2
@@ -229,3 +229,19 @@ class Resolution:
             tuple((len(f[0]), f[1]) for f in self.frames),
             tuple(sorted((k, repr(v)) for k, v in self.vars.items())),
         )
+
+
+def activated_at(ch: Any, idx: int) -> ActivatedAbility:
+    """The `idx`-th activated ability of an object with characteristics `ch` (mana
+    abilities counted, in text order), as players and the action space number them."""
+    i = -1
+    for ab in ch.abilities:
+        if ab.__class__ is ManaAbility or ab.__class__ is ActivatedAbility:
+            i += 1
+            if i == idx:
+                if ab.__class__ is ManaAbility:
+                    raise IllegalActionError(
+                        "mana abilities are not activated directly: payment is automatic"
+                    )
+                return ab  # type: ignore[return-value]
+    raise IllegalActionError(f"{ch.name} has no activated ability {idx}")
