@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents import make_agent
+
 from .engine import Action, Deck, Game
 from .engine.log import describe_action, render_events
 from .io import check_writable
@@ -119,8 +121,6 @@ def play(
 ) -> PlayResult:
     """Play seat `seat` against the agent spec `opponent`, on `decks` (seat 0's deck
     first); saves the replay to `save` (default `replays/play-SEED.json`)."""
-    from agents import make_agent
-
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat}")
     opp_seat = 1 - seat

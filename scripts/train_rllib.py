@@ -6,7 +6,7 @@
     python scripts/train_rllib.py --smoke                         # two tiny iterations (tests)
 
 One job per file (CleanRL style): a config dataclass, validated when read from YAML.
-The env is `mtg_env.rllib.MtgMultiAgentEnv` (masked observations, turn-based), the policy
+The env is `agents.rllib.MtgMultiAgentEnv` (masked observations, turn-based), the policy
 `MaskedSlotModule` (the SB3 recipe's network). One shared module, `main`, is trained; its
 opponents are itself, frozen snapshots of it added to the league every `snapshot_every`
 iterations (`LeagueCallback`, `Algorithm.add_module`), and engine agents played inside the
@@ -117,7 +117,7 @@ def build_config(cfg: Config) -> Any:
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 
-    from mtg_env.rllib import MAIN, LeagueCallback, MtgMultiAgentEnv, league_mapping, module_spec
+    from agents.rllib import MAIN, LeagueCallback, MtgMultiAgentEnv, league_mapping, module_spec
 
     env_config = {
         "format": cfg.format,
@@ -205,7 +205,7 @@ def _model_config(cfg: Config) -> dict[str, Any]:
 
 def init_main(algo: Any, cfg: Config, path: str) -> None:
     """Start `main` (learner and env runners) from an SB3 slot policy."""
-    from mtg_env.rllib import MAIN, load_sb3_policy, module_spec, set_module_state
+    from agents.rllib import MAIN, load_sb3_policy, module_spec, set_module_state
 
     env = algo.config.env(algo.config.env_config)
     space = env.observation_spaces["learner"]
@@ -302,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import ray
 
-    from mtg_env.rllib import snapshot_ids
+    from agents.rllib import snapshot_ids
 
     if args.address:
         ray.init(address=args.address, log_to_driver=False)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import torch
 
-from mtg_env.rllib import (
+from agents.rllib import (
     LEARNER,
     MaskedSlotModule,
     MtgMultiAgentEnv,

@@ -24,6 +24,9 @@ its decisions, and the game and its replay are the same as through `act`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+from importlib.metadata import entry_points
 from time import perf_counter
 from typing import Any
 
@@ -36,11 +39,23 @@ from .duel import AGENTS, as_action, check_seed, raw_env
 Opponent = Any
 
 
+@cache
+def agent_factory() -> Callable[[str, int], Any]:
+    """What turns an agent spec ("random", "heuristic", "policy:PATH") into an agent: the
+    `make_agent` entry point (group `mtg_env.agents`) of the installed agents package.
+    The env finds agents through the package metadata, so it never imports them."""
+    found = entry_points(group="mtg_env.agents", name="make_agent")
+    if not found:
+        raise RuntimeError(
+            "no agents are installed (entry point mtg_env.agents:make_agent): "
+            "install the project (pip install -e .) or pass an agent object"
+        )
+    return next(iter(found)).load()
+
+
 def make_opponent(spec: Opponent, seed: int = 0) -> Any:
     if isinstance(spec, str):
-        from agents import make_agent
-
-        return make_agent(spec, seed)
+        return agent_factory()(spec, seed)
     if hasattr(spec, "act") or callable(spec):
         return spec
     raise TypeError("opponent must be an agent spec string, an agent, or a callable")

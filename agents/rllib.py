@@ -1,7 +1,7 @@
 """
 # Ray RLlib support
 
-| Import          | `from mtg_env.rllib import MtgMultiAgentEnv, MaskedSlotModule`       |
+| Import          | `from agents.rllib import MtgMultiAgentEnv, MaskedSlotModule`       |
 |-----------------|----------------------------------------------------------------------|
 | Needs           | the `rllib` and `train` extras (`pip install "mtg_env[train,rllib]"`) |
 | API stack       | RLlib's new API stack (`RLModule`, `MultiAgentEnv`, `EnvRunner`)      |
@@ -64,11 +64,17 @@ try:
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
 except ImportError as e:  # pragma: no cover - depends on the installed extras
     raise ImportError(
-        f"mtg_env.rllib needs Ray RLlib and PyTorch ({e}); install them with "
+        f"agents.rllib needs Ray RLlib and PyTorch ({e}); install them with "
         '`pip install "mtg_env[train,rllib]"` (`make install` does)'
     ) from None
 
-from .env.duel import AGENTS, raw_env
+from mtg_env.engine import load_cards
+from mtg_env.env.duel import AGENTS, raw_env
+from mtg_env.env.spaces import Layout
+from mtg_env.nets import EntityExtractor, SlotActionHead, SlotMlpExtractor, widen_state_dict
+
+from .base import make_agent
+from .policy import DEFAULT, load_model, load_rllib_module, rllib_module_path
 
 LEARNER = "learner"
 MAIN = "main"
@@ -104,8 +110,6 @@ class MtgMultiAgentEnv(MultiAgentEnv):
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
-        from agents import make_agent
-
         self.cfg = parse_env_config(config)
         self.aec = raw_env(
             format=self.cfg.format,
@@ -246,9 +250,6 @@ class MaskedSlotModule(TorchRLModule, ValueFunctionAPI):
     (`mtg_env.nets`)."""
 
     def setup(self) -> None:
-        from .engine import load_cards
-        from .env.spaces import Layout
-        from .nets import EntityExtractor, SlotActionHead, SlotMlpExtractor
 
         cfg = dict(self.model_config or {})
         fmt = cfg.get("format", "classic")
@@ -317,9 +318,6 @@ def load_sb3_policy(module: MaskedSlotModule, path: str | Path) -> None:
     """Copy an SB3 `SlotPolicy` (a `policy:` file, e.g. `policy:default`) into the module:
     the parameter names are the same. A policy without the race summary is widened for a
     module with it (`mtg_env.nets.widen_state_dict`), as SB3's `init_from` does."""
-    from agents.policy import DEFAULT, load_model
-
-    from .nets import widen_state_dict
 
     policy = load_model(DEFAULT if str(path) == "default" else path)
     own = module.state_dict()
@@ -435,15 +433,11 @@ class LeagueCallback(RLlibCallback):
 # ------------------------------------------------------------------ checkpoints
 
 
-# The loaders live with the agent that plays a checkpoint (agents.policy): agents do not
-# import this adapter; it is the one that imports agents.
+# The loaders live with the agent that plays a checkpoint (agents.policy), which does not
+# import this adapter.
 def module_path(path: str | Path, module_id: str = MAIN) -> Path:
-    from agents.policy import rllib_module_path
-
     return rllib_module_path(path, module_id)
 
 
 def load_module(path: str | Path, module_id: str = MAIN) -> RLModule:
-    from agents.policy import load_rllib_module
-
     return load_rllib_module(path, module_id)
