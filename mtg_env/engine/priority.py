@@ -1,0 +1,341 @@
+"""Priority and casting: what a player may do (CR 117), answering decisions, playing lands (CR
+305), casting spells (CR 601) and activating abilities (CR 602), paying mana.
+
+One job of `Game` (engine.game), the one state class, as a base class of it; the state
+fields are declared once in engine.state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import combat as cb
+from .cards import (
+    ActivatedAbility,
+    CardDef,
+    spell_targets,
+)
+from .constants import (
+    ACTIVATE,
+    ATTACK,
+    BATTLEFIELD,
+    BLOCK,
+    BLOCKER,
+    CARD,
+    CHOOSE,
+    CREATURE,
+    D_ATTACKERS,
+    D_BLOCK_TARGET,
+    D_BLOCKERS,
+    D_BOTTOM,
+    D_CHOICE,
+    D_DISCARD,
+    D_MULLIGAN,
+    D_PRIORITY,
+    D_SELECT,
+    D_TARGET,
+    D_TRIGGER_ORDER,
+    INSTANT,
+    KEEP,
+    LAND,
+    LIBRARY,
+    MAIN1,
+    MAIN2,
+    MULLIGAN,
+    PASS,
+    PLAY,
+    STACK,
+    TARGET,
+)
+from .decisions import (
+    CleanupDiscard,
+    Legend,
+    LegendKeep,
+    Redraw,
+    Resolving,
+    Targets,
+)
+from .frames import (
+    F_ACT_DONE,
+    F_CAST_DONE,
+    F_PRIO,
+)
+from .layers import Chars
+from .mana import Source, can_pay
+from .objects import (
+    ABILITY,
+    SPELL,
+    Action,
+    Decision,
+    StackItem,
+    activated_at,
+)
+
+PASS_ACTION = Action(PASS)
+KEEP_ACTION = Action(KEEP)
+MULLIGAN_ACTION = Action(MULLIGAN)
+
+
+_PRIORITY = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))
+
+
+class Priority:
+    __slots__ = ()
+
+    def _f_prio(self, p: int, resolve: bool = False) -> None:
+        """CR 117.5: before a player receives priority, SBAs are checked (repeatedly) and
+        then triggered abilities are put on the stack; then the player gets priority. With
+        `resolve` (a format's priority policy) the stack resolves before anyone acts."""
+        if self._settled((F_PRIO, p), resolve):
+            # The two priority decisions are immutable values: shared, not rebuilt each time.
+            self._decision = _PRIORITY[p]
+            self._legal = None
+
+    def _pass(self, p: int) -> None:
+        self.rules.pass_priority(self, p)
+
+    def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]:
+        """The mana `seat` can spend now, as payment sources (the format's mana model)."""
+        return self.rules.mana_sources(self, seat, exclude)
+
+    def _pay_mana(self, seat: int, cost: Any, exclude: int = -1) -> None:
+        if cost:
+            self.rules.pay_mana(self, seat, cost, exclude)
+
+    def _compute_legal(self) -> list[Action]:
+        d = self._decision
+        assert d is not None
+        k = d.kind
+        p = d.player
+        if k == D_PRIORITY:
+            return self.rules.priority_actions(self, p)
+        if k == D_TARGET:
+            return [Action(TARGET, r) for r in self._target_choices()]
+        if k == D_ATTACKERS:
+            return [PASS_ACTION] + [Action(ATTACK, c, 1 - p) for c in cb.can_attack_list(self)]
+        if k == D_BLOCKERS:
+            acts = [PASS_ACTION] if cb.blocks_legal(self) else []
+            return acts + [Action(BLOCKER, c) for c in cb.blocker_choices(self)]
+        if k == D_BLOCK_TARGET:
+            return [Action(BLOCK, a) for a in cb.block_target_choices(self, self.ctx.blocker)]
+        if k in (D_CHOICE, D_TRIGGER_ORDER):
+            return [Action(CHOOSE, 0, i) for i in range(len(d.options))]
+        if k == D_MULLIGAN:
+            return (
+                [KEEP_ACTION, MULLIGAN_ACTION]
+                if self.mull_count[p] < self.rules.opening_hand - 1
+                else [KEEP_ACTION]
+            )
+        if k in (D_BOTTOM, D_DISCARD):
+            cards = [Action(CARD, c) for c in self.hand[p]]
+            redraw = isinstance(self.ctx, Redraw)
+            return [PASS_ACTION, *cards] if redraw else cards
+        if k == D_SELECT:
+            return [Action(CARD, c) for c in self.ctx.choices]
+        raise AssertionError(k)  # pragma: no cover
+
+    def cost_of(self, p: int, cd: CardDef) -> Any:
+        """What `p` pays to cast `cd` now (the format may change a card's cost)."""
+        return self.rules.cost(self, p, cd)
+
+    def _priority_actions(self, p: int) -> list[Action]:
+        """CR 117.1: what `p` may do with priority (the format decides whether to use this)."""
+        acts = [PASS_ACTION]
+        sorcery_ok = self.active == p and self.step in (MAIN1, MAIN2) and not self.stack
+        hand = self.hand[p]
+        if sorcery_ok and self.lands_played < 1:
+            for cid in hand:
+                if self.cdef[cid].types & LAND:
+                    acts.append(Action(PLAY, cid))
+        srcs: list[Source] | None = None
+        castable: dict[CardDef, bool] = {}  # copies of a card in hand share the answer
+        for cid in hand:
+            cd = self.cdef[cid]
+            if cd.types & LAND:
+                continue
+            # Off the battlefield only characteristic-defining abilities and colour
+            # effects apply (chars_off_battlefield), so a card's keywords are printed ones.
+            if not (sorcery_ok or cd.types & INSTANT or "flash" in cd.keywords):
+                continue
+            ok = castable.get(cd)
+            if ok is None:
+                if cd.cost is None:
+                    ok = False  # a card without a mana cost can't be cast (CR 202.1b)
+                else:
+                    if srcs is None:
+                        srcs = self.mana_sources(p)
+                    specs = spell_targets(cd)
+                    # Targets are checked against the spell's colours as it would be cast
+                    # (112.3, 702.16b): a colour effect on cards off the battlefield
+                    # (Celestial Dawn) applies, so the card's current characteristics.
+                    src = self.chars(cid) if self._offbf[p] else cd
+                    ok = can_pay(srcs, cd.cost) and (
+                        not specs or self._targets_exist(specs, cid, p, SPELL, src)
+                    )
+                castable[cd] = ok
+            if ok:
+                acts.append(Action(PLAY, cid))
+        for cid, ch, idx, ab in self._derived().activated[p]:
+            if srcs is None:
+                srcs = self.mana_sources(p)
+            if self._can_activate(p, cid, ch, ab, sorcery_ok, srcs) is None:
+                acts.append(Action(ACTIVATE, cid, idx))
+        return acts
+
+    def _can_activate(
+        self,
+        p: int,
+        cid: int,
+        ch: Chars,
+        ab: ActivatedAbility,
+        sorcery_ok: bool,
+        srcs: list[Source] | None = None,
+    ) -> str | None:
+        """None if `ab` of `cid` can be activated by `p` now, else the reason. `srcs`:
+        `p`'s mana sources if already computed (the source itself is left out when it
+        must tap for the ability)."""
+        if ab.timing == "your_turn" and self.active != p:
+            return "it can be activated only during your turn"
+        if ab.timing == "sorcery" and not sorcery_ok:
+            return "it can be activated only as a sorcery"
+        cost = ab.cost
+        if cost.tap:
+            if self.perm[cid].tapped:
+                return f"{ch.name} is tapped"
+            if ch.types & CREATURE and self.sick(cid) and "haste" not in ch.keywords:
+                return (
+                    f"{ch.name} has summoning sickness (CR 302.6): its controller has not "
+                    "controlled it continuously since their most recent turn began, so "
+                    "abilities with {T} in the cost can't be activated"
+                )
+        if cost.mana:
+            if srcs is None:
+                srcs = self.mana_sources(p)
+            if cost.tap:
+                srcs = [s for s in srcs if s.cid != cid]
+            if not can_pay(srcs, cost.mana):
+                return f"you can't pay {cost.mana.text}"
+        if ab.targets and not self._targets_exist(ab.targets, cid, p, ABILITY, ch):
+            return "there is no legal target"
+        return None
+
+    def _answer(self, d: Decision, a: Action) -> None:
+        k = d.kind
+        p = d.player
+        if k == D_PRIORITY:
+            if a.kind == PASS:
+                self._pass(p)
+                return
+            self.passes = 0
+            self.rules.answer_priority(self, p, a)
+            return
+        ctx = self.ctx
+        if ctx is not None:
+            answer = self.rules.answers.get(ctx.__class__)
+            if answer is not None:
+                answer(self, p, a)
+                return
+        if k == D_TARGET:
+            item = self.ctx.item
+            item.targets.append((a.obj, 0 if a.obj < 0 else self.oid[a.obj]))
+            self._next_target()
+            return
+        if k == D_ATTACKERS:
+            cb.answer_attackers(self, a)
+            return
+        if k in (D_BLOCKERS, D_BLOCK_TARGET):
+            cb.answer_blockers(self, a)
+            return
+        if k == D_MULLIGAN:
+            self._answer_mulligan(p, a)
+            return
+        if k == D_BOTTOM:
+            self._move(a.obj, LIBRARY, bottom=True)
+            self._log("bottom", p)
+            return
+        if k == D_DISCARD:
+            if isinstance(ctx, CleanupDiscard):
+                self._discard(p, a.obj)
+                self.ctx = None
+            else:
+                assert self.res is not None
+                self.res.vars["answer"] = a.obj
+            return
+        if k == D_TRIGGER_ORDER:
+            mine = [t for t in self.triggers if t.controller == p]
+            t = mine[a.arg]
+            self.triggers.remove(t)
+            self._put_trigger(t)
+            return
+        if k == D_CHOICE:
+            if isinstance(self.ctx, Resolving):
+                assert self.res is not None
+                self.res.vars["answer"] = a.arg
+            return
+        if k == D_SELECT:
+            if isinstance(ctx, Legend):
+                self.ctx = LegendKeep(a.obj)
+            elif isinstance(ctx, Resolving):
+                assert self.res is not None
+                self.res.vars["answer"] = a.obj
+            return
+        raise AssertionError(k)  # pragma: no cover
+
+    def _take_priority_action(self, p: int, a: Action) -> None:
+        """CR 117.1a: play a land, cast a spell or activate an ability."""
+        if a.kind == PLAY:
+            if self.cdef[a.obj].types & LAND:
+                self._play_land(p, a.obj)
+            else:
+                self._begin_cast(p, a.obj)
+        elif a.kind == ACTIVATE:
+            self._begin_activate(p, a.obj, a.arg)
+
+    def _play_land(self, p: int, cid: int) -> None:
+        # 305.2: one land per turn; it doesn't use the stack (305.1).
+        self.lands_played += 1
+        self._move(cid, BATTLEFIELD, controller=p)
+        self._log("play_land", p, cid)
+        self._etb(cid)
+        self.k.append((F_PRIO, p))
+
+    def _begin_cast(self, p: int, cid: int) -> None:
+        """CR 601.2: move the card to the stack, choose targets one at a time, pay."""
+        cd = self.cdef[cid]
+        self._move(cid, STACK)
+        item = StackItem(self.oid[cid], SPELL, cid, self.oid[cid], p, cd.spell, -1)
+        self.stack.append(item)
+        self.k.append((F_CAST_DONE,))
+        self.ctx = Targets(item, tuple(spell_targets(cd)), F_CAST_DONE)
+        self._next_target()
+
+    def _begin_activate(self, p: int, cid: int, idx: int) -> None:
+        """CR 602.2: announce, choose targets, pay costs; the ability goes on the stack."""
+        ab = activated_at(self.chars(cid), idx)
+        item = StackItem(self._new_oid(), ABILITY, cid, self.oid[cid], p, ab, idx)
+        self.k.append((F_ACT_DONE,))
+        self.ctx = Targets(item, tuple(ab.targets), F_ACT_DONE)
+        self._next_target()
+
+    def _f_cast_done(self) -> None:
+        item = self.ctx.item
+        self.ctx = None
+        cd = self.cdef[item.cid]
+        self._pay_mana(item.controller, self.rules.cost(self, item.controller, cd))
+        self._log("cast", item.controller, item.cid, tuple(item.targets))
+        self.rules.after_cast(self, item.controller)
+
+    def _f_act_done(self) -> None:
+        item = self.ctx.item
+        self.ctx = None
+        ab: ActivatedAbility = item.ability
+        cid = item.cid
+        p = item.controller
+        self._pay_mana(p, ab.cost.mana, cid if ab.cost.tap else -1)
+        if ab.cost.tap:
+            self.perm[cid].tapped = True
+        if ab.cost.sacrifice_self:
+            self._to_graveyard(cid, "sacrificed")
+        self.stack.append(item)
+        self._log("activate", p, cid, item.ab_index, tuple(item.targets))
+        self.k.append((F_PRIO, self.rules.priority_after(p)))

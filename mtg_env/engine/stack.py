@@ -1,0 +1,228 @@
+"""The stack and triggers: putting triggered abilities on the stack (CR 603.3), resolving
+spells and abilities (CR 608), permanents entering, damage (CR 120).
+
+One job of `Game` (engine.game), the one state class, as a base class of it; the state
+fields are declared once in engine.state.
+"""
+
+from __future__ import annotations
+
+from . import effects as fx
+from .cards import (
+    CardDef,
+    Op,
+    StaticAbility,
+    TriggeredAbility,
+)
+from .constants import (
+    BATTLEFIELD,
+    CREATURE,
+    D_TRIGGER_ORDER,
+    GRAVEYARD,
+    LAND,
+    PERMANENT_TYPES,
+    STACK,
+    ref_player,
+)
+from .decisions import (
+    TRIGGER_ORDER,
+    Targets,
+)
+from .frames import (
+    F_OPS,
+    F_PUT_TRIGGERS,
+    F_TRIG_DONE,
+)
+from .layers import Chars
+from .objects import (
+    SPELL,
+    TRIGGER,
+    Resolution,
+    StackItem,
+    Trigger,
+)
+
+
+class Stack:
+    __slots__ = ()
+
+    def _f_put_triggers(self) -> None:
+        """CR 603.3b: APNAP order; a player with several triggers orders them."""
+        if not self.triggers:
+            return
+        for seat in (self.active, 1 - self.active):
+            mine = [t for t in self.triggers if t.controller == seat]
+            if not mine:
+                continue
+            self.k.append((F_PUT_TRIGGERS,))
+            if len(mine) == 1:
+                self.triggers.remove(mine[0])
+                self._put_trigger(mine[0])
+            else:
+                opts = tuple(
+                    f"{self.name(t.cid)}: {t.ability.text or t.ability.event}" for t in mine
+                )
+                self.ctx = TRIGGER_ORDER
+                self._set_decision(
+                    D_TRIGGER_ORDER, seat, -1, "choose the next trigger to put on the stack", opts
+                )
+            return
+
+    def _put_trigger(self, t: Trigger) -> None:
+        ab: TriggeredAbility = t.ability
+        item = StackItem(
+            self._new_oid(), TRIGGER, t.cid, t.src_oid, t.controller, ab, t.ab_index, dict(t.info)
+        )
+        if ab.targets:
+            src_ch = self._source_chars(t.cid, t.src_oid)
+            if not self._targets_exist(ab.targets, t.cid, t.controller, TRIGGER, src_ch):
+                self._log("trigger_removed", t.controller, t.cid)  # 603.3d
+                return
+            self.k.append((F_TRIG_DONE,))
+            self.ctx = Targets(item, tuple(ab.targets), F_TRIG_DONE)
+            self._next_target()
+            return
+        self.stack.append(item)
+
+    def _f_trig_done(self) -> None:
+        item = self.ctx.item
+        self.ctx = None
+        self.stack.append(item)
+
+    def _f_resolve(self) -> None:
+        """CR 608: resolve the top object; then the active player gets priority."""
+        item = self.stack[-1]
+        self.rules.after_resolve(self)
+        if item.targets:
+            legal = [self.target_still_legal(item, i) for i in range(len(item.targets))]
+            if not any(legal):
+                # 608.2b: every target illegal: it doesn't resolve.
+                self._log("fizzle", item.cid)
+                self.stack.pop()
+                if item.kind == SPELL:
+                    self._move(item.cid, GRAVEYARD)
+                return
+            item.info["illegal"] = tuple(i for i, ok in enumerate(legal) if not ok)
+        if item.kind == TRIGGER and item.ability.condition:
+            if not self._condition_holds(item.ability, item.cid, item.controller):
+                self.stack.pop()
+                self._log("condition_false", item.cid)
+                return
+        if item.kind == SPELL and self.cdef[item.cid].types & PERMANENT_TYPES:
+            self._resolve_permanent(item)
+            return
+        ops = item.ability.effects if item.ability is not None else ()
+        self._log("resolve", item.cid, item.kind)
+        self.res = Resolution(item, ops)
+        self.k.append((F_OPS,))
+
+    def _resolve_permanent(self, item: StackItem) -> None:
+        """608.3: a permanent spell enters the battlefield; an Aura attaches to its target.
+        A card that may enter as a copy makes its choice first (CR 707.5)."""
+        cd = self.cdef[item.cid]
+        if cd.enters_as_copy:
+            self._log("resolve", item.cid, SPELL)
+            ops = (Op("enter_as_copy"), Op("enter_battlefield"))
+            self.res = Resolution(item, ops)
+            self.k.append((F_OPS,))
+            return
+        self.stack.pop()
+        self._log("resolve", item.cid, SPELL)
+        self._enter_from_stack(item, None)
+
+    def _enter_from_stack(self, item: StackItem, copy_def: CardDef | None) -> None:
+        cid = item.cid
+        if self.stack and self.stack[-1] is item:
+            self.stack.pop()
+        self._move(cid, BATTLEFIELD, controller=item.controller)
+        if copy_def is not None:
+            self.perm[cid].copy_def = copy_def
+            self._log("copy", cid, copy_def.name)
+        if self.cdef[cid].enchant is not None:
+            self.perm[cid].attached = item.targets[0][0]
+            self._sba_ok = None
+        self._etb(cid)
+
+    def can_enchant(self, aura: int, target: int) -> bool:
+        """Could Aura `aura` legally enchant object `target` (CR 303.4, 702.16c)?"""
+        spec = self.cdef[aura].enchant
+        if spec is None or self.zone[target] != BATTLEFIELD or aura == target:
+            return False
+        tch = self.chars(target)
+        if spec.kind == "creature" and not tch.types & CREATURE:
+            return False
+        if spec.kind == "land" and not tch.types & LAND:
+            return False
+        # 702.16c: can't be enchanted by an Aura of a color it has protection from.
+        ach = self.chars(aura)
+        return not (ach.colors & tch.prot and not _keeps_itself(ach))
+
+    def _f_ops(self) -> None:
+        res = self.res
+        assert res is not None
+        while res.frames:
+            frame = res.frames[-1]
+            ops, pc = frame
+            if pc >= len(ops):
+                res.frames.pop()
+                continue
+            done = fx.run_op(self, res, ops[pc])
+            if self.over:
+                return
+            if not done:
+                self.k.append((F_OPS,))
+                return
+            frame[1] = pc + 1
+        item = res.item
+        self.res = None
+        if self.stack and self.stack[-1] is item:
+            self.stack.pop()
+        if item.kind == SPELL and self.zone[item.cid] == STACK:
+            self._move(item.cid, GRAVEYARD)  # 608.2n
+
+    def _etb(self, cid: int) -> None:
+        ch = self.chars(cid)
+        for idx, ab in enumerate(ch.abilities):
+            if ab.__class__ is TriggeredAbility and ab.event == "enters":
+                self._add_trigger(ch.controller, cid, ab, idx, {})
+
+    def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
+        """Deal damage (CR 120) after prevention; returns the damage dealt."""
+        if amount <= 0:
+            return 0
+        if combat and self.fog_turn == self.turn:
+            return 0
+        if target < 0:
+            seat = ref_player(target)
+            self.life[seat] -= amount
+            self._sba_ok = None
+            self._log("damage", src, target, amount)
+            if seat != src_ch.controller:
+                for idx, ab in enumerate(src_ch.abilities):
+                    if ab.__class__ is TriggeredAbility and ab.event == "damage_to_opponent":
+                        self._add_trigger(src_ch.controller, src, ab, idx, {"player": seat})
+        else:
+            if self.zone[target] != BATTLEFIELD:
+                return 0
+            tch = self.chars(target)
+            if src_ch.colors & tch.prot:
+                return 0  # 702.16e: damage from a source of that color is prevented
+            p = self.perm[target]
+            p.damage += amount
+            self._sba_ok = None
+            if "deathtouch" in src_ch.keywords:
+                p.deathtouched = True
+            self._log("damage", src, target, amount)
+        if "lifelink" in src_ch.keywords:
+            self.life[src_ch.controller] += amount  # 702.15b
+            self._log("lifelink", src_ch.controller, amount)
+        return amount
+
+
+def _keeps_itself(aura: Chars) -> bool:
+    """Black Ward: "This effect doesn't remove Black Ward" (its protection never makes the
+    Aura itself fall off, whatever color word a text change put there)."""
+    return any(
+        ab.__class__ is StaticAbility and "doesnt_remove_source" in ab.rules
+        for ab in aura.abilities
+    )

@@ -1,0 +1,168 @@
+"""Targets (CR 115): which exist, choosing them one at a time, and whether they are still legal
+on resolution (CR 608.2b).
+
+One job of `Game` (engine.game), the one state class, as a base class of it; the state
+fields are declared once in engine.state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .cards import (
+    TargetSpec,
+    spell_targets,
+)
+from .constants import (
+    AURA_SUBTYPE,
+    BATTLEFIELD,
+    CREATURE,
+    D_TARGET,
+    GRAVEYARD,
+    LAND,
+    STACK,
+    player_ref,
+)
+from .layers import Chars, matches
+from .objects import (
+    SPELL,
+    StackItem,
+)
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class Targeting:
+    __slots__ = ()
+
+    def _targets_exist(
+        self, specs: Sequence[TargetSpec], src: int, you: int, kind: int, src_ch: Any
+    ) -> bool:
+        colors = src_ch.colors
+        for spec in specs:
+            if spec.allows_player:
+                continue  # a player is always a legal target (_iter_targets yields both)
+            k = spec.kind
+            if k in ("any", "creature"):
+                # Only creatures can match these kinds: look at them alone.
+                target_ok = self._target_ok
+                if not any(target_ok(spec, c, src, you, colors) for c in self._derived().creatures):
+                    return False
+                continue
+            for _ in self._iter_targets(spec, src, you, colors, kind):
+                break
+            else:
+                return False
+        return True
+
+    def _iter_targets(
+        self, spec: TargetSpec, src: int, you: int, src_colors: int, kind: int
+    ) -> Iterable[int]:
+        k = spec.kind
+        if spec.allows_player:
+            yield player_ref(0)
+            yield player_ref(1)
+        if k == "spell":
+            for it in self.stack:
+                if it.kind == SPELL and it.cid != src:
+                    yield it.cid
+            return
+        if k == "graveyard_card":
+            for seat in (0, 1):
+                for cid in self.graveyard[seat]:
+                    if self._target_ok(spec, cid, src, you, src_colors):
+                        yield cid
+            return
+        if k == "player":
+            return
+        for cid in self.battlefield:
+            if self._target_ok(spec, cid, src, you, src_colors):
+                yield cid
+
+    def _target_ok(self, spec: TargetSpec, cid: int, src: int, you: int, src_colors: int) -> bool:
+        """Is object `cid` a legal target for `spec` (CR 115, 702.16b protection)?"""
+        k = spec.kind
+        z = self.zone[cid]
+        if k == "spell":
+            return (
+                z == STACK
+                and cid != src
+                and any(it.kind == SPELL and it.cid == cid for it in self.stack)
+            )
+        if k == "graveyard_card":
+            if z != GRAVEYARD:
+                return False
+            ch = self.chars(cid)
+            return matches(spec.filter, ch, cid, src, you, self.owner[cid])
+        if z != BATTLEFIELD:
+            return False
+        ch = self.chars(cid)
+        t = ch.types
+        if k in ("any", "creature"):
+            if not t & CREATURE:
+                return False
+        elif k == "land":
+            if not t & LAND:
+                return False
+        elif k == "aura":
+            if not ch.has_subtype(AURA_SUBTYPE):
+                return False
+        elif k == "enchantment":
+            if not t & 4:
+                return False
+        if src_colors & ch.prot:
+            return False
+        return matches(spec.filter, ch, cid, src, you, self.owner[cid])
+
+    def _target_choices(self) -> list[int]:
+        ctx = self.ctx
+        item, specs = ctx.item, ctx.specs
+        spec = specs[len(item.targets)]
+        colors = self._item_colors(item)
+        return list(self._iter_targets(spec, item.cid, item.controller, colors, item.kind))
+
+    def _item_colors(self, item: StackItem) -> int:
+        if item.kind == SPELL:
+            return self.chars(item.cid).colors
+        return self._source_chars(item.cid, item.src_oid).colors
+
+    def _source_chars(self, cid: int, oid: int) -> Chars:
+        """Characteristics of a source, using last known information if it left (CR 608.2h)."""
+        if self.oid[cid] == oid or self.zone[cid] == BATTLEFIELD and self.perm[cid].oid == oid:
+            return self.chars(cid)
+        lk = self.lki.get(cid)
+        if lk is not None and lk[0] == oid:
+            return lk[1]
+        return self.chars(cid)
+
+    def target_still_legal(self, item: StackItem, i: int) -> bool:
+        """608.2b: a target is illegal if it's gone (a new object) or no longer matches."""
+        ref, oid = item.targets[i]
+        if ref < 0:
+            return True
+        if self.oid[ref] != oid:
+            return False
+        specs = _item_specs(self, item)
+        spec = specs[i]
+        colors = self._item_colors(item)
+        return self._target_ok(spec, ref, item.cid, item.controller, colors)
+
+    def _next_target(self) -> None:
+        ctx = self.ctx
+        item, specs = ctx.item, ctx.specs
+        i = len(item.targets)
+        if i < len(specs):
+            self._set_decision(
+                D_TARGET,
+                item.controller,
+                item.cid,
+                f"target {i + 1} of {len(specs)}: {specs[i].text}",
+            )
+
+
+def _item_specs(g: Game, item: StackItem) -> tuple[TargetSpec, ...]:
+    if item.kind == SPELL:
+        return spell_targets(g.cdef[item.cid])
+    return item.ability.targets

@@ -1,0 +1,301 @@
+"""The turn: steps and their turn-based actions (CR 500-514), the loop that settles state-based
+actions, triggers and the stack between them, cleanup, and the London mulligan before the
+first turn (CR 103.5).
+
+One job of `Game` (engine.game), the one state class, as a base class of it; the state
+fields are declared once in engine.state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import combat as cb
+from .cards import (
+    TriggeredAbility,
+)
+from .constants import (
+    BATTLEFIELD,
+    BEGIN_COMBAT,
+    CLEANUP,
+    COMBAT_DAMAGE,
+    D_BOTTOM,
+    D_DISCARD,
+    D_MULLIGAN,
+    DECLARE_ATTACKERS,
+    DECLARE_BLOCKERS,
+    DRAW,
+    DUR_EOT,
+    END,
+    END_COMBAT,
+    KEEP,
+    LIBRARY,
+    UNTAP,
+    UPKEEP,
+)
+from .decisions import (
+    CLEANUP_DISCARD,
+)
+from .frames import (
+    F_AFTER_BATTLE,
+    F_BATTLE,
+    F_BEGIN_STEP,
+    F_BOTTOM,
+    F_CLEANUP,
+    F_DAMAGE,
+    F_END_STEP,
+    F_MULLIGAN,
+    F_PRIO,
+    F_PUT_TRIGGERS,
+    F_RESOLVE,
+    F_SETTLE,
+)
+from .objects import (
+    Action,
+    Trigger,
+)
+
+
+class Turn:
+    __slots__ = ()
+
+    def _start_turn(self, seat: int, first: bool = False) -> None:
+        self.turn += 1
+        self.active = seat
+        self.lands_played = 0
+        if self._dirty:
+            self._recompute()  # control changes at end of turn happen before the turn begins
+        stamp = self._tick()
+        self.last_turn_start[seat] = stamp
+        self.turn_start_clock = stamp
+        self.step = UNTAP
+        self._log("turn", self.turn, seat)
+        self.k.append((F_BEGIN_STEP,))
+
+    def _f_begin_step(self) -> None:
+        step = self.step
+        a = self.active
+        self.passes = 0
+        self._log("step", step)
+        if step == UNTAP:
+            # 502.3: untap the active player's permanents; no priority in this step.
+            self._untap_all(a)
+            self.k.append((F_END_STEP,))
+            return
+        if step == UPKEEP:
+            self._step_triggers("upkeep")
+        elif step == DRAW:
+            # 103.8a: the starting player skips the draw of the game's first turn.
+            if not (self.turn == 1 and a == self.first_player):
+                self._draw(a)
+        elif step == BEGIN_COMBAT:
+            cb.begin_combat(self)
+        elif step == DECLARE_ATTACKERS:
+            self.k.append((F_PRIO, a))
+            cb.start_declare_attackers(self)
+            return
+        elif step == DECLARE_BLOCKERS:
+            self.k.append((F_PRIO, a))
+            cb.start_declare_blockers(self)
+            return
+        elif step == COMBAT_DAMAGE:
+            self.k.append((F_PRIO, a))
+            self.k.append((F_DAMAGE,))
+            return
+        elif step == END:
+            self._step_triggers("end_step")
+        elif step == CLEANUP:
+            self.k.append((F_CLEANUP,))
+            return
+        self.k.append((F_PRIO, a))
+
+    def _untap_all(self, a: int) -> None:
+        """Untap (ready) every permanent player `a` controls."""
+        for cid in self.battlefield:
+            p = self.perm[cid]
+            if p.tapped and self.chars(cid).controller == a:
+                p.tapped = False
+
+    def _f_battle(self) -> None:
+        """Combat damage of the BATTLE phase: first-strike damage and then regular damage
+        (702.7b, 702.4b) as in classic, with state-based actions between, but no priority."""
+        cb.combat_damage(self)
+        if self.fs_step:
+            self.fs_step = False
+            self.k.append((F_BATTLE,))
+        else:
+            self.k.append((F_AFTER_BATTLE,))
+        self.k.append((F_SETTLE,))
+
+    def _f_after_battle(self) -> None:
+        cb.end_combat(self)
+        self.step = END
+        self.k.append((F_BEGIN_STEP,))
+
+    def _settled(self, again: tuple, resolve: bool) -> bool:
+        """CR 117.5's loop: state-based actions (repeatedly), then triggers onto the stack,
+        then, if `resolve`, the stack resolves. True once nothing is left to do; otherwise
+        the frame `again` is pushed under the work still to do and False is returned."""
+        while True:
+            r = self._sba()
+            if self.over:
+                return False
+            if r == "paused":
+                self.k.append(again)
+                return False
+            if self.triggers:
+                self.k.append(again)
+                self.k.append((F_PUT_TRIGGERS,))
+                return False
+            if r == "none":
+                break
+        if resolve and self.stack:
+            self.k.append(again)
+            self.k.append((F_RESOLVE,))
+            return False
+        return True
+
+    def _f_settle(self) -> None:
+        """State-based actions, triggers and the stack without giving anyone priority: the
+        steps of adventure and pocket in which no player has priority, and pocket's
+        reactions, which resolve at once."""
+        self._settled((F_SETTLE,), True)
+
+    def _f_end_step(self) -> None:
+        """All players passed with an empty stack: the step ends (CR 500.2)."""
+        step = self.step
+        if step == COMBAT_DAMAGE and self.fs_step:
+            # 510.4: a first-strike damage step is followed by the regular one.
+            self.fs_step = False
+            self.k.append((F_BEGIN_STEP,))
+            return
+        if step == END_COMBAT:
+            cb.end_combat(self)
+        if step == CLEANUP:
+            self.k.append((F_BEGIN_STEP,))  # 514.3a: a new cleanup step
+            return
+        nxt = step + 1
+        if nxt in (DECLARE_BLOCKERS, COMBAT_DAMAGE) and not self.attackers:
+            nxt = END_COMBAT  # 508.8: no attackers, skip blockers and damage
+        self.step = nxt
+        self.k.append((F_BEGIN_STEP,))
+
+    def _f_cleanup(self) -> None:
+        a = self.active
+        # 514.1: discard down to maximum hand size.
+        mh = self.rules.max_hand
+        if mh is not None and len(self.hand[a]) > mh:
+            self.k.append((F_CLEANUP,))
+            self.ctx = CLEANUP_DISCARD
+            self._set_decision(D_DISCARD, a, -1, f"discard to {mh} cards")
+            return
+        self._end_turn_effects()
+        # 514.3a: if SBAs or triggers would happen, players get priority, then another
+        # cleanup step follows.
+        if self._sba_pending() or self.triggers:
+            self.k.append((F_PRIO, a))  # when all pass: another cleanup step (F_END_STEP)
+            return
+        self._start_turn(1 - a)
+
+    def _end_turn_effects(self) -> None:
+        """514.2: damage is removed and "until end of turn" effects end."""
+        for p in self.perm.values():
+            p.damage = 0
+            p.deathtouched = False
+        n = len(self.effects)
+        self.effects = [e for e in self.effects if e.duration != DUR_EOT]
+        if len(self.effects) != n:
+            self._dirty = True
+        self.fog_turn = -1
+
+    def _step_triggers(self, event: str) -> None:
+        a = self.active
+        for cid in self._derived().triggered:
+            ch = self.chars(cid)
+            if not self.rules.triggers_at_step(ch):
+                continue
+            for idx, ab in enumerate(ch.abilities):
+                if ab.__class__ is not TriggeredAbility or ab.event != event:
+                    continue
+                info: dict[str, Any] = {}
+                if ab.whose == "you":
+                    if ch.controller != a:
+                        continue
+                elif ab.whose == "enchanted_controller":
+                    t = self.perm[cid].attached
+                    if t < 0 or self.zone[t] != BATTLEFIELD or self.chars(t).controller != a:
+                        continue
+                    info["enchanted"] = (t, self.oid[t])
+                if not self._condition_holds(ab, cid, ch.controller):
+                    continue
+                self._add_trigger(ch.controller, cid, ab, idx, info)
+        if event == "end_step" and self.delayed:
+            rest = []
+            for t in self.delayed:
+                if t.info.get("at") == "next_end_step":
+                    self.triggers.append(t)
+                else:
+                    rest.append(t)
+            self.delayed = rest
+
+    def _condition_holds(self, ab: TriggeredAbility, cid: int, controller: int) -> bool:
+        """Intervening "if" clauses (CR 603.4), checked on triggering and resolving."""
+        for cond in ab.condition:
+            p = self.perm.get(cid)
+            if p is None:
+                return False
+            if cond == "not_attacked_this_turn" and p.attacked_turn == self.turn:
+                return False
+            if cond == "controlled_since_turn_start" and p.control_since > self.turn_start_clock:
+                return False
+        return True
+
+    def _add_trigger(
+        self, controller: int, cid: int, ab: TriggeredAbility, idx: int, info: dict[str, Any]
+    ) -> None:
+        self.triggers.append(Trigger(controller, cid, self.oid[cid], ab, idx, info))
+        self._log("trigger", controller, cid, idx)
+
+    def _f_damage(self) -> None:
+        cb.combat_damage(self)
+
+    def _f_mulligan(self) -> None:
+        """London mulligan (CR 103.5): in turn order each undecided player keeps or
+        mulligans; mulligans shuffle and draw seven; a keeper bottoms one card per
+        mulligan taken."""
+        order = (self.first_player, 1 - self.first_player)
+        for seat in order:
+            if not self.mull_kept[seat] and seat not in self.mull_round:
+                self.k.append((F_MULLIGAN,))
+                self._set_decision(
+                    D_MULLIGAN, seat, -1, f"keep {len(self.hand[seat])} cards or mulligan"
+                )
+                return
+        # Everyone declared this round: those who mulliganed draw new hands.
+        again = [s for s in order if not self.mull_kept[s]]
+        if again:
+            for s in again:
+                for cid in list(self.hand[s]):
+                    self._move(cid, LIBRARY)
+                self.rng.shuffle(self.library[s])
+                for _ in range(self.rules.opening_hand):
+                    self._draw(s)
+            self.mull_round = []
+            self.k.append((F_MULLIGAN,))
+            return
+        self._start_turn(self.first_player, first=True)
+
+    def _answer_mulligan(self, p: int, a: Action) -> None:
+        self.mull_round.append(p)
+        if a.kind == KEEP:
+            self.mull_kept[p] = True
+            self._log("keep", p, len(self.hand[p]) - self.mull_count[p])
+            n = min(self.mull_count[p], len(self.hand[p]))
+            for _ in range(n):
+                self.k.append((F_BOTTOM, p))
+        else:
+            self.mull_count[p] += 1
+            self._log("mulligan", p)
+
+    def _f_bottom(self, p: int) -> None:
+        self._set_decision(D_BOTTOM, p, -1, "put a card on the bottom of your library")

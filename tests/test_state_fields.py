@@ -1,0 +1,74 @@
+"""The game's state fields are declared once (`mtg_env.engine.state.FIELDS`): `__slots__`,
+a new game, `clone()` and `state_hash()` all come from that table."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mtg_env.engine import Game, load_decks
+from mtg_env.engine.state import FIELDS, HASHED, LIST, PAIR, SHARE, SLOTS
+
+
+def _played(fmt: str, seed: int, n: int = 80) -> Game:
+    d = load_decks(fmt)
+    names = sorted(d)
+    g = Game.new((d[names[0]], d[names[0 if fmt == "pocket" else 1]]), seed=seed, format=fmt)
+    rng = random.Random(seed)
+    for _ in range(n):
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+def test_slots_are_the_declared_fields_and_each_unhashed_field_says_why() -> None:
+    assert Game.__slots__ == SLOTS and len(set(SLOTS)) == len(SLOTS)
+    for f in FIELDS:
+        assert (f.hash is None) == bool(f.why), f.name
+    assert [f.name for f in HASHED][:3] == ["format", "turn", "active"]
+
+
+def _norm(v: object) -> object:
+    if isinstance(v, dict):
+        return {k: _norm(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_norm(x) for x in v]
+    return v.state() if hasattr(v, "state") and callable(v.state) else v
+
+
+@pytest.mark.parametrize("fmt", ["classic", "adventure", "pocket"])
+def test_a_clone_shares_no_mutable_field_with_its_source(fmt: str) -> None:
+    g = _played(fmt, 3)
+    c = g.clone()
+    for f in FIELDS:
+        a, b = getattr(g, f.name), getattr(c, f.name)
+        if f.copy == SHARE:
+            assert a is b or a == b, f.name
+        elif f.copy in (LIST, PAIR) or isinstance(a, (list, dict, set)):
+            assert a is not b and _norm(a) == _norm(b), f.name
+            if f.copy == PAIR:
+                assert a[0] is not b[0] and a[1] is not b[1], f.name
+            if f.name in ("perm", "stack"):  # mutable objects: copied, not shared
+                va = a.values() if isinstance(a, dict) else a
+                vb = b.values() if isinstance(b, dict) else b
+                assert not {id(x) for x in va} & {id(x) for x in vb}, f.name
+
+
+@pytest.mark.parametrize("fmt", ["classic", "adventure", "pocket"])
+def test_every_hashed_field_changes_the_hash(fmt: str) -> None:
+    g = _played(fmt, 5)
+    base = g.state_hash()
+    for f in HASHED:
+        c = g.clone()
+        v = getattr(c, f.name)
+        if isinstance(v, bool):
+            setattr(c, f.name, not v)
+        elif isinstance(v, int):
+            setattr(c, f.name, v + 1)
+        elif isinstance(v, list) and v and isinstance(v[0], int) and not isinstance(v[0], bool):
+            v[0] += 1
+        else:
+            continue
+        assert c.state_hash() != base, f.name
