@@ -358,6 +358,15 @@ class CdaModel(_Strict):
     toughness: CountModel | None = None
 
 
+class SpendModel(_Strict):
+    """A mana-spending rule for the source's controller (CR 609.4b): mana of `any_color`
+    colors may be spent as though it were mana of any color; with `other_colorless`, other
+    mana only as though it were colorless."""
+
+    any_color: list[COLOR_NAMES]
+    other_colorless: bool = False
+
+
 class StaticModel(_Strict):
     affects: Literal["enchanted", "equipped", "self"] | FilterModel
     control: Literal["you"] | None = None
@@ -373,9 +382,8 @@ class StaticModel(_Strict):
     set_pt_mv: bool = False
     modify_pt: tuple[int, int] | None = None
     switch_pt: bool = False
-    rules: list[
-        Literal["cant_attack", "cant_block", "spend_white_as_any", "doesnt_remove_source"]
-    ] = []
+    rules: list[Literal["cant_attack", "cant_block", "doesnt_remove_source"]] = []
+    spend_mana: SpendModel | None = None
     cda: CdaModel | None = None
     everywhere: bool = False
 
@@ -540,7 +548,10 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
         affects = Filter(relation="self" if s.affects == "self" else "enchanted")
     else:
         affects = compile_filter(s.affects)
-    if not comps and not s.rules and not s.cda:
+    spend = None
+    if s.spend_mana is not None:
+        spend = (_mask(s.spend_mana.any_color, COLOR_BITS), s.spend_mana.other_colorless)
+    if not comps and not s.rules and not s.cda and spend is None:
         raise ValueError("a static ability must do something")
     cda = None
     if s.cda is not None:
@@ -548,7 +559,7 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
             *(None if c is None else Count(c.count, c.plus) for c in (s.cda.power, s.cda.toughness))
         )
     return StaticAbility(
-        affects, tuple(comps), frozenset(s.rules), cda, text, everywhere=s.everywhere
+        affects, tuple(comps), frozenset(s.rules), cda, text, everywhere=s.everywhere, spend=spend
     )
 
 

@@ -188,7 +188,7 @@ class SpellAbility:
 @dataclass(frozen=True, slots=True)
 class ManaAbility:
     """{T}: add one mana of one of `produce` (CR 605). `pain` damage to you when it
-    makes colored mana (Yavimaya Coast)."""
+    makes colored mana (a painland)."""
 
     cost: Cost
     produce: int  # MANA_BITS mask of choices
@@ -240,7 +240,7 @@ class Count:
 @dataclass(frozen=True, slots=True)
 class CharDef:
     """What a characteristic-defining ability defines (card data `cda:`): power and/or
-    toughness as counts (Tarmogoyf: card types in graveyards, and that plus 1)."""
+    toughness as counts (for example card types in graveyards, and that plus 1)."""
 
     power: Count | None = None
     toughness: Count | None = None
@@ -258,8 +258,11 @@ class StaticAbility:
     text: str = ""
     kind: str = "static"
     # Also affects spells its controller controls and nonland cards they own outside the
-    # battlefield (Celestial Dawn's "The same is true for ...").
+    # battlefield ("The same is true for spells you control and nonland cards you own").
     everywhere: bool = False
+    # A mana-spending rule for its controller (CR 609.4b): (colors whose mana may be spent
+    # as any color, whether other mana is spent only as colorless).
+    spend: tuple[int, bool] | None = None
 
     def layers(self) -> frozenset[int]:
         return frozenset(c.layer for c in self.components)
@@ -297,7 +300,7 @@ class CardDef:
     enchant: TargetSpec | None = None  # Auras (CR 303.4)
     token: bool = False
     # "You may have this enter as a copy of any creature on the battlefield" (CR 707.5),
-    # with an optional copy exception for power/toughness (Quicksilver Gargantuan).
+    # with an optional copy exception for power/toughness ("except it's 7/7", CR 707.9b).
     enters_as_copy: bool = False
     copy_except_pt: tuple[int, int] | None = None
     text: str = ""

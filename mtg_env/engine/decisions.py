@@ -117,7 +117,7 @@ class LegendKeep:
 class Resolving:
     """A choice asked while a spell or ability resolves (yes/no, a mode, an option), or
     with `choices` an object to select. `purpose` says what the selection is for (`copy`:
-    what a Clone copies), so that agents need not read the prompt's words; it follows from
+    what a copy effect copies), so that agents need not read the prompt's words; it follows from
     the resolving effect, so it is not hashed."""
 
     choices: tuple[int, ...] | None = None

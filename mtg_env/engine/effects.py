@@ -554,7 +554,7 @@ def op_enter_battlefield(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
         ex = g.cdef[cid].copy_except_pt
         if ex is not None:
             # 707.9d: with power and toughness set by the copy effect, a CDA that defines
-            # them is not copied (Gargantuan copying Tarmogoyf is 7/7).
+            # them is not copied (a 7/7 exception copying a CDA creature is 7/7, CR 707.9d).
             kept = tuple(
                 ab for ab in base.abilities if not (isinstance(ab, StaticAbility) and ab.defines_pt)
             )
@@ -564,7 +564,7 @@ def op_enter_battlefield(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
 
 
 def op_text_change(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
-    """Mind Bend: replace one color word with another or one basic land type with another
+    """A text change (CR 612): replace one color word with another or one basic land type with another
     in the target's text (CR 612). The choice is made on resolution among the words the
     text holds; a text without such words is unchanged."""
     objs = _on_battlefield(g, res, a["what"])

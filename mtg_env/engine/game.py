@@ -481,10 +481,16 @@ class Derived:
                     self.cda = True
             if not colors and not free:
                 continue
-            if g._white_any[seat]:
-                # Celestial Dawn: white mana pays any color; other mana only generic.
-                colors = 31 if colors & 1 else 0
-                free = 31 if free & 1 else free & 32
+            rule = g._spend[seat]
+            if rule is not None:
+                # CR 609.4b: mana of these colors pays any color; other mana pays what it
+                # pays, or with `other_colorless` only generic costs.
+                as_any, only_generic = rule
+                colors = 31 if colors & as_any else (0 if only_generic else colors)
+                if free & as_any:
+                    free = 31
+                elif only_generic:
+                    free &= 32
             creature = bool(ch.types & CREATURE)
             score = (100 if creature else 0) + (5 if other else 0) + bin(colors).count("1")
             src = Source(cid, colors, pain, score, free)

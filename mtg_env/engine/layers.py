@@ -116,7 +116,7 @@ class Chars:
     def has_subtype(self, s: str) -> bool:
         if s in self.subtypes:
             return True
-        # "All creature types" (Mutavault) covers every creature type, never land types.
+        # "All creature types" (CR 205.3m) covers every creature type, never land types.
         return self.all_ctypes and s not in _BASIC_TYPES and s != "Aura"
 
     @property
@@ -466,7 +466,7 @@ def _compute_plain(g: Game) -> dict[int, Chars] | None:
             ch.plain = True
         work[cid] = ch
     g._offbf = [0, 0]
-    g._white_any = [False, False]
+    g._spend = [None, None]
     return work
 
 
@@ -630,10 +630,10 @@ _PROT_OF: dict[frozenset[str], int] = {}
 
 def _finish(g: Game, work: dict[int, Chars], holders: list[int]) -> None:
     """Rules-modifying statics (after layers) and derived fields. Also records, per player,
-    color-setting effects that reach spells and cards outside the battlefield, and the
-    mana-spending rule, both from Celestial Dawn."""
+    color-setting effects that reach spells and cards outside the battlefield
+    (`everywhere`), and mana-spending rules (CR 609.4b)."""
     offbf = [0, 0]
-    white_any = [False, False]
+    spend: list[tuple[int, bool] | None] = [None, None]
     # `holders`: the permanents that have a static ability after layer 6, in battlefield
     # order; only static abilities matter below.
     for cid in holders:
@@ -644,10 +644,10 @@ def _finish(g: Game, work: dict[int, Chars], holders: list[int]) -> None:
                     for comp in ab.components:
                         if comp.op == "set_colors":
                             offbf[ch.controller] = comp.arg
-                if "spend_white_as_any" in ab.rules:
-                    white_any[ch.controller] = True
+                if ab.spend is not None:
+                    spend[ch.controller] = ab.spend
     g._offbf = offbf
-    g._white_any = white_any
+    g._spend = spend
     for ch in work.values():
         ch.prot = _prot(ch.keywords)
     for cid in holders:

@@ -167,7 +167,7 @@ class Priority:
                     specs = spell_targets(cd)
                     # Targets are checked against the spell's colours as it would be cast
                     # (112.3, 702.16b): a colour effect on cards off the battlefield
-                    # (Celestial Dawn) applies, so the card's current characteristics.
+                    # (`everywhere`) applies, so the card's current characteristics.
                     src = self.chars(cid) if self._offbf[p] else cd
                     ok = can_pay(srcs, cd.cost) and (
                         not specs or self._targets_exist(specs, cid, p, SPELL, src)

@@ -220,8 +220,9 @@ class Stack:
 
 
 def _keeps_itself(aura: Chars) -> bool:
-    """Black Ward: "This effect doesn't remove Black Ward" (its protection never makes the
-    Aura itself fall off, whatever color word a text change put there)."""
+    """An Aura granting protection that says "This effect doesn't remove [this Aura]"
+    (`doesnt_remove_source`): the protection never makes the Aura itself fall off,
+    whatever color word a text change put there."""
     return any(
         ab.__class__ is StaticAbility and "doesnt_remove_source" in ab.rules
         for ab in aura.abilities

@@ -146,7 +146,7 @@ FIELDS: tuple[Field, ...] = (
     Field("_drv", "None", SHARE, None, "cache: tables derived from `_chars`"),
     Field("_sba_ok", "None", SHARE, None, "cache: no state-based action applies"),
     Field("_offbf", "[0, 0]", SHARE, None, "cache: layer effects on cards off the battlefield"),
-    Field("_white_any", "[False, False]", SHARE, None, "cache: a mana rule from the layers"),
+    Field("_spend", "[None, None]", SHARE, None, "cache: mana-spending rules from the layers"),
     Field("_dirty", "True", SHARE, None, "cache flag: the characteristics must be recomputed"),
     Field("_legal", "None", SHARE, None, "cache: the legal actions of the pending decision"),
     Field("_events", "[]", SHARE, None, "the event log, shared until written (copy on write)"),

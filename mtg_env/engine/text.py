@@ -131,7 +131,7 @@ def change_ability(ab: Any, ch: Change) -> Any:
 def words(
     abilities: tuple, keywords: frozenset[str], subtypes: frozenset[str]
 ) -> tuple[list[int], list[str]]:
-    """Color bits and land types that appear in this text (for Mind Bend's choice)."""
+    """Color bits and land types that appear in this text (for a text-changing effect's choice)."""
     colors: set[int] = set()
     lands: set[str] = {s for s in subtypes if s in BASIC_LAND_TYPES}
 

@@ -104,7 +104,7 @@ class Zones:
             self._dirty = True
         elif (to == GRAVEYARD or frm == GRAVEYARD) and not self._dirty and self._derived().cda:
             # The layers read other zones only through characteristic-defining abilities
-            # that count graveyard cards (Tarmogoyf); without one on the battlefield a move
+            # that count graveyard cards; without one on the battlefield a move
             # between other zones changes no computed characteristics.
             self._dirty = True
         self._legal = None

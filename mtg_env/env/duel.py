@@ -72,7 +72,7 @@ graveyards, and sizes; never the opponent's hand identities or any library order
 | `permanents_own`, `permanents_opp` | 40 slots each (battlefield order), per slot: present, identity one-hot, types, colors, power/20, toughness/20, keywords, tapped, summoning sick, attacking, blocking, blocked, blocked attacker's slot, number of blockers, damage, +1/+1 and -1/-1 counters, token, controlled by non-owner, attached (to an opponent's permanent; the slot it is attached to), is a copy, has abilities |
 | `stack` | 20 slots from the top: present, identity one-hot, spell/ability/trigger, mine, has targets |
 
-Characteristics are as the layer system computes them (a Clone shows the copied card).
+Characteristics are as the layer system computes them (a copy shows the card it copies).
 
 ## Action space
 
@@ -96,7 +96,7 @@ and `env.describe_action(i)` returns a readable string for the current state:
 | `choose` | 40 | option c of a choice (mode, land type, yes/no, trigger order, ...) |
 
 Cards in hand and graveyard are identified by name: two copies of a card are equivalent
-there, so the index of "cast Lightning Bolt" is the same in every state. Every legal engine
+there, so the index of "cast this card" is the same in every state. Every legal engine
 action has an index; a state that would exceed the slot counts (more than 40 permanents on
 one side, a stack deeper than 20) is truncated instead (`infos[agent]["truncated_reason"]`).
 

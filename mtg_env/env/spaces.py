@@ -54,7 +54,7 @@ class Limits:
     permanents: int = 40  # per side
     stack: int = 20
     abilities: int = 6  # activated-ability indices per permanent (mana abilities counted)
-    options: int = 40  # choices in one decision (Mind Bend has at most 40)
+    options: int = 40  # choices in one decision (a text change has at most 40)
 
 
 TARGET_KINDS: tuple[str, ...] = get_args(_TARGET_KIND_LITERAL)
