@@ -6,6 +6,10 @@ and to make good trades (chump-blocking only to survive), burns face when that i
 and otherwise removes the best threat, uses pump spells and flash creatures in combat,
 counters big threats, and pings at the end of the opponent's turn. Multi-step actions
 (targets, blocker-then-attacker picks) are planned once and then carried out.
+
+It picks cards by what they do (`agents.roles`: effects, targets, keywords and static
+abilities read from the card data), never by name, so it plays any card set; which plan
+runs depends on the format's turn structure (dispatch on the format class).
 """
 
 from __future__ import annotations
@@ -56,7 +60,7 @@ from mtg_env.engine.decisions import Legend, Redraw, Resolving, Targets, Unstabl
 from mtg_env.engine.formats import Adventure, Format, Pocket
 from mtg_env.engine.objects import SPELL, activated_at
 
-from . import pocket_play
+from . import pocket_play, roles
 from .common import (
     HARMFUL_OPS,
     EngineAgent,
@@ -188,7 +192,7 @@ class HeuristicAgent(EngineAgent):
         cands = [a.obj for a in legal]
         if isinstance(g.ctx, Legend | Unstable):
             return legal[0]
-        # Clone: copy the best creature; returning an enchantment: the cheapest.
+        # A copy effect: copy the best creature; returning an enchantment: the cheapest.
         if isinstance(g.ctx, Resolving) and g.ctx.purpose == "copy":
             return Action(CARD, max(cands, key=lambda c: creature_value(g, c)))
         return Action(CARD, min(cands, key=lambda c: g.cdef[c].mv))
@@ -301,7 +305,6 @@ class HeuristicAgent(EngineAgent):
         """How good casting `cid` now is, and the planned targets."""
         cd = g.cdef[cid]
         opp = 1 - p
-        name = cd.name
         mine = creatures(g, p)
         theirs = creatures(g, opp)
         if cd.types & CREATURE:
@@ -317,12 +320,12 @@ class HeuristicAgent(EngineAgent):
             v = def_value(cd) + cd.mv
             if not main2 and not haste:
                 v -= 0.5  # creatures without haste: after combat, unless nothing else
-            if name == "Man-o'-War":
+            if roles.bounces_on_entering(cd):
                 if not theirs:
                     return (v * 0.5, [mine[0]]) if mine else (-1.0, [])
                 t = max(theirs, key=lambda c: creature_value(g, c))
                 return v + creature_value(g, t) * 0.5, [t]
-            if name == "Gravedigger":
+            if roles.regrows_on_entering(cd):
                 gy = [c for c in g.graveyard[p] if g.cdef[c].types & CREATURE]
                 if gy:
                     return v + 2, [max(gy, key=lambda c: def_value(g.cdef[c]))]
@@ -357,26 +360,24 @@ class HeuristicAgent(EngineAgent):
                 if creature_value(g, t) >= 4:
                     return creature_value(g, t), [t]
             return -1.0, []
-        if name == "Mind Rot":
+        if roles.targeted_discard(cd):
             return (3.0, [player_ref(opp)]) if len(g.hand[opp]) >= 2 else (-1.0, [])
-        if name == "Divination":
+        if roles.only_draws(cd):
             return 3.0, []
-        if name == "Lava Axe":
-            return (100.0 if g.life[opp] <= 5 else 4.0), [player_ref(opp)]
-        if name == "Threaten":
+        if roles.steals_target_this_turn(cd):
             if not theirs or main2:  # before combat only
                 return -1.0, []
             t = max(theirs, key=lambda c: power(g, c))
             gain = power(g, t) + sum(power(g, c) for c in mine if not g.perm[c].tapped)
             return (50.0 if gain >= g.life[opp] else -1.0), [t]
-        if name == "Insurrection":
+        if roles.steals_all_creatures_this_turn(cd):
             total = sum(power(g, c) for c in theirs + mine)
             return (60.0 if total >= g.life[opp] and not main2 else -1.0), []
-        if name == "Raise the Alarm":
+        if roles.instant_tokens(cd):
             return -1.0, []  # at the end of the opponent's turn
         if cd.types & ENCHANTMENT:
             return self._enchantment_score(g, p, cid, mine, theirs)
-        if name == "Basilisk Collar":
+        if roles.is_equipment(cd):
             return 2.0, []
         return -1.0, []
 
@@ -384,7 +385,6 @@ class HeuristicAgent(EngineAgent):
         self, g: Game, p: int, cid: int, mine: list[int], theirs: list[int]
     ) -> tuple[float, list[int]]:
         cd = g.cdef[cid]
-        name = cd.name
         if cd.enchant is not None:
             harmful = False
             for ab in cd.abilities:
@@ -394,7 +394,7 @@ class HeuristicAgent(EngineAgent):
                 ):
                     harmful = True
             if cd.enchant.kind == "land":
-                if name == "Squirrel Nest":
+                if roles.grants_abilities_to_land(cd):
                     ls = lands(g, p)
                     return (2.0, [ls[0]]) if ls else (-1.0, [])
                 ol = lands(g, 1 - p)
@@ -405,24 +405,24 @@ class HeuristicAgent(EngineAgent):
                     return -1.0, []
                 t = max(ok, key=lambda c: creature_value(g, c))
                 v = creature_value(g, t)
-                return (v * (2.0 if name == "Mind Control" else 1.0) if v >= 3 else -1.0), [t]
+                return (v * (2.0 if roles.gains_control(cd) else 1.0) if v >= 3 else -1.0), [t]
             ok = [c for c in mine if not g.chars(c).prot & cd.colors]
             if not ok:
                 return -1.0, []
             t = max(ok, key=lambda c: (not g.sick(c), creature_value(g, c)))
             return 2.5, [t]
-        if name in ("Crusade", "Glorious Anthem"):
+        if roles.anthem(cd):
             n = len(mine)
             return (1.5 * n if n >= 2 else -1.0), []
-        if name == "Humility":
+        if roles.equalizes_creatures(cd):
             diff = sum(power(g, c) + toughness(g, c) - 2 for c in creatures(g, 1 - p)) - sum(
                 power(g, c) + toughness(g, c) - 2 for c in mine
             )
             return (diff * 0.5 if diff > 4 else -1.0), []
-        if name == "Blood Moon":
+        if roles.punishes_nonbasic_lands(cd):
             nb = sum(1 for c in lands(g, 1 - p) if not g.chars(c).supertypes & 1)
             return (2.0 * nb if nb else -1.0), []
-        if name == "Natural Emergence":
+        if roles.returns_own_enchantment(cd):
             others = [
                 c
                 for c in g.battlefield
@@ -469,25 +469,29 @@ class HeuristicAgent(EngineAgent):
         for a in legal:
             if a.kind != ACTIVATE:
                 continue
-            name = g.chars(a.obj).name
-            if name == "Basilisk Collar":
+            ab = _activated(g, a)
+            if roles.equips(ab):
                 mine = [c for c in creatures(g, p) if g.perm[a.obj].attached != c]
-                pingers = [c for c in mine if g.chars(c).name == "Prodigal Sorcerer"]
+                pingers = [c for c in mine if roles.has_pinger(g.chars(c).abilities)]
                 if g.perm[a.obj].attached < 0 and mine:
                     t = pingers[0] if pingers else max(mine, key=lambda c: creature_value(g, c))
                     self.plan = [t]
                     return a
-            if name == "Olivia Voldaren" and a.arg == 0:
-                kills = [c for c in creatures(g, opp) if toughness(g, c) - g.perm[c].damage <= 1]
+            dmg = roles.damages_target_creature(ab)
+            if dmg:
+                kills = [c for c in creatures(g, opp) if toughness(g, c) - g.perm[c].damage <= dmg]
                 if kills:
                     self.plan = [max(kills, key=lambda c: creature_value(g, c))]
                     return a
-            if name == "Olivia Voldaren" and a.arg == 1:
-                vamps = [c for c in creatures(g, opp) if g.chars(c).has_subtype("Vampire")]
+            kinds = roles.steals_subtype(ab)
+            if kinds:
+                vamps = [
+                    c for c in creatures(g, opp) if any(g.chars(c).has_subtype(k) for k in kinds)
+                ]
                 if vamps:
                     self.plan = [max(vamps, key=lambda c: creature_value(g, c))]
                     return a
-            if name.startswith("Kiki-Jiki"):
+            if roles.copies_own_creature(ab):
                 mine = [c for c in creatures(g, p) if not g.chars(c).supertypes & 2]
                 if mine:
                     self.plan = [max(mine, key=lambda c: creature_value(g, c))]
@@ -500,7 +504,7 @@ class HeuristicAgent(EngineAgent):
         top = g.stack[-1]
         if top.controller == p:
             return PASS_A
-        counters = [a for a in legal if a.kind == PLAY and g.cdef[a.obj].name == "Counterspell"]
+        counters = [a for a in legal if a.kind == PLAY and roles.counters_spells(g.cdef[a.obj])]
         if counters and top.kind == SPELL:
             cd = g.cdef[top.cid]
             dmg = _damage_amount(_ops(g, top.cid))
@@ -511,7 +515,7 @@ class HeuristicAgent(EngineAgent):
                 cd.mv >= 4
                 or (dmg and dmg >= g.life[p])
                 or (cd.types & CREATURE and def_value(cd) >= 8)
-                or (targets_mine and cd.name in ("Mind Control", "Doom Blade", "Threaten"))
+                or (targets_mine and roles.removal_worth_countering(cd))
             ):
                 self.plan = [top.cid]
                 return counters[0]
@@ -524,22 +528,19 @@ class HeuristicAgent(EngineAgent):
                     left = toughness(g, r) - g.perm[r].damage
                     if left <= dmg:
                         for a in legal:
-                            if (
-                                a.kind == PLAY
-                                and g.cdef[a.obj].name == "Giant Growth"
-                                and (left + 3 > dmg)
-                            ):
+                            bonus = roles.pump(g.cdef[a.obj]) if a.kind == PLAY else 0
+                            if bonus and left + bonus > dmg:
                                 self.plan = [r]
                                 return a
         return PASS_A
 
     def _combat_trick(self, g: Game, p: int, legal: list[Action], attacking: bool) -> Action | None:
-        pumps = [a for a in legal if a.kind == PLAY and g.cdef[a.obj].name == "Giant Growth"]
-        burns = [
-            a for a in legal if a.kind == PLAY and g.cdef[a.obj].name in ("Lightning Bolt", "Shock")
-        ]
-        humbles = [a for a in legal if a.kind == PLAY and g.cdef[a.obj].name == "Humble"]
-        fogs = [a for a in legal if a.kind == PLAY and g.cdef[a.obj].name == "Fog"]
+        plays = [a for a in legal if a.kind == PLAY]
+        pumps = [a for a in plays if roles.pump(g.cdef[a.obj])]
+        burns = [a for a in plays if roles.burn(g.cdef[a.obj])]
+        humbles = [a for a in plays if roles.shrinks(g.cdef[a.obj])]
+        fogs = [a for a in plays if roles.fogs(g.cdef[a.obj])]
+        bonus = roles.pump(g.cdef[pumps[0].obj]) if pumps else 0
         if not attacking:
             unblocked = sum(power(g, a) for a in g.attackers if a not in g.blocked)
             if fogs and unblocked >= g.life[p]:
@@ -555,8 +556,8 @@ class HeuristicAgent(EngineAgent):
 
             base = sum(dealt(c, 0) for c in unblocked)
             if unblocked and base < opp_life:
-                best = max(unblocked, key=lambda c: dealt(c, 3) - dealt(c, 0))
-                if base - dealt(best, 0) + dealt(best, 3) >= opp_life:
+                best = max(unblocked, key=lambda c: dealt(c, bonus) - dealt(c, 0))
+                if base - dealt(best, 0) + dealt(best, bonus) >= opp_life:
                     self.plan = [best]
                     return pumps[0]
         # fights: (mine, theirs)
@@ -573,12 +574,16 @@ class HeuristicAgent(EngineAgent):
             th_p, th_t = power(g, theirs), toughness(g, theirs) - g.perm[theirs].damage
             dies = th_p >= my_t or "deathtouch" in g.chars(theirs).keywords
             kills = my_p >= th_t or "deathtouch" in g.chars(mine).keywords
-            if dies and pumps and th_p < my_t + 3 and "deathtouch" not in g.chars(theirs).keywords:
+            if (
+                dies
+                and pumps
+                and th_p < my_t + bonus
+                and "deathtouch" not in g.chars(theirs).keywords
+            ):
                 self.plan = [mine]
                 return pumps[0]
             if dies and not kills and burns:
-                dmg = 3 if g.cdef[burns[0].obj].name == "Lightning Bolt" else 2
-                if th_t <= dmg:
+                if th_t <= roles.burn(g.cdef[burns[0].obj]):
                     self.plan = [theirs]
                     return burns[0]
             if dies and humbles:
@@ -602,14 +607,15 @@ class HeuristicAgent(EngineAgent):
             if a.kind != PLAY:
                 continue
             cd = g.cdef[a.obj]
-            if cd.name == "Doom Blade" and not g.chars(big).colors & 4:
+            spared = roles.destroy_target_creature(cd)
+            if spared is not None and not g.chars(big).colors & spared:
                 self.plan = [big]
                 return a
-            if cd.name == "Unsummon" and creature_value(g, big) >= 4:
+            if roles.bounces_target_creature(cd) and creature_value(g, big) >= 4:
                 self.plan = [big]
                 return a
-            if cd.name in ("Lightning Bolt", "Shock"):
-                dmg = 3 if cd.name == "Lightning Bolt" else 2
+            dmg = roles.burn(cd)
+            if dmg:
                 ok = [c for c in attackers if toughness(g, c) - g.perm[c].damage <= dmg]
                 if ok:
                     self.plan = [max(ok, key=lambda c: creature_value(g, c))]
@@ -619,7 +625,7 @@ class HeuristicAgent(EngineAgent):
     def _end_of_turn(self, g: Game, p: int, legal: list[Action]) -> Action | None:
         opp = 1 - p
         for a in legal:
-            if a.kind == ACTIVATE and g.chars(a.obj).name == "Prodigal Sorcerer":
+            if a.kind == ACTIVATE and roles.pings(_activated(g, a)):
                 kills = [c for c in creatures(g, opp) if toughness(g, c) - g.perm[c].damage <= 1]
                 self.plan = (
                     [max(kills, key=lambda c: creature_value(g, c))] if kills else [player_ref(opp)]
@@ -632,11 +638,10 @@ class HeuristicAgent(EngineAgent):
             ):
                 return a
         for a in legal:
-            if a.kind == PLAY and g.cdef[a.obj].name in ("Raise the Alarm",):
+            if a.kind == PLAY and roles.instant_tokens(g.cdef[a.obj]):
                 return a
-            if a.kind == PLAY and g.cdef[a.obj].name in ("Lightning Bolt", "Shock"):
-                dmg = 3 if g.cdef[a.obj].name == "Lightning Bolt" else 2
-                if dmg >= g.life[opp]:
+            if a.kind == PLAY and roles.burn(g.cdef[a.obj]):
+                if roles.burn(g.cdef[a.obj]) >= g.life[opp]:
                     self.plan = [player_ref(opp)]
                     return a
         return None

@@ -159,7 +159,7 @@ def test_shared_code_has_no_format_flag_or_format_name_test(path: Path) -> None:
     assert not hits, "\n".join(hits)
 
 
-# Cards are data: no card name in engine, env or format code. Basic land types are rules
+# Cards are data: no card name in engine, env, format or agent code. Basic land types are rules
 # words (CR 305.6) that basic lands are also named after.
 def _card_names() -> set[str]:
     from mtg_env.engine import load_cards
@@ -172,13 +172,15 @@ def _card_names() -> set[str]:
     return names - set(BASIC_LAND_TYPES) - {FACE_DOWN}
 
 
-ENGINE_AND_ENV = sorted((ROOT / "mtg_env" / "engine").rglob("*.py")) + sorted(
-    (ROOT / "mtg_env" / "env").glob("*.py")
+ENGINE_AND_ENV = (
+    sorted((ROOT / "mtg_env" / "engine").rglob("*.py"))
+    + sorted((ROOT / "mtg_env" / "env").glob("*.py"))
+    + sorted((ROOT / "agents").glob("*.py"))
 )
 
 
 @pytest.mark.parametrize("path", ENGINE_AND_ENV, ids=lambda p: str(p.relative_to(ROOT)))
-def test_engine_and_env_code_name_no_card(path: Path) -> None:
+def test_engine_env_and_agent_code_name_no_card(path: Path) -> None:
     text = path.read_text()
     names = [n for n in _card_names() if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text)]
     assert not names, f"{path.relative_to(ROOT)} names cards: {sorted(names)}"

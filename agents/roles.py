@@ -1,0 +1,264 @@
+"""What a card does, read from its data: the roles the scripted players pick cards by.
+
+Each role is a predicate on a card's definition (or an ability) built from the card-data
+vocabulary (types, keywords, effect ops, targets, static components), never from a card's
+name, so the scripted players play any card set: a new card that does what a role
+describes is played like the cards it resembles.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtg_env.engine.cards import (
+    ActivatedAbility,
+    CardDef,
+    Op,
+    StaticAbility,
+    TriggeredAbility,
+)
+from mtg_env.engine.constants import CREATURE, ENCHANTMENT, INSTANT, LAND
+
+BASIC = 1  # supertype bit of "basic"
+
+
+def spell_ops(cd: CardDef) -> tuple[Op, ...]:
+    return cd.spell.effects if cd.spell is not None else ()
+
+
+def _ops_named(ops: tuple[Op, ...], name: str) -> list[Op]:
+    """Ops called `name`, including those inside "you may" wrappers."""
+    out = []
+    for o in ops:
+        if o.name == name:
+            out.append(o)
+        elif o.name == "may":
+            out += _ops_named(o.args["effects"], name)
+    return out
+
+
+def _statics(cd: CardDef) -> list[StaticAbility]:
+    return [ab for ab in cd.abilities if isinstance(ab, StaticAbility)]
+
+
+def _components(cd: CardDef, op: str) -> list[Any]:
+    return [c for ab in _statics(cd) for c in ab.components if c.op == op]
+
+
+def _enters_triggers(cd: CardDef) -> list[TriggeredAbility]:
+    return [ab for ab in cd.abilities if isinstance(ab, TriggeredAbility) and ab.event == "enters"]
+
+
+# ------------------------------------------------------------------ creatures
+
+
+def bounces_on_entering(cd: CardDef) -> bool:
+    """A creature that returns target creature to its owner's hand when it enters."""
+    return any(
+        t.targets
+        and t.targets[0].kind == "creature"
+        and any(o.args.get("what") == "target" for o in _ops_named(t.effects, "return_to_hand"))
+        for t in _enters_triggers(cd)
+    )
+
+
+def regrows_on_entering(cd: CardDef) -> bool:
+    """A creature that returns a creature card from its controller's graveyard to hand
+    when it enters."""
+    return any(
+        t.targets
+        and t.targets[0].kind == "graveyard_card"
+        and t.targets[0].filter.types & CREATURE
+        and _ops_named(t.effects, "return_to_hand")
+        for t in _enters_triggers(cd)
+    )
+
+
+# ------------------------------------------------------------------ spells
+
+
+def targeted_discard(cd: CardDef) -> bool:
+    return any(o.args.get("who") == "target" for o in _ops_named(spell_ops(cd), "discard"))
+
+
+def only_draws(cd: CardDef) -> bool:
+    ops = spell_ops(cd)
+    return bool(ops) and all(o.name == "draw" for o in ops)
+
+
+def steals_target_this_turn(cd: CardDef) -> bool:
+    return any(
+        o.args.get("what") == "target" and o.args.get("duration") == "end_of_turn"
+        for o in _ops_named(spell_ops(cd), "gain_control")
+    )
+
+
+def steals_all_creatures_this_turn(cd: CardDef) -> bool:
+    return any(
+        o.args.get("what") == "all_creatures" for o in _ops_named(spell_ops(cd), "gain_control")
+    )
+
+
+def instant_tokens(cd: CardDef) -> bool:
+    """An instant that creates tokens: best at the end of the opponent's turn."""
+    return bool(cd.types & INSTANT) and bool(_ops_named(spell_ops(cd), "create_token"))
+
+
+def counters_spells(cd: CardDef) -> bool:
+    return bool(_ops_named(spell_ops(cd), "counter"))
+
+
+def removal_worth_countering(cd: CardDef) -> bool:
+    """A spell that takes or destroys a target: an Aura that gains control, a destroy
+    spell, a spell that gains control of a target."""
+    if _components(cd, "control"):
+        return True
+    ops = spell_ops(cd)
+    return bool(_ops_named(ops, "destroy")) or steals_target_this_turn(cd)
+
+
+def pump(cd: CardDef) -> int:
+    """The power an instant gives one target creature ("+N/+N until end of turn"), or 0."""
+    if not cd.types & INSTANT:
+        return 0
+    ops = spell_ops(cd)
+    if len(ops) == 1 and ops[0].name == "pump" and ops[0].args.get("what") == "target":
+        return max(0, int(ops[0].args["power"]))
+    return 0
+
+
+def burn(cd: CardDef) -> int:
+    """The damage an instant deals to any one target, or 0."""
+    if not cd.types & INSTANT or cd.spell is None:
+        return 0
+    ops = spell_ops(cd)
+    targets = cd.spell.targets
+    if len(ops) == 1 and ops[0].name == "damage" and targets and targets[0].kind == "any":
+        return int(ops[0].args["amount"])
+    return 0
+
+
+def shrinks(cd: CardDef) -> bool:
+    """An instant that makes target creature lose its abilities until end of turn."""
+    return bool(cd.types & INSTANT) and any(
+        o.args.get("what") == "target" for o in _ops_named(spell_ops(cd), "lose_abilities")
+    )
+
+
+def fogs(cd: CardDef) -> bool:
+    return bool(_ops_named(spell_ops(cd), "prevent_combat_damage"))
+
+
+def destroy_target_creature(cd: CardDef) -> int | None:
+    """Colors a destroy spell can't target (a mask) if it destroys target creature;
+    None otherwise."""
+    if cd.spell is None or not cd.spell.targets or cd.spell.targets[0].kind != "creature":
+        return None
+    if not _ops_named(spell_ops(cd), "destroy"):
+        return None
+    return cd.spell.targets[0].filter.not_colors
+
+
+def bounces_target_creature(cd: CardDef) -> bool:
+    if cd.spell is None or not cd.spell.targets or cd.spell.targets[0].kind != "creature":
+        return False
+    return bool(_ops_named(spell_ops(cd), "return_to_hand"))
+
+
+# ------------------------------------------------------------------ permanents
+
+
+def is_equipment(cd: CardDef) -> bool:
+    return "Equipment" in cd.subtypes
+
+
+def grants_abilities_to_land(cd: CardDef) -> bool:
+    """An Aura for a land that gives it an ability: for one's own land."""
+    return (
+        cd.enchant is not None
+        and cd.enchant.kind == "land"
+        and bool(_components(cd, "add_abilities"))
+    )
+
+
+def gains_control(cd: CardDef) -> bool:
+    """A permanent whose static ability gains control of what it affects (an Aura)."""
+    return bool(_components(cd, "control"))
+
+
+def anthem(cd: CardDef) -> bool:
+    """An enchantment that gives creatures +N/+N."""
+    return bool(cd.types & ENCHANTMENT) and any(
+        c.op == "modify_pt" and c.arg[0] > 0 and ab.affects.types & CREATURE
+        for ab in _statics(cd)
+        for c in ab.components
+    )
+
+
+def equalizes_creatures(cd: CardDef) -> bool:
+    """Every creature loses its abilities and has a fixed power and toughness."""
+    for ab in _statics(cd):
+        ops = {c.op for c in ab.components}
+        if {"set_pt", "lose_all_abilities"} <= ops and ab.affects.types & CREATURE:
+            return ab.affects.controller is None
+    return False
+
+
+def punishes_nonbasic_lands(cd: CardDef) -> bool:
+    """Nonbasic lands become a basic land type."""
+    return any(
+        ab.affects.types & LAND
+        and ab.affects.not_supertypes & BASIC
+        and any(c.op == "set_land_type" for c in ab.components)
+        for ab in _statics(cd)
+    )
+
+
+def returns_own_enchantment(cd: CardDef) -> bool:
+    return any(_ops_named(t.effects, "return_own_enchantment") for t in _enters_triggers(cd))
+
+
+# ------------------------------------------------------------------ activated abilities
+
+
+def equips(ab: Any) -> bool:
+    return isinstance(ab, ActivatedAbility) and bool(_ops_named(ab.effects, "attach"))
+
+
+def pings(ab: Any) -> bool:
+    """{T}: 1 damage to any target."""
+    return (
+        isinstance(ab, ActivatedAbility)
+        and ab.cost.tap
+        and len(ab.effects) == 1
+        and ab.effects[0].name == "damage"
+        and ab.effects[0].args.get("amount") == 1
+        and bool(ab.targets)
+        and ab.targets[0].kind == "any"
+    )
+
+
+def has_pinger(abilities: tuple) -> bool:
+    return any(pings(ab) for ab in abilities)
+
+
+def damages_target_creature(ab: Any) -> int:
+    """Damage an activated ability deals to target creature (other than the source), or 0."""
+    if not isinstance(ab, ActivatedAbility) or not ab.targets or ab.targets[0].kind != "creature":
+        return 0
+    dmg = [o for o in ab.effects if o.name == "damage" and o.args.get("to") == "target"]
+    return int(dmg[0].args["amount"]) if dmg else 0
+
+
+def steals_subtype(ab: Any) -> frozenset[str]:
+    """The creature types an activated ability gains control of (target creature of one
+    of these types), or nothing."""
+    if not isinstance(ab, ActivatedAbility) or not ab.targets:
+        return frozenset()
+    if not _ops_named(ab.effects, "gain_control"):
+        return frozenset()
+    return ab.targets[0].filter.subtypes
+
+
+def copies_own_creature(ab: Any) -> bool:
+    return isinstance(ab, ActivatedAbility) and bool(_ops_named(ab.effects, "create_token_copy"))
