@@ -564,8 +564,8 @@ def op_enter_battlefield(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
 
 
 def op_text_change(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
-    """A text change (CR 612): replace one color word with another or one basic land type with another
-    in the target's text (CR 612). The choice is made on resolution among the words the
+    """A text change (CR 612): replace one color word with another or one basic land type
+    with another in the target's text. The choice is made on resolution among the words the
     text holds; a text without such words is unchanged."""
     objs = _on_battlefield(g, res, a["what"])
     if not objs:

@@ -174,7 +174,8 @@ class Setup:
         for cid in g.battlefield:
             if g.perm[cid].control_since == 3:
                 g.perm[cid].control_since = sick_stamp
-        # Control from static effects (an Aura's "you control") is the starting position, not a change.
+        # Control from static effects (an Aura's "you control") is the starting position,
+        # not a change.
         g._dirty = False
         g._chars = compute(g)
         for cid in g.battlefield:
