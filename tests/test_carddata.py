@@ -182,3 +182,29 @@ def test_a_characteristic_defining_ability_is_data() -> None:
     with pytest.raises(CardDataError, match="Counting Beast"):
         card["abilities"] = [{"static": {"affects": "self", "cda": "tarmogoyf"}}]
         parse_card_set(_set(card), "t.yaml")
+
+
+def test_every_effect_op_is_declared_once_with_its_schema_behaviour_and_text() -> None:
+    from mtg_env.engine.carddb import OP_MODELS
+    from mtg_env.engine.cards import ActivatedAbility, TriggeredAbility
+    from mtg_env.engine.effects import OPS, op_text
+
+    assert OP_MODELS == {n: d.model for n, d in OPS.items() if d.model is not None}
+    seen = set()
+    for set_name in ("classic", "adventure", "pocket"):
+        cs = load_cards(set_name)
+        for cd in [*cs.cards.values(), *cs.tokens.values()]:
+            parts = [cd, *cd.halves]
+            ops = [o for c in parts if c.spell is not None for o in c.spell.effects]
+            ops += [
+                o
+                for c in parts
+                for ab in c.abilities
+                if isinstance(ab, ActivatedAbility | TriggeredAbility)
+                for o in ab.effects
+            ]
+            for o in ops:
+                assert o.name in OPS, o.name
+                assert op_text(o), o.name
+                seen.add(o.name)
+    assert len(seen) >= 20  # the sets use most of the vocabulary

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 
 from .cards import (
     STATIC_OPS,
@@ -35,67 +35,21 @@ from .cards import (
     parse_mana_cost,
 )
 from .constants import (
-    BASIC_LAND_TYPES,
     COLOR_BITS,
-    COLOR_WORDS,
     FACE_DOWN,
     MANA_BITS,
     SUPERTYPE_BITS,
     TYPE_BITS,
 )
+from .effects import OPS
 from .files import InputFileError, load_yaml
 from .formats import FORMATS
+from .vocab import COLOR_NAMES, SUPERTYPE_NAMES, TYPE_NAMES
+from .vocab import KEYWORDS as KEYWORDS  # re-exported: the keywords card data may use
+from .vocab import Strict as _Strict
+from .vocab import check_keywords as _check_keywords
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-
-COLOR_NAMES = Literal["W", "U", "B", "R", "G"]
-TYPE_NAMES = Literal["artifact", "creature", "enchantment", "instant", "land", "sorcery"]
-SUPERTYPE_NAMES = Literal["basic", "legendary"]
-DURATIONS = Literal["end_of_turn", "forever", "while_you_control_source"]
-
-_LANDWALKS = {f"{t.lower()}walk" for t in BASIC_LAND_TYPES}
-_PROTECTIONS = {f"protection_from_{c}" for c in COLOR_WORDS}
-KEYWORDS = frozenset(
-    {
-        "flying",
-        "first_strike",
-        "double_strike",
-        "deathtouch",
-        "defender",
-        "flash",
-        "haste",
-        "vigilance",
-        "reach",
-        "trample",
-        "lifelink",
-        "menace",
-    }
-    | _LANDWALKS
-    | _PROTECTIONS
-)
-
-REFS = Literal[
-    "target",
-    "target1",
-    "target2",
-    "self",
-    "enchanted",
-    "you",
-    "that_player",
-    "all_creatures",
-    "each_opponent",
-]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _check_keywords(v: list[str]) -> list[str]:
-    for k in v:
-        if k not in KEYWORDS:
-            raise ValueError(f"unknown keyword {k!r} (known: {', '.join(sorted(KEYWORDS))})")
-    return v
 
 
 # --------------------------------------------------------------------------- schema
@@ -135,145 +89,8 @@ class TargetModel(FilterModel):
 TargetField = TARGET_KINDS | TargetModel
 
 
-class DamageOp(_Strict):
-    amount: int = Field(ge=0)
-    to: REFS
-
-
-class WhatOp(_Strict):
-    what: REFS
-
-
-class DrawOp(_Strict):
-    count: int = Field(default=1, ge=1)
-    who: REFS = "you"
-
-
-class DiscardOp(_Strict):
-    count: int = Field(default=1, ge=1)
-    who: REFS
-    random: bool = False
-
-
-class LifeOp(_Strict):
-    amount: int = Field(ge=0)
-    who: REFS = "you"
-
-
-class PumpOp(_Strict):
-    what: REFS
-    power: int = 0
-    toughness: int = 0
-    duration: DURATIONS = "end_of_turn"
-
-
-class SwitchOp(_Strict):
-    what: REFS
-    duration: DURATIONS = "end_of_turn"
-
-
-class GrantOp(_Strict):
-    what: REFS
-    keywords: list[str]
-    duration: DURATIONS = "end_of_turn"
-
-    _kw = field_validator("keywords")(_check_keywords)
-
-
-class ControlOp(_Strict):
-    what: REFS
-    duration: DURATIONS = "end_of_turn"
-
-
-class TokenOp(_Strict):
-    token: str
-    count: int = Field(default=1, ge=1)
-
-
-class CounterOp(_Strict):
-    what: REFS
-    counter: Literal["+1/+1", "-1/-1"]
-    count: int = Field(default=1, ge=1)
-
-
-class AnimateOp(_Strict):
-    what: REFS
-    duration: DURATIONS = "end_of_turn"
-    add_types: list[TYPE_NAMES] = []
-    all_creature_types: bool = False
-    power: int
-    toughness: int
-
-
-class SubtypeOp(_Strict):
-    what: REFS
-    subtypes: list[str]
-    duration: DURATIONS = "forever"
-
-
-class LandTypeOp(_Strict):
-    what: REFS
-    duration: DURATIONS = "end_of_turn"
-
-
-class AttachOp(_Strict):
-    what: REFS = "self"
-    to: REFS
-
-
-class TokenCopyOp(_Strict):
-    what: REFS
-    haste: bool = False
-    sacrifice_at_next_end_step: bool = False
-
-
-class CostOp(_Strict):
-    cost: str
-
-    @field_validator("cost")
-    @classmethod
-    def _cost(cls, v: str) -> str:
-        parse_mana_cost(v)
-        return v
-
-
-class ColorsOp(_Strict):
-    colors: list[COLOR_NAMES]
-
-
-class EmptyOp(_Strict):
-    pass
-
-
-OP_MODELS: dict[str, type[_Strict]] = {
-    "damage": DamageOp,
-    "destroy": WhatOp,
-    "return_to_hand": WhatOp,
-    "counter": WhatOp,
-    "sacrifice": WhatOp,
-    "untap": WhatOp,
-    "tap": WhatOp,
-    "draw": DrawOp,
-    "discard": DiscardOp,
-    "gain_life": LifeOp,
-    "pump": PumpOp,
-    "set_base_pt": PumpOp,
-    "switch_pt": SwitchOp,
-    "grant": GrantOp,
-    "lose_abilities": SwitchOp,
-    "gain_control": ControlOp,
-    "create_token": TokenOp,
-    "add_counter": CounterOp,
-    "animate": AnimateOp,
-    "add_subtypes": SubtypeOp,
-    "land_type_change": LandTypeOp,
-    "prevent_combat_damage": EmptyOp,
-    "attach": AttachOp,
-    "create_token_copy": TokenCopyOp,
-    "text_change": WhatOp,
-    "sacrifice_unless_pay": CostOp,
-    "return_own_enchantment": ColorsOp,
-}
+# The effect ops' schemas are declared with their behaviour and text (engine.effects).
+OP_MODELS: dict[str, type[_Strict]] = {n: d.model for n, d in OPS.items() if d.model is not None}
 
 
 def _validate_op(v: Any) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""What resolving spells and abilities do: one function per effect op (CR 608.2).
+"""What resolving spells and abilities do (CR 608.2): every effect op declared once (`OPS`),
+its card-data schema, its behaviour and its text together.
 
 `run_op` returns True when the op finished, False when it is waiting for a player's
 choice (the game then sets a decision; the answer lands in `res.vars["answer"]` and the
@@ -8,7 +9,10 @@ same op runs again to finish).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from pydantic import Field, field_validator
 
 from .cards import Component, Op, StaticAbility, TriggeredAbility, parse_mana_cost
 from .constants import (
@@ -43,6 +47,7 @@ from .layers import Chars, Effect
 from .mana import can_pay
 from .objects import SPELL, Resolution, Trigger
 from .text import words
+from .vocab import COLOR_NAMES, DURATIONS, REFS, TYPE_NAMES, Strict, check_keywords
 
 if TYPE_CHECKING:
     from .game import Game
@@ -55,8 +60,128 @@ DURATION = {
 _TARGET_INDEX = {"target": 0, "target1": 1, "target2": 2}
 
 
+class OpDef(NamedTuple):
+    name: str
+    model: type[Strict] | None  # the card-data schema of its arguments
+    run: Callable[..., bool]  # (game, resolution, args) -> finished
+    text: Callable[[dict[str, Any]], str] | None = None  # None: "<op> <what>"
+
+
+# ------------------------------------------------------------------ schemas (card data)
+
+
+class DamageOp(Strict):
+    amount: int = Field(ge=0)
+    to: REFS
+
+
+class WhatOp(Strict):
+    what: REFS
+
+
+class DrawOp(Strict):
+    count: int = Field(default=1, ge=1)
+    who: REFS = "you"
+
+
+class DiscardOp(Strict):
+    count: int = Field(default=1, ge=1)
+    who: REFS
+    random: bool = False
+
+
+class LifeOp(Strict):
+    amount: int = Field(ge=0)
+    who: REFS = "you"
+
+
+class PumpOp(Strict):
+    what: REFS
+    power: int = 0
+    toughness: int = 0
+    duration: DURATIONS = "end_of_turn"
+
+
+class SwitchOp(Strict):
+    what: REFS
+    duration: DURATIONS = "end_of_turn"
+
+
+class GrantOp(Strict):
+    what: REFS
+    keywords: list[str]
+    duration: DURATIONS = "end_of_turn"
+
+    _kw = field_validator("keywords")(check_keywords)
+
+
+class ControlOp(Strict):
+    what: REFS
+    duration: DURATIONS = "end_of_turn"
+
+
+class TokenOp(Strict):
+    token: str
+    count: int = Field(default=1, ge=1)
+
+
+class CounterOp(Strict):
+    what: REFS
+    counter: Literal["+1/+1", "-1/-1"]
+    count: int = Field(default=1, ge=1)
+
+
+class AnimateOp(Strict):
+    what: REFS
+    duration: DURATIONS = "end_of_turn"
+    add_types: list[TYPE_NAMES] = []
+    all_creature_types: bool = False
+    power: int
+    toughness: int
+
+
+class SubtypeOp(Strict):
+    what: REFS
+    subtypes: list[str]
+    duration: DURATIONS = "forever"
+
+
+class LandTypeOp(Strict):
+    what: REFS
+    duration: DURATIONS = "end_of_turn"
+
+
+class AttachOp(Strict):
+    what: REFS = "self"
+    to: REFS
+
+
+class TokenCopyOp(Strict):
+    what: REFS
+    haste: bool = False
+    sacrifice_at_next_end_step: bool = False
+
+
+class CostOp(Strict):
+    cost: str
+
+    @field_validator("cost")
+    @classmethod
+    def _cost(cls, v: str) -> str:
+        parse_mana_cost(v)
+        return v
+
+
+class ColorsOp(Strict):
+    colors: list[COLOR_NAMES]
+
+
+class EmptyOp(Strict):
+    pass
+
+
 def run_op(g: Game, res: Resolution, op: Op) -> bool:
-    return _OPS[op.name](g, res, op.args)
+    return _RUN[op.name](g, res, op.args)
 
 
 # ---------------------------------------------------------------------- references
@@ -608,35 +733,65 @@ def op_may(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-_OPS = {
-    "damage": op_damage,
-    "destroy": op_destroy,
-    "sacrifice": op_sacrifice,
-    "return_to_hand": op_return_to_hand,
-    "counter": op_counter,
-    "untap": op_untap,
-    "tap": op_tap,
-    "draw": op_draw,
-    "gain_life": op_gain_life,
-    "discard": op_discard,
-    "pump": _pt(L_PT_MOD, "modify_pt"),
-    "set_base_pt": _pt(L_PT_SET, "set_pt"),
-    "switch_pt": _pt(L_PT_SWITCH, "switch_pt"),
-    "grant": op_grant,
-    "lose_abilities": op_lose_abilities,
-    "gain_control": op_gain_control,
-    "add_subtypes": op_add_subtypes,
-    "animate": op_animate,
-    "land_type_change": op_land_type_change,
-    "create_token": op_create_token,
-    "add_counter": op_add_counter,
-    "prevent_combat_damage": op_prevent_combat_damage,
-    "sacrifice_unless_pay": op_sacrifice_unless_pay,
-    "return_own_enchantment": op_return_own_enchantment,
-    "attach": op_attach,
-    "create_token_copy": op_create_token_copy,
-    "enter_as_copy": op_enter_as_copy,
-    "enter_battlefield": op_enter_battlefield,
-    "text_change": op_text_change,
-    "may": op_may,
+def op_text(op: Op) -> str:
+    """How the log and card text say `op`."""
+    d = OPS.get(op.name)
+    if d is not None and d.text is not None:
+        return d.text(op.args)
+    what = op.args.get("what")
+    name = op.name.replace("_", " ")
+    return f"{name} {what}" if what else name
+
+
+def _may_text(a: dict[str, Any]) -> str:
+    return "you may: " + "; ".join(op_text(o) for o in a["effects"])
+
+
+def _pt_text(kind: str, a: dict[str, Any]) -> str:
+    verb = "gets" if kind == "pump" else "has base P/T"
+    sign = "+" if kind == "pump" else ""
+    p, t = a["power"], a["toughness"]
+    return f"{a['what']} {verb} {sign if p >= 0 else ''}{p}/{sign if t >= 0 else ''}{t}"
+
+
+# Every effect op, declared once: its card-data schema (None: made by the engine, not
+# written in card files), what it does, and how the log and card text say it.
+OPS: dict[str, OpDef] = {
+    d.name: d
+    for d in (
+        OpDef("damage", DamageOp, op_damage, lambda a: f"{a['amount']} damage to {a['to']}"),
+        OpDef("destroy", WhatOp, op_destroy),
+        OpDef("sacrifice", WhatOp, op_sacrifice),
+        OpDef("return_to_hand", WhatOp, op_return_to_hand),
+        OpDef("counter", WhatOp, op_counter),
+        OpDef("untap", WhatOp, op_untap),
+        OpDef("tap", WhatOp, op_tap),
+        OpDef("draw", DrawOp, op_draw, lambda a: f"draw {a['count']}"),
+        OpDef("gain_life", LifeOp, op_gain_life),
+        OpDef("discard", DiscardOp, op_discard),
+        OpDef("pump", PumpOp, _pt(L_PT_MOD, "modify_pt"), lambda a: _pt_text("pump", a)),
+        OpDef("set_base_pt", PumpOp, _pt(L_PT_SET, "set_pt"), lambda a: _pt_text("set", a)),
+        OpDef("switch_pt", SwitchOp, _pt(L_PT_SWITCH, "switch_pt")),
+        OpDef(
+            "grant", GrantOp, op_grant, lambda a: f"{a['what']} gains {', '.join(a['keywords'])}"
+        ),
+        OpDef("lose_abilities", SwitchOp, op_lose_abilities),
+        OpDef("gain_control", ControlOp, op_gain_control),
+        OpDef("add_subtypes", SubtypeOp, op_add_subtypes),
+        OpDef("animate", AnimateOp, op_animate),
+        OpDef("land_type_change", LandTypeOp, op_land_type_change),
+        OpDef("create_token", TokenOp, op_create_token),
+        OpDef("add_counter", CounterOp, op_add_counter),
+        OpDef("prevent_combat_damage", EmptyOp, op_prevent_combat_damage),
+        OpDef("sacrifice_unless_pay", CostOp, op_sacrifice_unless_pay),
+        OpDef("return_own_enchantment", ColorsOp, op_return_own_enchantment),
+        OpDef("attach", AttachOp, op_attach),
+        OpDef("create_token_copy", TokenCopyOp, op_create_token_copy),
+        OpDef("text_change", WhatOp, op_text_change),
+        OpDef("enter_as_copy", None, op_enter_as_copy),
+        OpDef("enter_battlefield", None, op_enter_battlefield),
+        # "You may": validated by the loader, which checks the ops inside it.
+        OpDef("may", None, op_may, _may_text),
+    )
 }
+_RUN = {name: d.run for name, d in OPS.items()}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from .cards import ActivatedAbility, ManaAbility, Op, StaticAbility, TriggeredAbility
+from .cards import ActivatedAbility, ManaAbility, StaticAbility, TriggeredAbility
 from .constants import (
     ACTIVATE,
     ATTACK,
@@ -27,6 +27,7 @@ from .constants import (
     TARGET,
     ref_player,
 )
+from .effects import op_text
 from .objects import activated_at
 
 if TYPE_CHECKING:
@@ -38,26 +39,6 @@ def obj_name(g: Game, ref: int) -> str:
     if ref < 0:
         return f"player {ref_player(ref)}"
     return f"{g.cdef[ref].name}#{ref}"
-
-
-def op_text(op: Op) -> str:
-    a = op.args
-    n = op.name
-    if n == "damage":
-        return f"{a['amount']} damage to {a['to']}"
-    if n in ("pump", "set_base_pt"):
-        verb = "gets" if n == "pump" else "has base P/T"
-        sign = "+" if n == "pump" else ""
-        p, t = a["power"], a["toughness"]
-        return f"{a['what']} {verb} {sign if p >= 0 else ''}{p}/{sign if t >= 0 else ''}{t}"
-    if n == "draw":
-        return f"draw {a['count']}"
-    if n == "grant":
-        return f"{a['what']} gains {', '.join(a['keywords'])}"
-    if n == "may":
-        return "you may: " + "; ".join(op_text(o) for o in a["effects"])
-    what = a.get("what")
-    return f"{n.replace('_', ' ')} {what}" if what else n.replace("_", " ")
 
 
 def ability_text(ab: Any) -> str:

@@ -13,8 +13,8 @@ from typing import Any, get_args
 import numpy as np
 
 from ..engine import Action, Game
-from ..engine.carddb import KEYWORDS, CardSet
 from ..engine.carddb import TARGET_KINDS as _TARGET_KIND_LITERAL
+from ..engine.carddb import CardSet
 from ..engine.constants import (
     ACTIVATE,
     ARTIFACT,
@@ -44,6 +44,7 @@ from ..engine.constants import (
 from ..engine.decisions import BlockTarget, Targets
 from ..engine.layers import Chars
 from ..engine.objects import SPELL, TRIGGER
+from ..engine.vocab import KEYWORDS
 
 
 @dataclass(frozen=True)
