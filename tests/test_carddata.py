@@ -189,7 +189,7 @@ def test_every_effect_op_is_declared_once_with_its_schema_behaviour_and_text() -
     from mtg_env.engine.cards import ActivatedAbility, TriggeredAbility
     from mtg_env.engine.effects import OPS, op_text
 
-    assert OP_MODELS == {n: d.model for n, d in OPS.items() if d.model is not None}
+    assert {n: d.model for n, d in OPS.items() if d.model is not None} == OP_MODELS
     seen = set()
     for set_name in ("classic", "adventure", "pocket"):
         cs = load_cards(set_name)
