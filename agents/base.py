@@ -8,6 +8,11 @@ import numpy as np
 
 from mtg_env.engine import Action, Game
 
+from .heuristic import HeuristicAgent
+from .ismcts import parse_spec
+from .policy import DEFAULT, PolicyAgent, RLlibPolicyAgent, load_model
+from .random_agent import RandomAgent
+
 
 @runtime_checkable
 class Agent(Protocol):
@@ -35,35 +40,21 @@ def make_agent(spec: str, seed: int = 0, fmt: str | None = None) -> Agent:
     """Build an agent from a spec string (the specs every command accepts). `fmt` is the
     rules format it will play: a policy trained for another format is refused in one line
     (engine agents play every format)."""
-    from .random_agent import RandomAgent
-
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec is a string, not {type(spec).__name__}")
     name = spec.split(":", 1)[0].strip().lower()
     if name == "random":
         return RandomAgent(seed)
     if name == "heuristic":
-        from .heuristic import HeuristicAgent
-
         return HeuristicAgent(seed)
     if name == "ismcts":
-        from .ismcts import parse_spec
-
         return parse_spec(spec, seed)
     if name == "policy":
-        from .policy import DEFAULT, PolicyAgent, RLlibPolicyAgent
-
         path = spec.split(":", 1)[1] if ":" in spec else "default"
         kw = {"fmt": fmt} if fmt is not None else {}
         if path.startswith("rllib:"):
             return RLlibPolicyAgent(path[len("rllib:") :], **kw)
         if path == "default":
-            return PolicyAgent(_load(DEFAULT), name="policy:default", **kw)
+            return PolicyAgent(load_model(DEFAULT), name="policy:default", **kw)
         return PolicyAgent.from_path(path, **kw)
     raise ValueError(f"unknown agent spec {spec!r} (known: {', '.join(AGENT_SPECS)})")
-
-
-def _load(path: object) -> object:
-    from .policy import load_model
-
-    return load_model(path)  # type: ignore[arg-type]

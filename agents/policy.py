@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mtg_env.engine import Action, Game, load_cards
 from mtg_env.env.spaces import Layout
+from mtg_env.io import InputFileError, read_bytes, write_bytes
 
 DATA = Path(__file__).resolve().parent.parent / "mtg_env" / "data" / "policies"
 DEFAULT = DATA / "default.safetensors"
@@ -104,6 +105,7 @@ class PolicySpec(_Strict):
 def describe(policy: Any) -> PolicySpec:
     """The description of a policy network (MaskableActorCriticPolicy or SlotPolicy) that
     `build` turns back into the same network."""
+    # The training stack (torch, sb3) is an extra: imported when a network is described.
     from gymnasium import spaces
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
@@ -208,8 +210,6 @@ def policy_bytes(policy: Any) -> bytes:
 
 def export_policy(policy: Any, path: str | Path) -> None:
     """Write the policy network alone (float16 weights + its description), atomically."""
-    from mtg_env.io import write_bytes
-
     write_bytes(path, policy_bytes(policy))
 
 
@@ -354,8 +354,6 @@ def load_model(path: str | Path, *, trust_pickle: bool | None = None) -> Any:
     """The policy network (a MaskableActorCriticPolicy) from a policy file. Pickled files
     (sb3 `.zip`, old `.pt`) are refused unless `trust_pickle` (default: the user's
     `--trust-pickle` / MTG_ENV_TRUST_PICKLE=1)."""
-    from mtg_env.io import InputFileError, read_bytes
-
     p = Path(path)
     if trust_pickle is None:
         trust_pickle = trusted_by_default()

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mtg_env.engine import load_decks
 from mtg_env.io import (
     InputFileError,
     OutputPathError,
@@ -32,6 +33,7 @@ from mtg_env.io import (
     check_writable,
     load_json,
     remove_stale_temps,
+    write_bytes,
     write_json,
     write_text,
 )
@@ -39,6 +41,7 @@ from mtg_env.workers import worker_setup
 
 from .base import make_agent
 from .match import deck_pairs, play_game, wilson
+from .policy import DEFAULT
 
 FIELDS = [
     "key",
@@ -81,8 +84,6 @@ def _play_task(job: tuple[Task, str, str]) -> dict[str, Any]:
 
 
 def _play(task: Task, deck_a: str, deck_b: str) -> dict[str, Any]:
-    from mtg_env.engine import load_decks
-
     decks = load_decks(task.fmt)
     da, db = decks[deck_a], decks[deck_b]
     a = make_agent(task.a, task.seed * 2 + 1, fmt=task.fmt)
@@ -126,8 +127,6 @@ def _csv_line(row: dict[str, Any]) -> str:
 def run_config(agents: list[str], games: int, seed: int, fmt: str) -> dict[str, Any]:
     """Everything that decides which games a tournament plays and how: two runs with equal
     configurations play the same games."""
-    from mtg_env.engine import load_decks
-
     decks = load_decks(fmt)
     digest = hashlib.sha256(
         json.dumps({n: list(d.cards) for n, d in sorted(decks.items())}).encode()
@@ -153,8 +152,6 @@ def _file_digest(spec: str) -> str | None:
         return None
     path = spec[len("policy:") :]
     if path == "default":
-        from .policy import DEFAULT
-
         path = str(DEFAULT)
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
@@ -358,8 +355,6 @@ def heatmap(summary: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
-
-    from mtg_env.io import write_bytes
 
     agents = summary["agents"]
     m = np.array([[np.nan if x is None else x for x in row] for row in summary["win_rate"]])

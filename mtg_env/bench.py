@@ -32,6 +32,7 @@ import numpy as np
 
 from .engine import Game, load_cards, load_decks
 from .engine.formats import FORMATS as _FORMATS
+from .env import SelfPlayEnv, env, raw_env
 
 FORMATS = tuple(_FORMATS)
 
@@ -101,20 +102,14 @@ def _aec_loop(env: Any, seconds: float) -> dict[str, float]:
 
 
 def bench_raw_env(fmt: str, seconds: float) -> dict[str, float]:
-    from .env import raw_env
-
     return _aec_loop(raw_env(format=fmt), seconds)
 
 
 def bench_wrapped_env(fmt: str, seconds: float) -> dict[str, float]:
-    from .env import env
-
     return _aec_loop(env(format=fmt), seconds)
 
 
 def bench_selfplay(fmt: str, seconds: float) -> dict[str, float]:
-    from .env import SelfPlayEnv
-
     e = SelfPlayEnv(format=fmt, opponent="random")
     rng = np.random.default_rng(0)
     state = {"seed": 0, "games": 0}
@@ -174,8 +169,6 @@ def bench_clone(fmt: str, seconds: float) -> dict[str, float]:
 
 
 def bench_memory(fmt: str) -> dict[str, float]:
-    from .env import raw_env
-
     load_cards(fmt)
     _decks(fmt)
     raw_env(format=fmt).reset(seed=0)  # shared tables (layout, card data) loaded once
@@ -225,7 +218,7 @@ def bench_ppo(fmt: str, rollouts: int = 10) -> dict[str, float]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from .env import SelfPlayEnv
+    # The training stack (torch, sb3) is an extra: imported only for this figure.
     from .nets import EntityExtractor, SlotPolicy
 
     cfg = _ppo_settings()

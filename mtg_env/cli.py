@@ -1,4 +1,9 @@
-"""The `mtg-env` command."""
+"""The `mtg-env` command.
+
+Each command imports what it runs inside its own function: `mtg-env --help` and a quick
+command then start without loading the env, the agents or the training stack (torch,
+sb3), which some commands need and most do not. These deferred imports are for start-up
+time only: the imports point one way (engine <- env <- agents <- cli) without them."""
 
 from __future__ import annotations
 

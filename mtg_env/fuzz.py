@@ -39,7 +39,8 @@ from .engine.constants import (
 )
 from .engine.formats import FORMATS as _FORMATS
 from .engine.objects import SPELL
-from .replay import Recorder, layout_for, parse_replay, replay_games
+from .io import atomic_write_text
+from .replay import Recorder, layout_for, load_replay, new_game, parse_replay, replay_games
 
 FORMATS = tuple(_FORMATS)
 
@@ -181,8 +182,6 @@ def fuzz_game(
         if out_dir is not None:
             import json
 
-            from .io import atomic_write_text
-
             out_dir.mkdir(parents=True, exist_ok=True)
             path = out_dir / f"fuzz_fail_{fmt}_{seed}.json"
             atomic_write_text(path, json.dumps(rec.to_dict(), indent=1))
@@ -231,8 +230,6 @@ def run(
 
 def check_replay(path: str | Path) -> str | None:
     """Re-run the invariant checks along a replay (to reproduce a fuzz failure)."""
-    from .replay import load_replay, new_game
-
     m = load_replay(path)
     g = new_game(m)
     lay = layout_for(m.format)

@@ -143,7 +143,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Action, Deck, Game, IllegalActionError, load_cards, load_decks, resolve_deck
-from ..engine.formats import rules_for
+from ..engine.formats import FORMATS, rules_for
 from ..render import render as render_board
 from ..replay import HASH_EVERY, NO_INTERMEDIATE_HASHES, Recorder
 from .spaces import Layout
@@ -180,8 +180,6 @@ def check_seed(seed: Any, where: str = "reset") -> int | None:
 
 def check_args(format: Any, max_decisions: Any, flags: dict[str, Any]) -> None:
     """The constructor's arguments, checked before any work (one error naming the argument)."""
-    from ..engine.formats import FORMATS
-
     if not isinstance(format, str) or format not in FORMATS:
         raise ValueError(f"format must be one of {sorted(FORMATS)}, not {format!r}")
     if max_decisions is not None and (

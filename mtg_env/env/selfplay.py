@@ -34,6 +34,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ..render import render
 from .duel import AGENTS, as_action, check_seed, raw_env
 
 Opponent = Any
@@ -237,8 +238,6 @@ class SelfPlayEnv(gym.Env):
         return info
 
     def render(self) -> str | None:
-        from ..render import render
-
         text = render(self.aec.game, seat=self.learner)
         if self.render_mode == "human":
             print(text)
