@@ -38,11 +38,23 @@ def index_page() -> str:
 def env_card() -> str:
     from mtg_env.engine import load_cards
     from mtg_env.engine.formats import FORMATS
-    from mtg_env.env import duel
+    from mtg_env.env import duel, entity
     from mtg_env.env.spaces import Layout
 
     doc = (duel.__doc__ or "").strip()
-    out = [doc, "", "## Sizes of every format", ""]
+    out = [doc, "", "## v1 tables, field by field", ""]
+    out += ["Generated from `mtg_env.env.entity` when this page was built.", ""]
+    for title, fields in (
+        ("`global` (int16)", entity.GLOBAL_FIELDS),
+        ("`objects` columns (uint8)", entity.OBJECT_FIELDS),
+        ("`candidates` columns (int16)", entity.CANDIDATE_FIELDS),
+    ):
+        out += [f"### {title}", "", "| index | field | meaning |", "|---|---|---|"]
+        out += [f"| {i} | `{n}` | {m} |" for i, (n, m) in enumerate(fields)]
+        out.append("")
+    lim = entity.EntityLimits()
+    out += [f"Rows: {lim.objects} objects, {lim.candidates} candidates.", ""]
+    out += ["## Sizes of every format (v0)", ""]
     out += ["Computed from `Layout` when this page was built.", ""]
     for fmt in sorted(FORMATS):
         lay = Layout(load_cards(fmt))

@@ -4,6 +4,7 @@
     env = mtg_env.env(format="classic")            # PettingZoo AEC, wrapped
     raw = mtg_env.raw_env()                         # the bare AEC env
     sp = gymnasium.make("mtg_env/SelfPlay-v0")      # single-agent self-play for SB3
+    v1 = mtg_env.env(obs_type="entity")             # mtg/duel-v1: entity tables, candidates
 
 The rules engine alone: `from mtg_env.engine import Game`. It needs neither numpy nor
 Gymnasium nor PettingZoo: the envs load on first use of `mtg_env.env`, `mtg_env.raw_env`
@@ -61,8 +62,16 @@ def _register() -> None:
     registry = getattr(pettingzoo, "aec_registry", None)
     if registry is not None and "mtg/duel-v0" not in registry:
         pettingzoo.register("aec", "mtg/duel-v0", entry_point="mtg_env.env.duel:env")
+    if registry is not None and "mtg/duel-v1" not in registry:
+        pettingzoo.register("aec", "mtg/duel-v1", entry_point="mtg_env.env.duel:env_v1")
     if "mtg_env/SelfPlay-v0" not in gymnasium.registry:
         gymnasium.register("mtg_env/SelfPlay-v0", entry_point="mtg_env.env.selfplay:SelfPlayEnv")
+    if "mtg_env/SelfPlay-v1" not in gymnasium.registry:
+        gymnasium.register(
+            "mtg_env/SelfPlay-v1",
+            entry_point="mtg_env.env.selfplay:SelfPlayEnv",
+            kwargs={"obs_type": "entity"},
+        )
 
 
 _register()

@@ -39,6 +39,7 @@ from .engine.constants import (
 )
 from .engine.formats import FORMATS as _FORMATS
 from .engine.objects import SPELL
+from .env.entity import EntityLayout
 from .io import atomic_write_text
 from .replay import Recorder, layout_for, load_replay, new_game, parse_replay, replay_games
 
@@ -112,6 +113,9 @@ def check_state(g: Game) -> None:
                 raise InvariantError(f"player {s} has {g.life[s]} life at priority")
 
 
+_entities: dict[str, EntityLayout] = {}
+
+
 def check_env_view(g: Game, obs_high: float = 1.0) -> None:
     lay = layout_for(g.format)
     seat = g.current_player
@@ -129,6 +133,23 @@ def check_env_view(g: Game, obs_high: float = 1.0) -> None:
         o = lay.observe(g, s)
         if o.dtype != np.float32 or o.min() < 0.0 or o.max() > obs_high or np.isnan(o).any():
             raise InvariantError(f"observation of seat {s} out of bounds")
+    # v1: the candidate rows are the distinct legal moves, and the tables are in bounds.
+    ent = _entities.get(g.format)
+    if ent is None:
+        ent = _entities[g.format] = EntityLayout(lay)
+    reason = ent.overflow(g)
+    if reason is not None:
+        raise InvariantError(f"v1 tables exceeded: {reason}")
+    rows, rmap, missing = ent.candidates(g, seat)
+    if missing or rows != sorted(amap) or any(rmap[i] is not amap[i] for i in rows):
+        raise InvariantError("the v1 candidate rows differ from the engine's legal moves")
+    space = ent.observation_space
+    for s in (0, 1):
+        o1 = ent.observe(g, s, (rows, rmap) if s == seat else None)
+        if not space.contains(o1):
+            raise InvariantError(f"v1 observation of seat {s} out of its space")
+        if s == seat and int(o1["action_mask"].sum()) != len(rows):
+            raise InvariantError("the v1 action mask differs from the candidate rows")
 
 
 def check_actions(g: Game) -> None:

@@ -23,8 +23,13 @@ always read `env.agent_selection`.
 
 ```python
 mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=3000,
-            auto_pass=True, reward_shaping=False, mulligans=True, replay_hashes=True)
+            auto_pass=True, reward_shaping=False, mulligans=True, replay_hashes=True,
+            obs_type="flat")
 ```
+
+- `obs_type`: `"flat"` (v0, `mtg/duel-v0`, `SelfPlay-v0`: the flat vector and the fixed
+  action layout below) or `"entity"` (v1, `mtg/duel-v1`, `SelfPlay-v1`: entity tables and
+  candidate actions, see "v1" below).
 
 - `format`: rules format: `"classic"` (Magic), `"adventure"` (source 004: six phases, no
   lands, an automatic mana pool) or `"pocket"` (source 003: a shared 18-card pile, two-part
@@ -112,6 +117,35 @@ masks logits with -inf stays finite. `raw_env.step` with a masked-out action rai
 `IllegalActionError` with the reason; the wrapped `env()` follows PettingZoo's convention
 (`TerminateIllegalWrapper`: the game ends and the offender gets -1).
 
+## v1: entity observation and candidate actions (`obs_type="entity"`)
+
+Sizes do not depend on the card set, so a policy can read cards it has not seen and a
+bigger card pool changes no index. The observation is a Dict of fixed-size tables, about
+6.5 KB per step (v0: 51 KB):
+
+| key | shape, dtype | meaning |
+|---|---|---|
+| `global` | (35,) int16 | turn, step, decision kind, life, hand, library and graveyard sizes, mana available, ... |
+| `objects` | (192, 24) uint8 | one row per visible object: own hand, the stack (top first), own then the opponent's battlefield, graveyards, exile; characteristics as the layer system computes them and status |
+| `object_card` | (192,) int16 | the object's card (index into `env.unwrapped.layout.card_names`): for embedding lookups |
+| `object_mask` | (192,) int8 | 1 for a row that holds an object |
+| `candidates` | (128, 5) int16 | one row per legal move of the current decision: kind, source row, target row, target player, option |
+| `action_mask` | (128,) int8 | 1 for a candidate row (the first `n` rows, `n` legal moves) |
+
+Every field of every table, with its meaning, is listed on the env card (generated from
+`mtg_env.env.entity`). A row reference is row + 1 (0: none). The action is `Discrete(128)`:
+index i plays candidate row i. Candidates are the distinct legal moves (two copies of a card
+in hand are one move), in the order of the flat layout's indices, so replays record the same
+integers for v0 and v1. Hidden information is as in v0: the opponent's hand is a count, a
+face-down card shows as a face-down source. A state with more objects or more moves than
+the tables hold is truncated with a reason (never seen in the fuzz runs).
+
+## Text view
+
+`env.unwrapped.text(agent=None)` returns what `agent` (default: the acting one) may see and
+its legal actions as a numbered list, the numbers being the indices `step` takes (candidate
+rows in v1, flat indices in v0): plain text for an LLM agent's prompt (`mtg_env.env.text`).
+
 ## Rewards
 
 +1 for a win, -1 for a loss, 0 for a draw or a truncation, given when the game ends (also to
@@ -124,6 +158,8 @@ hash afterwards; the copy is independent), for `raw_env`, `env()` and `SelfPlay-
 
 ## Version history
 
+* v1: the entity observation and candidate actions (`obs_type="entity"`, `mtg/duel-v1`,
+  `SelfPlay-v1`) and the text view; v0 unchanged.
 * v0: first release; the `adventure` and `pocket` formats added (classic observations and
   actions unchanged). Arguments are checked where they enter (actions, seeds, constructor
   arguments), copies keep the game, and `SelfPlay-v0` reseeds its opponent from
@@ -146,9 +182,14 @@ from ..engine import Action, Deck, Game, IllegalActionError, load_cards, load_de
 from ..engine.formats import FORMATS, rules_for
 from ..render import render as render_board
 from ..replay import HASH_EVERY, NO_INTERMEDIATE_HASHES, Recorder
+from .entity import EntityLayout
 from .spaces import Layout
+from .text import text_view
 
 AGENTS = ("player_0", "player_1")
+# Observation types and the env version each is: the flat vector (v0) and the entity
+# tables with candidate actions (v1).
+OBS_TYPES = {"flat": 0, "entity": 1}
 
 
 def as_action(action: Any, where: str = "step") -> int:
@@ -202,6 +243,11 @@ def env(**kwargs: Any) -> AECEnv:
     return e
 
 
+def env_v1(**kwargs: Any) -> AECEnv:
+    """`mtg/duel-v1`: the wrapped environment with the entity observation."""
+    return env(**{"obs_type": "entity", **kwargs})
+
+
 class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     metadata = {
         "render_modes": ["ansi", "human"],
@@ -220,6 +266,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         reward_shaping: bool = False,
         mulligans: bool = True,
         replay_hashes: bool = True,
+        obs_type: str = "flat",
     ) -> None:
         EzPickle.__init__(
             self,
@@ -231,6 +278,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             reward_shaping,
             mulligans,
             replay_hashes,
+            obs_type,
         )
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -245,6 +293,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
                 "replay_hashes": replay_hashes,
             },
         )
+        if obs_type not in OBS_TYPES:
+            raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, not {obs_type!r}")
         self.format = format
         self.render_mode = render_mode
         self.max_decisions = max_decisions
@@ -253,20 +303,32 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.mulligans = mulligans
         self.replay_hashes = replay_hashes
         self.deck_pool, self.fixed_pair = _deck_spec(decks, format)
+        self.obs_type = obs_type
         self.layout = Layout(load_cards(format))
+        # v1: the entity tables and candidate actions; v0: the flat layout.
+        self.entity = EntityLayout(self.layout) if obs_type == "entity" else None
+        self.metadata = {**self.metadata, "name": f"mtg_duel_v{OBS_TYPES[obs_type]}"}
         n, f = self.layout.n_actions, self.layout.n_obs
+        if self.entity is not None:
+            n = self.entity.n_actions
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, (f,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (n,), np.int8),
-                }
-            )
-            for a in AGENTS
-        }
+        if self.entity is not None:
+            self.observation_spaces = {a: self.entity.observation_space for a in AGENTS}
+        else:
+            self.observation_spaces = {
+                a: spaces.Dict(
+                    {
+                        "observation": spaces.Box(0.0, 1.0, (f,), np.float32),
+                        "action_mask": spaces.Box(0, 1, (n,), np.int8),
+                    }
+                )
+                for a in AGENTS
+            }
+        self.n_actions = n
+        self._rows: list[int] = []  # v1: candidate row -> flat index
+        self._flat_map: dict[int, Action] = {}
         self.game: Game | None = None
         self._seed: int | None = None
         self._rng = random.Random()
@@ -344,12 +406,18 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         g = self._g()
         seat = AGENTS.index(agent)
+        if self.entity is not None:
+            acting = g.current_player == seat
+            if acting:
+                self._current_map()
+            cands = (self._rows, self._flat_map) if acting else None
+            return self.entity.observe(g, seat, cands)
         obs = self.layout.observe(g, seat)
         if g.current_player == seat:
             mask, _ = self._current_map()
             mask = mask.copy()
         else:
-            mask = np.zeros(self.layout.n_actions, dtype=np.int8)
+            mask = np.zeros(self.n_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -363,7 +431,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         a = amap.get(i)
         if a is None:
             raise IllegalActionError(self._illegal_reason(i))
-        self._step_to(agent, g, i, a)
+        # Replays record the flat layout's index (v1 candidate rows map onto it).
+        self._step_to(agent, g, self._rows[i] if self.entity is not None else i, a)
 
     def step_engine(self, action: Action) -> None:
         """`step(index_of(action))` for an agent that decides from the engine state (the
@@ -412,7 +481,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             self._rewarded = True
         else:
             self._sync()
-            reason = self.layout.overflow(g)
+            reason = (self.entity or self.layout).overflow(g)
             if reason is None and g.current_player != self.engine_seat:
                 # The mask of a seat that decides by index: every legal action needs one.
                 self._current_map()
@@ -481,7 +550,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         """A readable string for action index `i` in the current state."""
         _, amap = self._current_map()
         a = amap.get(int(i))
-        slot = self.layout.describe_index(int(i))
+        slot = (self.entity or self.layout).describe_index(int(i))
         if a is None:
             return f"{slot} (not legal now)"
         return f"{slot}: {self._g().describe(a)}"
@@ -496,7 +565,24 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         seat = g.current_player
         assert seat is not None
         own, opp, stack = self.layout.slots(g, seat)
-        return self.layout.action_index(g, action, seat, own, opp, stack)
+        i = self.layout.action_index(g, action, seat, own, opp, stack)
+        if self.entity is not None:
+            self._current_map()
+            return self._rows.index(i) if i in self._rows else -1
+        return i
+
+    def text(self, agent: str | None = None) -> str:
+        """The game as `agent` (default: the acting agent) may see it, and a numbered list
+        of its legal actions, the numbers being the indices `step` takes: plain text for a
+        prompt (see `mtg_env.env.text`)."""
+        g = self._g()
+        agent = self.agent_selection if agent is None else agent
+        seat = AGENTS.index(agent)
+        legal: list[tuple[int, str]] = []
+        if g.current_player == seat:
+            _, amap = self._current_map()
+            legal = [(i, g.describe(a)) for i, a in sorted(amap.items())]
+        return text_view(g, seat, legal)
 
     def _g(self) -> Game:
         if self.game is None:
@@ -509,9 +595,16 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             g = self._g()
             seat = g.current_player
             if seat is None:
-                self._mask = np.zeros(self.layout.n_actions, dtype=np.int8)
+                self._mask = np.zeros(self.n_actions, dtype=np.int8)
                 self._map = {}
                 self._missing = 0
+                self._rows, self._flat_map = [], {}
+            elif self.entity is not None:
+                rows, flat_map, self._missing = self.entity.candidates(g, seat)
+                self._rows, self._flat_map = rows, flat_map
+                self._map = {i: flat_map[fi] for i, fi in enumerate(rows)}
+                self._mask = np.zeros(self.n_actions, dtype=np.int8)
+                self._mask[: len(rows)] = 1
             else:
                 self._mask, self._map, self._missing = self.layout.mask_and_map(g, seat)
             self._map_ok = True
@@ -541,9 +634,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
     def _illegal_reason(self, i: int) -> str:
         g = self._g()
-        if not 0 <= i < self.layout.n_actions:
-            return f"action {i} is outside Discrete({self.layout.n_actions})"
-        slot = self.layout.describe_index(i)
+        if not 0 <= i < self.n_actions:
+            return f"action {i} is outside Discrete({self.n_actions})"
+        slot = (self.entity or self.layout).describe_index(i)
         legal = ", ".join(self.describe_action(j) for j in sorted(self._map)[:8])
         return (
             f"action {i} ({slot}) is not legal for {self.agent_selection} at this "

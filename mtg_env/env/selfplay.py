@@ -76,6 +76,7 @@ class SelfPlayEnv(gym.Env):
         mulligans: bool = True,
         render_mode: str | None = None,
         replay_hashes: bool = True,
+        obs_type: str = "flat",
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -89,11 +90,16 @@ class SelfPlayEnv(gym.Env):
             reward_shaping=reward_shaping,
             mulligans=mulligans,
             replay_hashes=replay_hashes,
+            obs_type=obs_type,
         )
         self.render_mode = render_mode
         self.layout = self.aec.layout
-        self.observation_space = spaces.Box(0.0, 1.0, (self.layout.n_obs,), np.float32)
-        self.action_space = spaces.Discrete(self.layout.n_actions)
+        self.entity = self.aec.entity  # v1 (obs_type="entity"): the entity tables
+        if self.entity is not None:
+            self.observation_space = self.entity.observation_space
+        else:
+            self.observation_space = spaces.Box(0.0, 1.0, (self.layout.n_obs,), np.float32)
+        self.action_space = spaces.Discrete(self.aec.n_actions)
         self._opponent_spec = opponent
         self.opponent = make_opponent(opponent)
         self._engine_opponent = False
@@ -193,7 +199,7 @@ class SelfPlayEnv(gym.Env):
             mask, _ = aec._current_map()
             info = {"game": game, "seat": 1 - self.learner, "env": aec}
             obs = (
-                aec.layout.observe(game, 1 - self.learner)
+                self._observe(1 - self.learner)
                 if getattr(self.opponent, "needs_observation", True)
                 else None
             )
@@ -205,8 +211,13 @@ class SelfPlayEnv(gym.Env):
             self.opponent_seconds += perf_counter() - t
             aec.step(int(a))
 
-    def _obs(self) -> np.ndarray:
-        return self.layout.observe(self.aec.game, self.learner)
+    def _obs(self) -> Any:
+        return self._observe(self.learner)
+
+    def _observe(self, seat: int) -> Any:
+        if self.entity is not None:
+            return self.aec.observe(AGENTS[seat])
+        return self.layout.observe(self.aec.game, seat)
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (for MaskablePPO); when the learner
@@ -223,7 +234,7 @@ class SelfPlayEnv(gym.Env):
             or aec.terminations.get(me)
             or aec.truncations.get(me)
         ):
-            mask = np.zeros(self.layout.n_actions, dtype=np.int8)
+            mask = np.zeros(self.aec.n_actions, dtype=np.int8)
             mask[0] = 1  # never all zeros: -inf masking would give NaN
             return mask
         mask, _ = aec._current_map()

@@ -66,6 +66,21 @@ TYPE_ORDER = _TYPES  # the order of a permanent slot's "types" field
 _BITS = tuple(tuple(b for b in range(6) if key & (1 << b)) for key in range(64))
 
 
+def mana_counts(g: Game, seat: int) -> list[int]:
+    """Mana sources `seat` can use now, per colour they can pay (W U B R G) and
+    colourless-making ones (C)."""
+    # By distinct colour mask: few distinct masks, many sources.
+    by_mask: dict[int, int] = {}
+    for src in g.mana_sources(seat):
+        key = (src.colors & 31) | (32 if src.free & 32 else 0)
+        by_mask[key] = by_mask.get(key, 0) + 1
+    counts = [0] * 6
+    for key, n in by_mask.items():
+        for b in _BITS[key]:
+            counts[b] += n
+    return counts
+
+
 class Layout:
     """Action slices and observation slices for one format."""
 
@@ -368,16 +383,7 @@ class Layout:
                 min(len(graveyard[s]) / 60.0, 1.0),
                 min(mull[s] / 7.0, 1.0),
             )
-            # Sources per colour they can pay (and colourless-making ones), by distinct
-            # colour mask: few distinct masks, many sources.
-            by_mask: dict[int, int] = {}
-            for src in g.mana_sources(s):
-                key = (src.colors & 31) | (32 if src.free & 32 else 0)
-                by_mask[key] = by_mask.get(key, 0) + 1
-            counts = [0] * 6
-            for key, n in by_mask.items():
-                for b in _BITS[key]:
-                    counts[b] += n
+            counts = mana_counts(g, s)
             base = O["mana"] + 6 * i
             for b in range(6):
                 if counts[b]:

@@ -1,0 +1,397 @@
+"""The entity observation and candidate actions of `mtg/duel-v1` (see `mtg_env.env.duel`).
+
+Sizes do not depend on the card set: a row per visible object with its characteristics as
+the layer system computes them, and a row per legal action of the current decision
+("candidates") that the action index picks. A card's identity is one integer (`card`) for
+embedding lookups, not a one-hot. Values are compact integers (uint8 tables, int16 where a
+value may exceed 255); every table comes with a validity mask.
+
+The candidates are the legal actions, one per distinct move: two copies of a card in hand
+are one move (the first copy is played), as in the flat layout, so the rows are the flat
+layout's legal indices in ascending order, and replays record the same integers for v0 and
+v1 games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from ..engine import Action, Game
+from ..engine.cards import ActivatedAbility, ManaAbility, StaticAbility, TriggeredAbility
+from ..engine.constants import (
+    ATTACK,
+    BATTLEFIELD,
+    BLOCK,
+    BLOCKER,
+    CARD,
+    CREATURE,
+    EXILE,
+    FACE_DOWN,
+    GRAVEYARD,
+    HAND,
+    LEGENDARY,
+    PLAY,
+    TARGET,
+)
+from ..engine.decisions import BlockTarget, Targets
+from ..engine.objects import ABILITY, SPELL
+from .spaces import KEYWORD_LIST, Layout, mana_counts
+
+# Zones of an object row.
+Z_HAND, Z_BATTLEFIELD, Z_STACK, Z_GRAVEYARD, Z_EXILE = 1, 2, 3, 4, 5
+_ZONE_CODE = {HAND: Z_HAND, BATTLEFIELD: Z_BATTLEFIELD, GRAVEYARD: Z_GRAVEYARD, EXILE: Z_EXILE}
+
+# Object row fields (uint8), in column order.
+OBJECT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("zone", "1 hand, 2 battlefield, 3 stack, 4 graveyard, 5 exile"),
+    ("mine", "controlled by the acting seat (in hand, graveyard and exile: owned)"),
+    ("owned", "owned by the acting seat"),
+    ("types", "bits: artifact 1, creature 2, enchantment 4, land 8, instant 16, sorcery 32"),
+    ("colors", "bits: W 1, U 2, B 4, R 8, G 16"),
+    ("supertypes", "bits: basic 1, legendary 2"),
+    ("mana_value", "mana value of its cost (255 at most)"),
+    ("has_pt", "1 if it has power and toughness"),
+    ("power", "power, clipped to 0-255"),
+    ("toughness", "toughness, clipped to 0-255"),
+    ("keywords0", "keyword bits 0-7 (KEYWORDS order, see `keyword_names`)"),
+    ("keywords1", "keyword bits 8-15"),
+    ("keywords2", "keyword bits 16-23"),
+    ("abilities", "bits: mana 1, activated 2, triggered 4, static 8"),
+    ("tapped", "1 if tapped"),
+    ("sick", "1 if summoning sick"),
+    ("attacking", "1 if attacking"),
+    ("blocking", "row + 1 of the attacker it blocks (0: not blocking)"),
+    ("damage", "damage marked on it"),
+    ("plus_counters", "+1/+1 counters"),
+    ("minus_counters", "-1/-1 counters"),
+    ("attached_to", "row + 1 of the object it is attached to (0: none)"),
+    ("flags", "bits: token 1, copy 2, face down 4, controlled by a non-owner 8"),
+    ("stack_kind", "on the stack: 1 spell, 2 activated ability, 3 triggered ability"),
+)
+OBJECT_INDEX = {name: i for i, (name, _) in enumerate(OBJECT_FIELDS)}
+
+# Global features (int16).
+GLOBAL_FIELDS: tuple[tuple[str, str], ...] = (
+    ("turn", "turn number"),
+    ("step", "step (engine step constant + 1; 0 before the first turn)"),
+    ("active_is_me", "1 if it is the acting seat's turn"),
+    ("first_is_me", "1 if the acting seat played first"),
+    ("decision", "decision kind (engine constant + 1)"),
+    ("life_me", "life"),
+    ("life_opp", ""),
+    ("hand_me", "cards in hand"),
+    ("hand_opp", ""),
+    ("library_me", "cards in library"),
+    ("library_opp", ""),
+    ("graveyard_me", "cards in graveyard"),
+    ("graveyard_opp", ""),
+    ("mulligans_me", "mulligans taken"),
+    ("mulligans_opp", ""),
+    ("land_played", "lands played this turn"),
+    *((f"mana_me_{c}", "untapped sources able to pay this color now") for c in "WUBRGC"),
+    *((f"mana_opp_{c}", "") for c in "WUBRGC"),
+    ("stack_size", "objects on the stack"),
+    ("attackers", "attacking creatures"),
+    ("options", "options of the pending choice"),
+    ("source_row", "row + 1 of the spell or ability the decision is about (0: none)"),
+    ("target_index", "which target is being chosen (0-based)"),
+    ("chosen_blocker_row", "row + 1 of the blocker being assigned (0: none)"),
+    ("candidates", "legal actions (rows of `candidates`)"),
+)
+GLOBAL_INDEX = {name: i for i, (name, _) in enumerate(GLOBAL_FIELDS)}
+
+# Candidate action fields (int16).
+CANDIDATE_FIELDS: tuple[tuple[str, str], ...] = (
+    ("kind", "engine action kind + 1 (0: no candidate)"),
+    ("source_row", "row + 1 of the object it acts with (card played, permanent used)"),
+    ("target_row", "row + 1 of the object it chooses (target, blocked attacker, card)"),
+    ("target_player", "1 the acting seat, 2 the opponent (0: no player)"),
+    ("option", "ability index, choice index or card half"),
+)
+CANDIDATE_INDEX = {name: i for i, (name, _) in enumerate(CANDIDATE_FIELDS)}
+
+
+@dataclass(frozen=True)
+class EntityLimits:
+    """Table sizes. A state with more objects or more distinct legal actions is truncated
+    by the env with a reason (as the flat layout's limits are)."""
+
+    objects: int = 192
+    candidates: int = 128
+
+
+def _bits(values: int, width: int = 8) -> int:
+    return values & ((1 << width) - 1)
+
+
+class EntityLayout:
+    """The v1 observation and candidate actions for one format."""
+
+    def __init__(self, flat: Layout, limits: EntityLimits | None = None) -> None:
+        self.flat = flat
+        self.limits = lim = limits or EntityLimits()
+        self.n_actions = lim.candidates
+        self.card_names = flat.card_names  # `card` values index this tuple
+        self.keyword_names = KEYWORD_LIST
+        self._kw_bit = {k: 1 << i for i, k in enumerate(KEYWORD_LIST)}
+        n_cards = len(flat.card_names)
+        self.observation_space = spaces.Dict(
+            {
+                "global": spaces.Box(-(2**15), 2**15 - 1, (len(GLOBAL_FIELDS),), np.int16),
+                "objects": spaces.Box(0, 255, (lim.objects, len(OBJECT_FIELDS)), np.uint8),
+                "object_card": spaces.Box(0, max(n_cards, 1), (lim.objects,), np.int16),
+                "object_mask": spaces.Box(0, 1, (lim.objects,), np.int8),
+                "candidates": spaces.Box(
+                    0, 2**15 - 1, (lim.candidates, len(CANDIDATE_FIELDS)), np.int16
+                ),
+                "action_mask": spaces.Box(0, 1, (lim.candidates,), np.int8),
+            }
+        )
+
+    # ------------------------------------------------------------------ candidates
+
+    def candidates(self, g: Game, seat: int) -> tuple[list[int], dict[int, Action], int]:
+        """The flat indices of the legal moves in ascending order (row i of the candidate
+        table is `rows[i]`), index -> engine action, and legal actions without a row."""
+        _, amap, missing = self.flat.mask_and_map(g, seat)
+        rows = sorted(amap)
+        if len(rows) > self.limits.candidates:
+            missing += len(rows) - self.limits.candidates
+            rows = rows[: self.limits.candidates]
+        return rows, amap, missing
+
+    def overflow(self, g: Game) -> str | None:
+        reason = self.flat.overflow(g)
+        if reason is not None:
+            return reason
+        n = _n_objects(g, g.current_player if g.current_player is not None else 0)
+        if n > self.limits.objects:
+            return f"{n} visible objects (entity table limit {self.limits.objects})"
+        return None
+
+    def describe_index(self, i: int) -> str:
+        if not 0 <= i < self.limits.candidates:
+            raise IndexError(i)
+        return f"candidate[{i}]"
+
+    # ------------------------------------------------------------------ observation
+
+    def rows(self, g: Game, seat: int) -> tuple[list[tuple[int, Any]], dict[Any, int]]:
+        """The visible objects in row order: own hand, the stack from the top, own then the
+        opponent's battlefield (battlefield order), graveyards (own first, oldest first),
+        exile. Items are (zone, card id) or ("stack", stack item)."""
+        out: list[tuple[int, Any]] = []
+        index: dict[Any, int] = {}
+
+        def add(z: int, key: Any) -> None:
+            index.setdefault(key, len(out))
+            out.append((z, key))
+
+        for cid in g.hand[seat]:
+            add(Z_HAND, cid)
+        for it in reversed(g.stack):
+            # A spell is its card; an ability is a row of its own (keyed by the item).
+            if it.kind == SPELL:
+                add(Z_STACK, it.cid)
+            else:
+                index.setdefault(("item", id(it)), len(out))
+                out.append((Z_STACK, it))
+        for s in (seat, 1 - seat):
+            for cid in g.controlled(s):
+                add(Z_BATTLEFIELD, cid)
+        piles = [g.rules.pile(seat), g.rules.pile(1 - seat)]
+        for pile in dict.fromkeys(piles):
+            for cid in g.graveyard[pile]:
+                add(Z_GRAVEYARD, cid)
+        for s in (seat, 1 - seat):
+            for cid in g.exile[s]:
+                add(Z_EXILE, cid)
+        return out, index
+
+    def observe(
+        self, g: Game, seat: int, rows_actions: tuple[list[int], dict[int, Action]] | None
+    ) -> dict[str, np.ndarray]:
+        lim = self.limits
+        objs = np.zeros((lim.objects, len(OBJECT_FIELDS)), np.uint8)
+        card = np.zeros(lim.objects, np.int16)
+        omask = np.zeros(lim.objects, np.int8)
+        glob = np.zeros(len(GLOBAL_FIELDS), np.int16)
+        cands = np.zeros((lim.candidates, len(CANDIDATE_FIELDS)), np.int16)
+        amask = np.zeros(lim.candidates, np.int8)
+        rows, index = self.rows(g, seat)
+        ident = self.flat.ident
+        O = OBJECT_INDEX
+        perm = g.perm
+        for r, (z, key) in enumerate(rows[: lim.objects]):
+            f = objs[r]
+            omask[r] = 1
+            f[O["zone"]] = z
+            if z == Z_STACK and not isinstance(key, int):
+                it = key
+                f[O["stack_kind"]] = 2 if it.kind == ABILITY else 3
+                f[O["mine"]] = it.controller == seat
+                f[O["owned"]] = it.controller == seat
+                card[r] = ident.get(g.cdef[it.cid].name, 0)
+                continue
+            cid = key
+            ch = g.chars(cid)
+            cd = g.cdef[cid]
+            # What is visible: a face-down card is the face-down source, not the card.
+            card[r] = ident.get(cd.name, 0)
+            mine = ch.controller == seat if z in (Z_BATTLEFIELD, Z_STACK) else g.owner[cid] == seat
+            f[O["mine"]] = mine
+            f[O["owned"]] = g.owner[cid] == seat
+            f[O["types"]] = _bits(ch.types)
+            f[O["colors"]] = _bits(ch.colors)
+            f[O["supertypes"]] = (1 if ch.supertypes & 1 else 0) | (
+                2 if ch.supertypes & LEGENDARY else 0
+            )
+            f[O["mana_value"]] = min(255, cd.mv)
+            if ch.power is not None:
+                f[O["has_pt"]] = 1
+                f[O["power"]] = min(255, max(0, ch.power))
+                f[O["toughness"]] = min(255, max(0, ch.toughness or 0))
+            kw = 0
+            for k in ch.keywords:
+                kw |= self._kw_bit.get(k, 0)
+            f[O["keywords0"]] = kw & 255
+            f[O["keywords1"]] = (kw >> 8) & 255
+            f[O["keywords2"]] = (kw >> 16) & 255
+            ab = 0
+            for a in ch.abilities:
+                cls = a.__class__
+                if cls is ManaAbility:
+                    ab |= 1
+                elif cls is ActivatedAbility:
+                    ab |= 2
+                elif cls is TriggeredAbility:
+                    ab |= 4
+                elif cls is StaticAbility:
+                    ab |= 8
+            f[O["abilities"]] = ab
+            flags = 1 if cd.token else 0
+            if z == Z_STACK:
+                f[O["stack_kind"]] = 1
+            if z == Z_BATTLEFIELD:
+                p = perm[cid]
+                f[O["tapped"]] = p.tapped
+                f[O["sick"]] = bool(ch.types & CREATURE) and g.sick(cid)
+                f[O["attacking"]] = cid in g.attackers
+                blocked = g.blockers.get(cid)
+                if blocked is not None and blocked in index:
+                    f[O["blocking"]] = index[blocked] + 1
+                f[O["damage"]] = min(255, p.damage)
+                if p.counters:
+                    f[O["plus_counters"]] = min(255, p.counters.get("+1/+1", 0))
+                    f[O["minus_counters"]] = min(255, p.counters.get("-1/-1", 0))
+                if p.attached >= 0 and p.attached in index:
+                    f[O["attached_to"]] = index[p.attached] + 1
+                if ch.name != cd.name:
+                    flags |= 2  # a copy: its characteristics are another card's
+                if cd.name == FACE_DOWN:
+                    flags |= 4
+                if ch.controller != g.owner[cid]:
+                    flags |= 8
+            f[O["flags"]] = flags
+        G = GLOBAL_INDEX
+        opp = 1 - seat
+        glob[G["turn"]] = min(g.turn, 32767)
+        glob[G["step"]] = g.step + 1
+        glob[G["active_is_me"]] = g.active == seat
+        glob[G["first_is_me"]] = g.first_player == seat
+        d = g.decision
+        glob[G["decision"]] = 0 if d is None else d.kind + 1
+        glob[G["life_me"]] = max(-32768, min(32767, g.life[seat]))
+        glob[G["life_opp"]] = max(-32768, min(32767, g.life[opp]))
+        glob[G["hand_me"]] = len(g.hand[seat])
+        glob[G["hand_opp"]] = len(g.hand[opp])
+        glob[G["library_me"]] = len(g.library[g.rules.pile(seat)])
+        glob[G["library_opp"]] = len(g.library[g.rules.pile(opp)])
+        glob[G["graveyard_me"]] = len(g.graveyard[g.rules.pile(seat)])
+        glob[G["graveyard_opp"]] = len(g.graveyard[g.rules.pile(opp)])
+        glob[G["mulligans_me"]] = g.mull_count[seat]
+        glob[G["mulligans_opp"]] = g.mull_count[opp]
+        glob[G["land_played"]] = g.lands_played if g.active == seat else 0
+        for who, s in (("me", seat), ("opp", opp)):
+            for c, n in zip("WUBRGC", mana_counts(g, s), strict=True):
+                glob[G[f"mana_{who}_{c}"]] = n
+        glob[G["stack_size"]] = len(g.stack)
+        glob[G["attackers"]] = len(g.attackers)
+        glob[G["options"]] = 0 if d is None else len(d.options)
+        ctx = g.ctx
+        if isinstance(ctx, Targets):
+            src = ctx.item.cid if ctx.item.kind == SPELL else ("item", id(ctx.item))
+            r = index.get(src)
+            glob[G["source_row"]] = 0 if r is None else r + 1
+            glob[G["target_index"]] = len(ctx.item.targets)
+        if isinstance(ctx, BlockTarget) and ctx.blocker in index:
+            glob[G["chosen_blocker_row"]] = index[ctx.blocker] + 1
+        if rows_actions is not None:
+            flat_rows, amap = rows_actions
+            glob[G["candidates"]] = len(flat_rows)
+            C = CANDIDATE_INDEX
+            for i, fi in enumerate(flat_rows):
+                a = amap[fi]
+                row = cands[i]
+                amask[i] = 1
+                row[C["kind"]] = a.kind + 1
+                self._describe(g, seat, a, row, index, ctx)
+        return {
+            "global": glob,
+            "objects": objs,
+            "object_card": card,
+            "object_mask": omask,
+            "candidates": cands,
+            "action_mask": amask,
+        }
+
+    def _describe(
+        self, g: Game, seat: int, a: Action, row: np.ndarray, index: dict[Any, int], ctx: Any
+    ) -> None:
+        C = CANDIDATE_INDEX
+        k = a.kind
+
+        def at(key: Any) -> int:
+            r = index.get(key)
+            return 0 if r is None else r + 1
+
+        if k == PLAY:
+            row[C["source_row"]] = at(a.obj)
+            row[C["option"]] = a.arg
+        elif k == ATTACK:
+            row[C["source_row"]] = at(a.obj)
+            row[C["target_player"]] = 1 if a.arg == seat else 2
+        elif k == BLOCKER:
+            row[C["source_row"]] = at(a.obj)
+        elif k == BLOCK:
+            row[C["target_row"]] = at(a.obj)
+            if isinstance(ctx, BlockTarget):
+                row[C["source_row"]] = at(ctx.blocker)
+        elif k in (TARGET, CARD):
+            if a.obj < 0:
+                row[C["target_player"]] = 1 if -1 - a.obj == seat else 2
+            else:
+                row[C["target_row"]] = at(a.obj)
+            if isinstance(ctx, Targets):
+                it = ctx.item
+                row[C["source_row"]] = at(it.cid if it.kind == SPELL else ("item", id(it)))
+        else:  # activate (ability index), choose (option), pass, keep, mulligan
+            if a.obj >= 0 and g.zone[a.obj] == BATTLEFIELD:
+                row[C["source_row"]] = at(a.obj)
+            row[C["option"]] = a.arg
+
+
+def _n_objects(g: Game, seat: int) -> int:
+    piles = {g.rules.pile(seat), g.rules.pile(1 - seat)}
+    return (
+        len(g.hand[seat])
+        + len(g.stack)
+        + len(g.battlefield)
+        + sum(len(g.graveyard[p]) for p in piles)
+        + len(g.exile[0])
+        + len(g.exile[1])
+    )

@@ -1,0 +1,213 @@
+"""`mtg/duel-v1`: the entity observation, candidate actions and the text view, against
+PettingZoo's and Gymnasium's checkers and the engine (masks, hidden information, sizes)."""
+
+from __future__ import annotations
+
+import random
+
+import gymnasium as gym
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+import mtg_env
+from mtg_env.engine import Game, load_cards, load_decks
+from mtg_env.env.entity import CANDIDATE_INDEX, OBJECT_INDEX, EntityLayout
+from mtg_env.env.spaces import Layout
+
+FORMATS = ("classic", "adventure", "pocket")
+
+
+def _v1(fmt: str = "classic", **kw: object) -> mtg_env.raw_env:
+    return mtg_env.raw_env(format=fmt, obs_type="entity", **kw)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_api_test_v1(fmt: str) -> None:
+    api_test(mtg_env.env(format=fmt, obs_type="entity"), num_cycles=300)
+    api_test(_v1(fmt), num_cycles=200)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_seed_and_render_tests_v1(fmt: str) -> None:
+    seed_test(lambda: mtg_env.env(format=fmt, obs_type="entity"), num_cycles=200)
+    render_test(lambda render_mode=None: _v1(fmt, render_mode=render_mode))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_gymnasium_check_env_selfplay_v1(fmt: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make("mtg_env/SelfPlay-v1", format=fmt)
+    check_env(env.unwrapped, skip_render_check=True)
+    check_env(env, skip_render_check=True)
+
+
+def test_v1_is_registered_and_v0_is_unchanged() -> None:
+    if hasattr(pettingzoo, "aec_registry"):
+        e = pettingzoo.make("aec", "mtg/duel-v1")
+        e.reset(seed=0)
+        assert e.unwrapped.obs_type == "entity" and e.unwrapped.metadata["name"] == "mtg_duel_v1"
+    v0 = mtg_env.raw_env()
+    assert v0.metadata["name"] == "mtg_duel_v0"
+    assert v0.observation_space("player_0")["observation"].shape == (v0.layout.n_obs,)
+
+
+def _random_v1_game(fmt: str, seed: int) -> tuple[int, int]:
+    """Random play through the v1 env: every observation in its space, the candidates
+    exactly the engine's distinct legal moves, each applying."""
+    e = _v1(fmt)
+    e.reset(seed=seed)
+    flat = e.layout
+    space = e.observation_space("player_0")
+    r = random.Random(seed)
+    steps = biggest = 0
+    while not (all(e.terminations.values()) or all(e.truncations.values())):
+        agent = e.agent_selection
+        g = e.game
+        seat = g.current_player
+        for a in e.possible_agents:
+            o = e.observe(a)
+            assert space.contains(o), (fmt, seed, steps)
+            biggest = max(biggest, int(o["object_mask"].sum()))
+        o = e.observe(agent)
+        n = int(o["action_mask"].sum())
+        assert o["action_mask"][:n].all() and not o["action_mask"][n:].any()
+        mask, amap, missing = flat.mask_and_map(g, seat)
+        assert missing == 0 and n == int(mask.sum())  # one row per distinct legal move
+        rows = [e.action_for(i) for i in range(n)]
+        assert rows == [amap[k] for k in sorted(amap)]
+        assert set(rows) <= set(g.legal_actions())
+        assert (o["candidates"][:n, CANDIDATE_INDEX["kind"]] > 0).all()
+        if steps % 11 == 0:
+            for a in rows:
+                g.clone().apply(a)
+        e.step(r.randrange(n))
+        steps += 1
+    assert "truncated_reason" not in e.infos["player_0"] or e.game.truncated
+    return steps, biggest
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_v1_random_play_observations_in_bounds_and_candidates_equal_the_legal_moves(
+    fmt: str,
+) -> None:
+    total = 0
+    for seed in range(6):
+        steps, _ = _random_v1_game(fmt, seed)
+        total += steps
+    assert total > 400
+
+
+def test_v1_observation_is_at_most_8_kb_and_independent_of_the_card_set() -> None:
+    sizes = {}
+    for fmt in FORMATS:
+        e = _v1(fmt)
+        e.reset(seed=1)
+        o = e.observe(e.agent_selection)
+        sizes[fmt] = {k: v.shape for k, v in o.items()}
+        assert sum(v.nbytes for v in o.values()) <= 8192
+    assert sizes["classic"] == sizes["adventure"] == sizes["pocket"]
+
+
+DECKS = load_decks("classic")
+NAMES = sorted(DECKS)
+
+
+def _swap_hidden(g: Game, seat: int) -> Game:
+    """Change what `seat` can't see: the opponent's hand cards and both library orders."""
+    h = g.clone()
+    opp = 1 - seat
+    lib, hand = h.library[opp], h.hand[opp]
+    for k in range(min(len(hand), len(lib))):
+        if h.cdef[hand[k]].name != h.cdef[lib[k]].name:
+            hand[k], lib[k] = lib[k], hand[k]
+            h.zone[hand[k]], h.zone[lib[k]] = 1, 0
+    h.library[seat].reverse()
+    h._legal = None
+    return h
+
+
+def _view(lay: EntityLayout, g: Game, seat: int) -> dict[str, np.ndarray]:
+    rows, amap, _ = lay.candidates(g, seat) if g.current_player == seat else ([], {}, 0)
+    return lay.observe(g, seat, (rows, amap) if g.current_player == seat else None)
+
+
+def _same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
+    return all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_v1_hidden_information_does_not_change_the_observation_or_the_text() -> None:
+    from mtg_env.env.text import text_view
+
+    lay = EntityLayout(Layout(load_cards("classic")))
+    checked = 0
+    for seed in range(20):
+        g = Game.new((DECKS[NAMES[seed % 6]], DECKS[NAMES[(seed + 3) % 6]]), seed=seed)
+        r = random.Random(seed)
+        while not g.is_over and g.n_decisions < 100:
+            seat = g.current_player
+            h = _swap_hidden(g, seat)
+            if sorted(h.cdef[c].name for c in h.hand[1 - seat]) != sorted(
+                g.cdef[c].name for c in g.hand[1 - seat]
+            ):
+                checked += 1
+            assert _same(_view(lay, g, seat), _view(lay, h, seat))
+            rs = g.resample_hidden(seat, random.Random(seed))
+            assert _same(_view(lay, g, seat), _view(lay, rs, seat))
+            assert text_view(g, seat, []) == text_view(h, seat, [])
+            g.apply(r.choice(g.legal_actions()))
+    assert checked > 50
+
+
+def test_v1_pocket_face_down_cards_do_not_show_what_they_are() -> None:
+    e = _v1("pocket")
+    e.reset(seed=3)
+    g = e.game
+    seat = g.current_player
+    o = e.observe(e.agent_selection)
+    face_down = o["objects"][:, OBJECT_INDEX["flags"]] & 4
+    assert face_down.any()
+    ident = e.layout.ident
+    shown = set(o["object_card"][face_down > 0].tolist())
+    assert shown == {ident["Face-down mana source"]}
+    assert g.current_player == seat
+
+
+def test_text_view_numbers_the_actions_step_takes_and_hides_the_opponent_hand() -> None:
+    for obs_type in ("flat", "entity"):
+        e = mtg_env.raw_env(obs_type=obs_type)
+        e.reset(seed=4)
+        for _ in range(30):
+            agent = e.agent_selection
+            text = e.text()
+            g = e.game
+            seat = g.current_player
+            opp_hand = {g.cdef[c].name for c in g.hand[1 - seat]} - {
+                g.cdef[c].name
+                for c in g.hand[seat] + g.battlefield + g.graveyard[0] + g.graveyard[1]
+            }
+            assert not any(f"{n}#" in text for n in opp_hand)
+            _, amap = e._current_map()
+            for i, a in amap.items():
+                assert f"  {i}: {g.describe(a)}" in text
+            e.step(min(amap))
+            if e.terminations[agent] or e.truncations[agent]:
+                break
+        assert e.text("player_1").startswith("You are player 1.")
+
+
+def test_the_env_docs_state_the_v1_shapes_and_dtypes() -> None:
+    from mtg_env.env import duel
+
+    e = _v1()
+    e.reset(seed=0)
+    o = e.observe(e.agent_selection)
+    for k, v in o.items():
+        assert f"| `{k}` | {tuple(v.shape)} {v.dtype} |" in (duel.__doc__ or ""), k
+
+
+def test_an_unknown_obs_type_is_one_clear_error() -> None:
+    with pytest.raises(ValueError, match="obs_type must be one of \\['flat', 'entity'\\]"):
+        mtg_env.raw_env(obs_type="pixels")
