@@ -101,8 +101,18 @@ def _aec_loop(env: Any, seconds: float) -> dict[str, float]:
     return {"steps_per_s": n / dt, "games_per_s": state["games"] / dt}
 
 
-def bench_raw_env(fmt: str, seconds: float) -> dict[str, float]:
-    return _aec_loop(raw_env(format=fmt), seconds)
+def bench_raw_env(fmt: str, seconds: float, obs_type: str = "flat") -> dict[str, float]:
+    return _aec_loop(raw_env(format=fmt, obs_type=obs_type), seconds)
+
+
+def bench_obs_bytes(fmt: str) -> dict[str, int]:
+    """Bytes of one observation (every array, the action mask included) for v0 and v1."""
+    out = {}
+    for version, obs_type in (("v0", "flat"), ("v1", "entity")):
+        e = raw_env(format=fmt, obs_type=obs_type)
+        e.reset(seed=0)
+        out[version] = sum(int(v.nbytes) for v in e.observe(e.agent_selection).values())
+    return out
 
 
 def bench_wrapped_env(fmt: str, seconds: float) -> dict[str, float]:
@@ -318,6 +328,9 @@ def run_all(
         r["engine"] = bench_engine(fmt, seconds)
         say(f"{fmt}: raw_env")
         r["raw_env"] = bench_raw_env(fmt, seconds)
+        say(f"{fmt}: raw_env v1 (entity observation)")
+        r["raw_env_v1"] = bench_raw_env(fmt, seconds, "entity")
+        r["obs_bytes"] = bench_obs_bytes(fmt)
         say(f"{fmt}: env (wrapped)")
         r["env"] = bench_wrapped_env(fmt, seconds)
         say(f"{fmt}: SelfPlay-v0")
@@ -337,5 +350,9 @@ def run_all(
         out["chess"] = c
         out["raw_env_vs_chess"] = {
             fmt: r["raw_env"]["steps_per_s"] / c["steps_per_s"] for fmt, r in out["formats"].items()
+        }
+        out["raw_env_v1_vs_chess"] = {
+            fmt: r["raw_env_v1"]["steps_per_s"] / c["steps_per_s"]
+            for fmt, r in out["formats"].items()
         }
     return out

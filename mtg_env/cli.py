@@ -220,6 +220,9 @@ def bench(
         ("decisions per game (random play)", "engine", "decisions_per_game"),
         ("turns per game (random play)", "engine", "turns_per_game"),
         ("raw_env steps/s (obs + mask)", "raw_env", "steps_per_s"),
+        ("raw_env v1 steps/s (entity obs)", "raw_env_v1", "steps_per_s"),
+        ("observation bytes, v0", "obs_bytes", "v0"),
+        ("observation bytes, v1", "obs_bytes", "v1"),
         ("env (wrapped) steps/s", "env", "steps_per_s"),
         ("SelfPlay-v0 steps/s", "selfplay", "steps_per_s"),
         ("clone()/s", "state", "clone_per_s"),
@@ -231,6 +234,7 @@ def bench(
     if "chess" in res:
         t.add_row("chess raw_env steps/s", f"{res['chess']['steps_per_s']:,.0f}")
         t.add_row("raw_env / chess", *(f"{x:.2f}x" for x in res["raw_env_vs_chess"].values()))
+        t.add_row("raw_env v1 / chess", *(f"{x:.2f}x" for x in res["raw_env_v1_vs_chess"].values()))
     Console().print(t)
     if "ppo" in res:
         p = res["ppo"]

@@ -36,6 +36,7 @@ def test_bench_command_json_has_every_figure() -> None:
         ("engine", "decisions_per_s"),
         ("engine", "games_per_s"),
         ("raw_env", "steps_per_s"),
+        ("raw_env_v1", "steps_per_s"),
         ("env", "steps_per_s"),
         ("selfplay", "steps_per_s"),
         ("state", "clone_per_s"),
@@ -51,7 +52,9 @@ def test_bench_command_json_has_every_figure() -> None:
         ppo["env_share"] - ppo["opponent_share"]
     )
     assert res["chess"]["steps_per_s"] > 0
-    assert res["raw_env_vs_chess"]["classic"] > 0
+    assert res["raw_env_vs_chess"]["classic"] > 0 and res["raw_env_v1_vs_chess"]["classic"] > 0
+    # v1's tables are a fraction of v0's vector (and at most 8 KB).
+    assert 0 < r["obs_bytes"]["v1"] <= 8192 < r["obs_bytes"]["v0"]
 
 
 def test_bench_command_rejects_unknown_format() -> None:
