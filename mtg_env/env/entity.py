@@ -73,6 +73,35 @@ OBJECT_FIELDS: tuple[tuple[str, str], ...] = (
     ("stack_kind", "on the stack: 1 spell, 2 activated ability, 3 triggered ability"),
 )
 OBJECT_INDEX = {name: i for i, (name, _) in enumerate(OBJECT_FIELDS)}
+(
+    _ZONE,
+    _MINE,
+    _OWNED,
+    _TYPES,
+    _COLORS,
+    _SUPERTYPES,
+    _MV,
+    _HAS_PT,
+    _POWER,
+    _TOUGHNESS,
+    _KW0,
+    _KW1,
+    _KW2,
+    _ABILITIES,
+    _TAPPED,
+    _SICK,
+    _ATTACKING,
+    _BLOCKING,
+    _DAMAGE,
+    _PLUS,
+    _MINUS,
+    _ATTACHED,
+    _FLAGS,
+    _STACK_KIND,
+) = range(len(OBJECT_FIELDS))
+# The names above are the columns' indices, in OBJECT_FIELDS order.
+assert [OBJECT_INDEX[n] for n in ("zone", "flags", "stack_kind")] == [_ZONE, _FLAGS, _STACK_KIND]
+_ABILITY_BIT = {ManaAbility: 1, ActivatedAbility: 2, TriggeredAbility: 4, StaticAbility: 8}
 
 # Global features (int16).
 GLOBAL_FIELDS: tuple[tuple[str, str], ...] = (
@@ -124,10 +153,6 @@ class EntityLimits:
     candidates: int = 128
 
 
-def _bits(values: int, width: int = 8) -> int:
-    return values & ((1 << width) - 1)
-
-
 class EntityLayout:
     """The v1 observation and candidate actions for one format."""
 
@@ -138,6 +163,9 @@ class EntityLayout:
         self.card_names = flat.card_names  # `card` values index this tuple
         self.keyword_names = KEYWORD_LIST
         self._kw_bit = {k: 1 << i for i, k in enumerate(KEYWORD_LIST)}
+        # id(card definition) -> its row columns from types to abilities off the
+        # battlefield (card definitions live as long as their card set: ids are stable).
+        self._printed: dict[int, list[int]] = {}
         n_cards = len(flat.card_names)
         self.observation_space = spaces.Dict(
             {
@@ -224,79 +252,90 @@ class EntityLayout:
         amask = np.zeros(lim.candidates, np.int8)
         rows, index = self.rows(g, seat)
         ident = self.flat.ident
-        O = OBJECT_INDEX
         perm = g.perm
-        for r, (z, key) in enumerate(rows[: lim.objects]):
-            f = objs[r]
-            omask[r] = 1
-            f[O["zone"]] = z
+        table: list[list[int]] = []
+        cards: list[int] = []
+        nf = len(OBJECT_FIELDS)
+        kw_bit = self._kw_bit
+        attackers, blockers = g.attackers, g.blockers
+        offbf = g._offbf  # effects that reach cards off the battlefield, per player
+        printed = self._printed
+        for z, key in rows[: lim.objects]:
+            f = [0] * nf
+            table.append(f)
+            f[_ZONE] = z
             if z == Z_STACK and not isinstance(key, int):
                 it = key
-                f[O["stack_kind"]] = 2 if it.kind == ABILITY else 3
-                f[O["mine"]] = it.controller == seat
-                f[O["owned"]] = it.controller == seat
-                card[r] = ident.get(g.cdef[it.cid].name, 0)
+                f[_STACK_KIND] = 2 if it.kind == ABILITY else 3
+                f[_MINE] = f[_OWNED] = int(it.controller == seat)
+                cards.append(ident.get(g.cdef[it.cid].name, 0))
                 continue
             cid = key
-            ch = g.chars(cid)
             cd = g.cdef[cid]
             # What is visible: a face-down card is the face-down source, not the card.
-            card[r] = ident.get(cd.name, 0)
-            mine = ch.controller == seat if z in (Z_BATTLEFIELD, Z_STACK) else g.owner[cid] == seat
-            f[O["mine"]] = mine
-            f[O["owned"]] = g.owner[cid] == seat
-            f[O["types"]] = _bits(ch.types)
-            f[O["colors"]] = _bits(ch.colors)
-            f[O["supertypes"]] = (1 if ch.supertypes & 1 else 0) | (
-                2 if ch.supertypes & LEGENDARY else 0
-            )
-            f[O["mana_value"]] = min(255, cd.mv)
+            cards.append(ident.get(cd.name, 0))
+            owner = g.owner[cid]
+            on_table = z in (Z_BATTLEFIELD, Z_STACK)
+            if not on_table and not offbf[owner] and id(cd) in printed:
+                # A card off the battlefield without effects on it: its printed values.
+                f[_MINE] = f[_OWNED] = int(owner == seat)
+                f[_TYPES : _ABILITIES + 1] = printed[id(cd)]
+                f[_FLAGS] = 1 if cd.token else 0
+                continue
+            ch = g.chars(cid)
+            f[_MINE] = int((ch.controller if on_table else owner) == seat)
+            f[_OWNED] = int(owner == seat)
+            f[_TYPES] = ch.types & 255
+            f[_COLORS] = ch.colors & 255
+            st = ch.supertypes
+            f[_SUPERTYPES] = (1 if st & 1 else 0) | (2 if st & LEGENDARY else 0)
+            f[_MV] = min(255, cd.mv)
             if ch.power is not None:
-                f[O["has_pt"]] = 1
-                f[O["power"]] = min(255, max(0, ch.power))
-                f[O["toughness"]] = min(255, max(0, ch.toughness or 0))
-            kw = 0
-            for k in ch.keywords:
-                kw |= self._kw_bit.get(k, 0)
-            f[O["keywords0"]] = kw & 255
-            f[O["keywords1"]] = (kw >> 8) & 255
-            f[O["keywords2"]] = (kw >> 16) & 255
+                f[_HAS_PT] = 1
+                f[_POWER] = min(255, max(0, ch.power))
+                f[_TOUGHNESS] = min(255, max(0, ch.toughness or 0))
+            if ch.keywords:
+                kw = 0
+                for k in ch.keywords:
+                    kw |= kw_bit.get(k, 0)
+                f[_KW0] = kw & 255
+                f[_KW1] = (kw >> 8) & 255
+                f[_KW2] = (kw >> 16) & 255
             ab = 0
             for a in ch.abilities:
-                cls = a.__class__
-                if cls is ManaAbility:
-                    ab |= 1
-                elif cls is ActivatedAbility:
-                    ab |= 2
-                elif cls is TriggeredAbility:
-                    ab |= 4
-                elif cls is StaticAbility:
-                    ab |= 8
-            f[O["abilities"]] = ab
+                ab |= _ABILITY_BIT.get(a.__class__, 0)
+            f[_ABILITIES] = ab
+            if not on_table and not offbf[owner] and not _has_cda(cd):
+                printed[id(cd)] = f[_TYPES : _ABILITIES + 1]
             flags = 1 if cd.token else 0
             if z == Z_STACK:
-                f[O["stack_kind"]] = 1
-            if z == Z_BATTLEFIELD:
+                f[_STACK_KIND] = 1
+            elif z == Z_BATTLEFIELD:
                 p = perm[cid]
-                f[O["tapped"]] = p.tapped
-                f[O["sick"]] = bool(ch.types & CREATURE) and g.sick(cid)
-                f[O["attacking"]] = cid in g.attackers
-                blocked = g.blockers.get(cid)
+                f[_TAPPED] = int(p.tapped)
+                f[_SICK] = int(bool(ch.types & CREATURE) and g.sick(cid))
+                f[_ATTACKING] = int(cid in attackers)
+                blocked = blockers.get(cid)
                 if blocked is not None and blocked in index:
-                    f[O["blocking"]] = index[blocked] + 1
-                f[O["damage"]] = min(255, p.damage)
+                    f[_BLOCKING] = index[blocked] + 1
+                f[_DAMAGE] = min(255, p.damage)
                 if p.counters:
-                    f[O["plus_counters"]] = min(255, p.counters.get("+1/+1", 0))
-                    f[O["minus_counters"]] = min(255, p.counters.get("-1/-1", 0))
+                    f[_PLUS] = min(255, p.counters.get("+1/+1", 0))
+                    f[_MINUS] = min(255, p.counters.get("-1/-1", 0))
                 if p.attached >= 0 and p.attached in index:
-                    f[O["attached_to"]] = index[p.attached] + 1
+                    f[_ATTACHED] = index[p.attached] + 1
                 if ch.name != cd.name:
                     flags |= 2  # a copy: its characteristics are another card's
                 if cd.name == FACE_DOWN:
                     flags |= 4
-                if ch.controller != g.owner[cid]:
+                if ch.controller != owner:
                     flags |= 8
-            f[O["flags"]] = flags
+            f[_FLAGS] = flags
+        n = len(table)
+        if n:
+            objs[:n] = table
+            card[:n] = cards
+            omask[:n] = 1
         G = GLOBAL_INDEX
         opp = 1 - seat
         glob[G["turn"]] = min(g.turn, 32767)
@@ -383,6 +422,10 @@ class EntityLayout:
             if a.obj >= 0 and g.zone[a.obj] == BATTLEFIELD:
                 row[C["source_row"]] = at(a.obj)
             row[C["option"]] = a.arg
+
+
+def _has_cda(cd: Any) -> bool:
+    return any(a.__class__ is StaticAbility and a.cda is not None for a in cd.abilities)
 
 
 def _n_objects(g: Game, seat: int) -> int:
