@@ -327,3 +327,39 @@ def test_average_policies_is_the_mean_of_the_weights(tmp_path: Path) -> None:
             [str(default), str(tmp_path / "narrow.safetensors")], str(tmp_path / "x.safetensors")
         )
     assert not (tmp_path / "x.safetensors").exists()
+
+
+def test_train_entity_smoke_writes_data_only_results(tmp_path: Path) -> None:
+    from safetensors.torch import load_file
+
+    out = tmp_path / "entity"
+    stdout = run(
+        "scripts/train_entity.py",
+        "--config",
+        str(ROOT / "configs/train/ppo_entity.yaml"),
+        "--smoke",
+        "--out",
+        str(out),
+    )
+    assert "done: 256 steps" in stdout
+    card = json.loads((out / "model_card.json").read_text())
+    assert card["steps"] == 256 and card["config"]["entity_dim"] == 16
+    evals = [json.loads(x) for x in (out / "eval.jsonl").read_text().splitlines()]
+    assert evals[0]["steps"] == 0 and evals[-1]["steps"] == 256
+    assert all(0 <= e["random"] <= 1 and 0 <= e["heuristic"] <= 1 for e in evals)
+    weights = load_file(out / "policy.safetensors")
+    assert any(k.startswith("action_net.") for k in weights)
+
+
+def test_train_entity_bad_config_is_one_line(tmp_path: Path) -> None:
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text("entity_dim: 0\n")
+    r = subprocess.run(
+        [sys.executable, "scripts/train_entity.py", "--config", str(cfg), "--out", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "field entity_dim" in r.stderr and str(cfg) in r.stderr

@@ -1,0 +1,316 @@
+"""Self-play training on the v1 entity observation (`mtg_env/SelfPlay-v1`) with
+sb3-contrib MaskablePPO and `mtg_env.entity_nets.CandidatePolicy`.
+
+    python scripts/train_entity.py --config configs/train/ppo_entity.yaml --out runs/entity
+    python scripts/train_entity.py --smoke                    # a tiny run (tests)
+
+One job per file (CleanRL style). The recipe mirrors the flat one's first stage
+(scripts/train_ppo.py): a behaviour-cloning warm start from the scripted heuristic's
+choices (masked cross-entropy on the candidate rows, and the value head on the games'
+outcomes), then PPO against an opponent pool (random and heuristic, sampled per episode;
+the learner's seat alternates), stopped at `total_timesteps` or after `wall_minutes`.
+Evaluation against random and the heuristic (seats swapped, every deck pair) goes to
+`eval.jsonl` as it runs; at the end the network's weights (`policy.safetensors`, data
+only) and `model_card.json` (config, steps, wall time, evaluations) are written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+import torch
+from pydantic import ConfigDict, Field
+from pydantic.dataclasses import dataclass as pydantic_dataclass
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import mtg_env  # noqa: E402,F401 - registers SelfPlay-v1
+from agents.base import make_agent  # noqa: E402
+from agents.match import deck_pairs  # noqa: E402
+from mtg_env.engine.formats import FORMATS  # noqa: E402
+from mtg_env.entity_nets import CandidatePolicy  # noqa: E402
+from mtg_env.env import SelfPlayEnv  # noqa: E402
+from mtg_env.env.duel import AGENTS, raw_env  # noqa: E402
+from mtg_env.io import check_writable, load_config_yaml, write_bytes, write_json  # noqa: E402
+
+Pos = Annotated[int, Field(gt=0)]
+NonNeg = Annotated[int, Field(ge=0)]
+PosFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegFloat = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+
+
+@pydantic_dataclass(config=ConfigDict(extra="forbid"))
+class Config:
+    format: str = "classic"
+    total_timesteps: Pos = 3_000_000
+    wall_minutes: PosFloat | None = None  # stop after this much training time
+    n_envs: Annotated[int, Field(gt=0, le=256)] = 16
+    torch_threads: Annotated[int, Field(gt=0, le=256)] = 2
+    seed: NonNeg = 0
+    learning_rate: PosFloat = 3e-4
+    n_steps: Pos = 128
+    batch_size: Annotated[int, Field(gt=1)] = 512
+    n_epochs: Pos = 4
+    gamma: Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)] = 0.995
+    gae_lambda: Fraction = 0.95
+    ent_coef: NonNegFloat = 0.005
+    clip_range: PosFloat = 0.2
+    hidden: Annotated[int, Field(gt=0, le=4096)] = 256
+    entity_dim: Annotated[int, Field(gt=0, le=1024)] = 64
+    card_embedding: Annotated[int, Field(ge=0, le=256)] = 16
+    # Opponent pool weights per episode.
+    p_heuristic: Fraction = 0.8
+    bc_games: NonNeg = 1000
+    bc_epochs: Pos = 4
+    eval_every: Pos = 500_000
+    eval_games: Pos = 40
+    final_eval_games: Pos = 200  # the evaluation at the end (per opponent)
+    max_decisions: Pos = 2000
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise ValueError(f"format: one of {sorted(FORMATS)}")
+
+
+SMOKE = {
+    "total_timesteps": 256,
+    "n_envs": 2,
+    "n_steps": 64,
+    "batch_size": 64,
+    "n_epochs": 1,
+    "bc_games": 2,
+    "bc_epochs": 1,
+    "eval_every": 128,
+    "eval_games": 2,
+    "final_eval_games": 2,
+    "max_decisions": 300,
+    "hidden": 32,
+    "entity_dim": 16,
+}
+
+
+class PoolEnv(SelfPlayEnv):
+    """SelfPlay-v1 whose opponent is drawn per episode: heuristic or random."""
+
+    def __init__(self, cfg: Config, seed: int) -> None:
+        super().__init__(format=cfg.format, obs_type="entity", max_decisions=cfg.max_decisions)
+        self.p_heuristic = cfg.p_heuristic
+        self.pool_rng = random.Random(seed)
+        self.bots = {
+            "heuristic": make_agent("heuristic", seed, fmt=cfg.format),
+            "random": make_agent("random", seed + 1),
+        }
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> Any:
+        pick = "heuristic" if self.pool_rng.random() < self.p_heuristic else "random"
+        self.set_opponent(self.bots[pick])
+        return super().reset(seed=seed, options=options)
+
+
+# ---------------------------------------------------------------------- policy as a player
+
+
+def policy_action(policy: Any, obs: dict[str, np.ndarray], deterministic: bool = True) -> int:
+    batch = {k: torch.as_tensor(v).unsqueeze(0) for k, v in obs.items()}
+    with torch.no_grad():
+        dist = policy.get_distribution(batch, action_masks=obs["action_mask"].astype(bool)[None])
+        a = dist.mode() if deterministic else dist.sample()
+    return int(a[0])
+
+
+def evaluate(policy: Any, cfg: Config, games: int, seed: int) -> dict[str, float]:
+    """Win rates (draws half) against random and the heuristic, seats swapped per pair."""
+    out = {}
+    for spec in ("random", "heuristic"):
+        score = n = 0.0
+        pairs = deck_pairs(cfg.format, None, (games + 1) // 2, seed)
+        for i, pair in enumerate(pairs):
+            for me in (0, 1):
+                e = raw_env(
+                    format=cfg.format,
+                    decks=pair if me == 0 else pair[::-1],
+                    obs_type="entity",
+                    max_decisions=cfg.max_decisions,
+                    replay_hashes=False,
+                )
+                e.reset(seed=seed * 7919 + i)
+                opp = make_agent(spec, seed + i, fmt=cfg.format)
+                while not (all(e.terminations.values()) or all(e.truncations.values())):
+                    g = e.game
+                    if g.current_player == me:
+                        e.step(policy_action(policy, e.observe(AGENTS[me])))
+                    else:
+                        e.step_engine(opp.choose(g))
+                score += 0.5 if g.winner is None else float(g.winner == me)
+                n += 1
+        out[spec] = score / n
+    return out
+
+
+# ---------------------------------------------------------------------- warm start
+
+
+def behaviour_cloning(policy: Any, cfg: Config, log: Any) -> None:
+    """Fit the policy to the heuristic's choices on the candidate rows (masked
+    cross-entropy) and the value head to the games' discounted outcomes."""
+    if cfg.bc_games <= 0:
+        return
+    opt = torch.optim.Adam(policy.parameters(), lr=1e-3)
+    rng = random.Random(cfg.seed)
+    per = 25
+    for start in range(0, cfg.bc_games, per):
+        samples: list[tuple[dict[str, np.ndarray], int, int]] = []
+        outcomes = []
+        for _ in range(min(per, cfg.bc_games - start)):
+            e = raw_env(
+                format=cfg.format,
+                obs_type="entity",
+                max_decisions=cfg.max_decisions,
+                replay_hashes=False,
+            )
+            e.reset(seed=rng.getrandbits(32))
+            bots = [make_agent("heuristic", rng.getrandbits(31)) for _ in range(2)]
+            game_samples = []
+            while not (all(e.terminations.values()) or all(e.truncations.values())):
+                g = e.game
+                p = g.current_player
+                i = e.index_of(bots[p].choose(g))
+                obs = e.observe(AGENTS[p])
+                if int(obs["action_mask"].sum()) > 1:
+                    game_samples.append((obs, i, p))
+                e.step(i)
+            outcomes += [e.game.winner] * len(game_samples)
+            samples += game_samples
+        n = len(samples)
+        if n == 0:
+            continue
+        obs_b = {k: torch.as_tensor(np.stack([s[0][k] for s in samples])) for k in samples[0][0]}
+        acts = torch.tensor([s[1] for s in samples])
+        rets = torch.tensor(
+            [0.0 if w is None else (1.0 if w == s[2] else -1.0) for s, w in zip(samples, outcomes)]
+        )
+        masks = obs_b["action_mask"].numpy().astype(bool)
+        for _ in range(cfg.bc_epochs):
+            perm = torch.randperm(n)
+            for s in range(0, n, 256):
+                idx = perm[s : s + 256]
+                values, logp, _ = policy.evaluate_actions(
+                    {k: v[idx] for k, v in obs_b.items()}, acts[idx], action_masks=masks[idx]
+                )
+                loss = -logp.mean() + 0.5 * ((values.flatten() - rets[idx]) ** 2).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        log(f"bc: {start + per} games, {n} samples, last loss {loss.item():.3f}")
+
+
+# ---------------------------------------------------------------------- main
+
+
+def save_policy(policy: Any, path: Path) -> None:
+    from safetensors.torch import save
+
+    # The actor's and critic's extractors are the shared one (share_features_extractor).
+    tensors = {
+        k: v.detach().cpu().contiguous()
+        for k, v in policy.state_dict().items()
+        if not k.startswith(("pi_features_extractor.", "vf_features_extractor."))
+    }
+    write_bytes(path, save(tensors))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--config", default=None)
+    ap.add_argument("--out", default="runs/entity")
+    ap.add_argument("--smoke", action="store_true", help="a tiny run (tests)")
+    args = ap.parse_args(argv)
+    cfg = load_config_yaml(args.config, Config)
+    if args.smoke:
+        cfg = Config(**{**{f: getattr(cfg, f) for f in cfg.__dataclass_fields__}, **SMOKE})
+    out = Path(args.out)
+    for name in ("policy.safetensors", "model_card.json", "eval.jsonl"):
+        check_writable(out / name)
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    torch.set_num_threads(cfg.torch_threads)
+    torch.manual_seed(cfg.seed)
+    log = print
+    venv = DummyVecEnv([lambda i=i: PoolEnv(cfg, cfg.seed * 1000 + i) for i in range(cfg.n_envs)])
+    venv.seed(cfg.seed)
+    model = MaskablePPO(
+        CandidatePolicy,
+        venv,
+        learning_rate=cfg.learning_rate,
+        n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        ent_coef=cfg.ent_coef,
+        clip_range=cfg.clip_range,
+        policy_kwargs={
+            "hidden": cfg.hidden,
+            "entity_dim": cfg.entity_dim,
+            "card_embedding": cfg.card_embedding,
+        },
+        seed=cfg.seed,
+        verbose=0,
+    )
+    t0 = time.time()
+    behaviour_cloning(model.policy, cfg, log)
+    evals: list[dict[str, Any]] = []
+
+    def record(steps: int, games: int = cfg.eval_games) -> None:
+        r = evaluate(model.policy, cfg, games, seed=900)
+        evals.append({"steps": steps, "minutes": (time.time() - t0) / 60, "games": games, **r})
+        write_bytes(out / "eval.jsonl", "".join(f"{_json(x)}\n" for x in evals).encode())
+        log(f"eval at {steps} steps, {evals[-1]['minutes']:.1f} min: {r}")
+
+    class Every(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.next = cfg.eval_every
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= self.next:
+                self.next += cfg.eval_every
+                record(self.num_timesteps)
+            return cfg.wall_minutes is None or time.time() - t0 < cfg.wall_minutes * 60
+
+    record(0)
+    model.learn(cfg.total_timesteps, callback=Every())
+    trained_minutes = (time.time() - t0) / 60
+    record(model.num_timesteps, cfg.final_eval_games)
+    save_policy(model.policy, out / "policy.safetensors")
+    card = {
+        "recipe": "scripts/train_entity.py",
+        "config": {f: getattr(cfg, f) for f in cfg.__dataclass_fields__},
+        "steps": model.num_timesteps,
+        "wall_minutes": trained_minutes,  # warm start and training, evaluations included
+        "evaluations": evals,
+    }
+    write_json(out / "model_card.json", card)
+    log(f"done: {model.num_timesteps} steps in {card['wall_minutes']:.1f} min -> {out}")
+    return 0
+
+
+def _json(x: Any) -> str:
+    import json
+
+    return json.dumps(x, sort_keys=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
