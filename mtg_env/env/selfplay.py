@@ -257,3 +257,7 @@ class SelfPlayEnv(gym.Env):
 
     def describe_action(self, i: int) -> str:
         return self.aec.describe_action(i)
+
+    def text(self) -> str:
+        """The learner's view and its legal actions, numbered as `step` takes them."""
+        return self.aec.text(AGENTS[self.learner])

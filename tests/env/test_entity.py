@@ -211,3 +211,15 @@ def test_the_env_docs_state_the_v1_shapes_and_dtypes() -> None:
 def test_an_unknown_obs_type_is_one_clear_error() -> None:
     with pytest.raises(ValueError, match="obs_type must be one of \\['flat', 'entity'\\]"):
         mtg_env.raw_env(obs_type="pixels")
+
+
+def test_the_environment_page_v1_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "environment.md"
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", page.read_text(), re.S) if "v1" in b]
+    assert len(blocks) == 1
+    exec(compile(blocks[0], "docs/environment.md v1 example", "exec"), {})
+    out = capsys.readouterr().out
+    assert "You are player" in out and "Your legal actions" in out
