@@ -29,9 +29,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from gymnasium import spaces
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mtg_env.engine import Action, Game, load_cards
+from mtg_env.env.entity import EntityLayout
 from mtg_env.env.spaces import Layout
 from mtg_env.io import InputFileError, read_bytes, write_bytes
 
@@ -76,18 +78,24 @@ class _Strict(BaseModel):
 
 
 class ExtractorSpec(_Strict):
-    kind: Literal["entity", "flatten"]
+    kind: Literal["entity", "flatten", "table"]  # table: mtg_env.entity_nets.TableExtractor
     format: str | None = None  # entity: the rules format whose observation it reads
     entity_dim: int | None = Field(default=None, ge=1, le=4096)
     global_dim: int | None = Field(default=None, ge=1, le=65536)
     race_features: bool | None = None
+    card_embedding: int | None = Field(default=None, ge=0, le=256)  # table only
 
 
 class PolicySpec(_Strict):
     """The JSON description stored in a policy file's metadata."""
 
     kind: Literal["mtg_env.policy.v2"]
-    policy: Literal["mlp", "slot"]  # MaskableActorCriticPolicy, or mtg_env.nets.SlotPolicy
+    # MaskableActorCriticPolicy, mtg_env.nets.SlotPolicy, or (the v1 observation)
+    # mtg_env.entity_nets.CandidatePolicy
+    policy: Literal["mlp", "slot", "candidate"]
+    # "flat" (v0): a Box of observation_size in [low, high]; "entity" (v1): the entity
+    # tables of game_format (observation_size is then their object rows).
+    observation: Literal["flat", "entity"] = "flat"
     game_format: str  # the rules format the policy plays
     observation_size: int = Field(ge=1)
     observation_low: float
@@ -109,10 +117,13 @@ def describe(policy: Any) -> PolicySpec:
     from gymnasium import spaces
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
+    from mtg_env.entity_nets import CandidatePolicy
     from mtg_env.nets import EntityExtractor, SlotPolicy
 
     d = policy._get_constructor_parameters()
     obs, act = d["observation_space"], d["action_space"]
+    if isinstance(policy, CandidatePolicy):
+        return _describe_candidate(policy, d)
     if (
         not isinstance(obs, spaces.Box)
         or len(obs.shape) != 1
@@ -151,8 +162,65 @@ def describe(policy: Any) -> PolicySpec:
     )
 
 
+def _describe_candidate(policy: Any, d: dict[str, Any]) -> PolicySpec:
+    net_arch = d["net_arch"]
+    return PolicySpec(
+        kind=FORMAT,
+        policy="candidate",
+        observation="entity",
+        game_format=policy.mtg_format,
+        observation_size=int(d["observation_space"]["objects"].shape[0]),
+        observation_low=0.0,
+        observation_high=255.0,
+        action_size=int(d["action_space"].n),
+        net_arch=dict(net_arch) if isinstance(net_arch, dict) else list(net_arch or []),
+        activation=d["activation_fn"].__name__,
+        ortho_init=bool(d["ortho_init"]),
+        normalize_images=bool(d["normalize_images"]),
+        optimizer_kwargs={k: float(v) for k, v in (d["optimizer_kwargs"] or {}).items()},
+        extractor=ExtractorSpec(
+            kind="table",
+            format=policy.mtg_format,
+            entity_dim=policy.entity_dim,
+            card_embedding=policy.card_embedding,
+        ),
+        hidden=policy.hidden,
+    )
+
+
+def _build_candidate(spec: PolicySpec) -> Any:
+    import torch
+    from gymnasium import spaces
+
+    from mtg_env.entity_nets import CandidatePolicy
+    from mtg_env.env.entity import EntityLayout
+
+    lay = EntityLayout(Layout(load_cards(spec.game_format)))
+    if lay.limits.objects != spec.observation_size or lay.n_actions != spec.action_size:
+        raise CheckpointError(
+            f"the policy reads {spec.observation_size} object rows and {spec.action_size} "
+            f"candidates; this version's tables have {lay.limits.objects} and {lay.n_actions}"
+        )
+    return CandidatePolicy(
+        observation_space=lay.observation_space,
+        action_space=spaces.Discrete(spec.action_size),
+        lr_schedule=lambda _: 0.0,  # inference only: the optimizer is never stepped
+        net_arch=spec.net_arch,
+        activation_fn=getattr(torch.nn, spec.activation),
+        ortho_init=spec.ortho_init,
+        normalize_images=spec.normalize_images,
+        optimizer_kwargs=dict(spec.optimizer_kwargs),
+        hidden=spec.hidden or 256,
+        entity_dim=spec.extractor.entity_dim or 64,
+        card_embedding=spec.extractor.card_embedding or 0,
+        format=spec.game_format,
+    )
+
+
 def build(spec: PolicySpec) -> Any:
     """A fresh network from its description (classes from a fixed list, nothing loaded)."""
+    if spec.policy == "candidate":
+        return _build_candidate(spec)
     import torch
     from gymnasium import spaces
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
@@ -472,6 +540,11 @@ class PolicyAgent(_ObservingAgent):
                 f"(use it with --format {plays}, or a policy trained for {fmt})"
             )
         self.layout = Layout(load_cards(fmt))
+        self.entity: EntityLayout | None = None
+        if isinstance(model.observation_space, spaces.Dict):
+            # A policy on the v1 entity observation: it reads the entity tables.
+            self.entity = EntityLayout(self.layout)
+            return
         n = model.observation_space.shape[0]
         if n != self.layout.n_obs:
             raise CheckpointError(
@@ -483,11 +556,20 @@ class PolicyAgent(_ObservingAgent):
     def from_path(cls, path: str | Path, **kw: Any) -> PolicyAgent:
         return cls(load_model(path), name=str(path), **kw)
 
-    def act(self, observation: np.ndarray, mask: np.ndarray, info: Any = None) -> int:
+    def act(self, observation: Any, mask: np.ndarray, info: Any = None) -> int:
         a, _ = self.model.predict(
             observation, action_masks=mask.astype(bool), deterministic=self.deterministic
         )
         return int(a)
+
+    def choose(self, game: Game) -> Action:
+        if self.entity is None:
+            return super().choose(game)
+        seat = game.current_player
+        assert seat is not None
+        rows, amap, _ = self.entity.candidates(game, seat)
+        obs = self.entity.observe(game, seat, (rows, amap))
+        return amap[rows[self.act(obs, obs["action_mask"])]]
 
 
 class RLlibPolicyAgent(_ObservingAgent):

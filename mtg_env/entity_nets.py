@@ -208,9 +208,11 @@ class CandidatePolicy(MaskableActorCriticPolicy):
         hidden: int = 256,
         entity_dim: int = 64,
         card_embedding: int = 16,
+        format: str = "classic",
         **kwargs: Any,
     ) -> None:
         self.hidden, self.entity_dim, self.card_embedding = hidden, entity_dim, card_embedding
+        self.mtg_format = format  # the rules format whose tables it reads (card ids)
         kwargs.setdefault("features_extractor_class", TableExtractor)
         kwargs.setdefault(
             "features_extractor_kwargs",
@@ -234,6 +236,9 @@ class CandidatePolicy(MaskableActorCriticPolicy):
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data.update(
-            hidden=self.hidden, entity_dim=self.entity_dim, card_embedding=self.card_embedding
+            hidden=self.hidden,
+            entity_dim=self.entity_dim,
+            card_embedding=self.card_embedding,
+            format=self.mtg_format,
         )
         return data

@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import mtg_env  # noqa: E402,F401 - registers SelfPlay-v1
 from agents.base import make_agent  # noqa: E402
 from agents.match import deck_pairs  # noqa: E402
+from agents.policy import export_policy  # noqa: E402
 from mtg_env.engine.formats import FORMATS  # noqa: E402
 from mtg_env.entity_nets import CandidatePolicy  # noqa: E402
 from mtg_env.env import SelfPlayEnv  # noqa: E402
@@ -214,18 +215,6 @@ def behaviour_cloning(policy: Any, cfg: Config, log: Any) -> None:
 # ---------------------------------------------------------------------- main
 
 
-def save_policy(policy: Any, path: Path) -> None:
-    from safetensors.torch import save
-
-    # The actor's and critic's extractors are the shared one (share_features_extractor).
-    tensors = {
-        k: v.detach().cpu().contiguous()
-        for k, v in policy.state_dict().items()
-        if not k.startswith(("pi_features_extractor.", "vf_features_extractor."))
-    }
-    write_bytes(path, save(tensors))
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -261,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         ent_coef=cfg.ent_coef,
         clip_range=cfg.clip_range,
         policy_kwargs={
+            "format": cfg.format,
             "hidden": cfg.hidden,
             "entity_dim": cfg.entity_dim,
             "card_embedding": cfg.card_embedding,
@@ -293,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     model.learn(cfg.total_timesteps, callback=Every())
     trained_minutes = (time.time() - t0) / 60
     record(model.num_timesteps, cfg.final_eval_games)
-    save_policy(model.policy, out / "policy.safetensors")
+    export_policy(model.policy, out / "policy.safetensors")  # a `policy:PATH` agent
     card = {
         "recipe": "scripts/train_entity.py",
         "config": {f: getattr(cfg, f) for f in cfg.__dataclass_fields__},

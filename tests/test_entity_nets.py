@@ -97,3 +97,32 @@ def test_maskable_ppo_trains_on_selfplay_v1_and_plays_legal_moves() -> None:
         obs, _, term, trunc, info = env.step(int(a))
         if term or trunc:
             break
+
+
+def test_a_v1_policy_file_is_data_and_plays_as_an_agent(tmp_path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    from agents import make_agent
+    from agents.policy import export_policy, load_model
+    from mtg_env.engine import Game, load_decks
+
+    env = gym.make("mtg_env/SelfPlay-v1", opponent="random")
+    model = MaskablePPO(
+        CandidatePolicy, env, n_steps=32, batch_size=32, seed=0, policy_kwargs={"hidden": 32}
+    )
+    path = tmp_path / "v1.safetensors"
+    export_policy(model.policy, path)
+    loaded = load_model(path)
+    assert loaded.mtg_spec.policy == "candidate" and loaded.mtg_spec.observation == "entity"
+    o = _batch(_obs(steps=20))
+    with torch.no_grad():
+        a = model.policy.get_distribution(o).distribution.logits
+        b = loaded.get_distribution(o).distribution.logits
+    assert torch.allclose(a, b, atol=1e-2)  # float16 weights in the file
+    agent = make_agent(f"policy:{path}", fmt="classic")
+    d = load_decks("classic")
+    names = sorted(d)
+    g = Game.new((d[names[0]], d[names[1]]), seed=3, max_decisions=400)
+    rival = make_agent("random", 1)
+    while not g.is_over:
+        g.apply(agent.choose(g) if g.current_player == 0 else rival.choose(g))

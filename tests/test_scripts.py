@@ -349,6 +349,11 @@ def test_train_entity_smoke_writes_data_only_results(tmp_path: Path) -> None:
     assert all(0 <= e["random"] <= 1 and 0 <= e["heuristic"] <= 1 for e in evals)
     weights = load_file(out / "policy.safetensors")
     assert any(k.startswith("action_net.") for k in weights)
+    # The policy file is an agent spec: `policy:PATH` plays v1 from engine states.
+    from agents import make_agent
+
+    agent = make_agent(f"policy:{out / 'policy.safetensors'}", fmt="classic")
+    assert agent.entity is not None
 
 
 def test_train_entity_bad_config_is_one_line(tmp_path: Path) -> None:
