@@ -48,7 +48,7 @@ import random
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -69,6 +69,7 @@ except ImportError as e:  # pragma: no cover - depends on the installed extras
     ) from None
 
 from mtg_env.engine import load_cards
+from mtg_env.entity_nets import CandidateMlpExtractor, PointerHead, TableExtractor
 from mtg_env.env.duel import AGENTS, raw_env
 from mtg_env.env.spaces import Layout
 from mtg_env.nets import EntityExtractor, SlotActionHead, SlotMlpExtractor, widen_state_dict
@@ -87,6 +88,8 @@ class EnvConfig(BaseModel):
     max_decisions: int = Field(default=2000, ge=1)
     opponents: dict[str, float] = {}
     seed: int | None = None
+    # "flat" (mtg/duel-v0's vector) or "entity" (mtg/duel-v1's tables; MaskedCandidateModule)
+    obs_type: Literal["flat", "entity"] = "flat"
 
 
 def parse_env_config(config: dict[str, Any] | None) -> EnvConfig:
@@ -116,12 +119,21 @@ class MtgMultiAgentEnv(MultiAgentEnv):
             decks=self.cfg.decks,
             max_decisions=self.cfg.max_decisions,
             replay_hashes=False,
+            obs_type=self.cfg.obs_type,
         )
         lay = self.aec.layout
-        n, f = lay.n_actions, lay.n_obs
+        n, f = self.aec.n_actions, lay.n_obs
+        tables = self.aec.entity
+        observations: spaces.Space = (
+            spaces.Box(0.0, 1.0, (f,), np.float32)
+            if tables is None
+            else spaces.Dict(
+                {k: v for k, v in tables.observation_space.items() if k != "action_mask"}
+            )
+        )
         space = spaces.Dict(
             {
-                "observations": spaces.Box(0.0, 1.0, (f,), np.float32),
+                "observations": observations,
                 "action_mask": spaces.Box(0.0, 1.0, (n,), np.float32),
             }
         )
@@ -229,10 +241,15 @@ class MtgMultiAgentEnv(MultiAgentEnv):
         for s in seats:
             name = self._name(s)
             if final:
-                mask = np.zeros(lay.n_actions, dtype=np.float32)
+                mask = np.zeros(self.aec.n_actions, dtype=np.float32)
             else:
                 mask = self.aec._current_map()[0].astype(np.float32)
-            obs[name] = {"observations": lay.observe(g, s), "action_mask": mask}
+            if self.aec.entity is not None:
+                tables = self.aec.observe(AGENTS[s])
+                tables.pop("action_mask")
+                obs[name] = {"observations": tables, "action_mask": mask}
+            else:
+                obs[name] = {"observations": lay.observe(g, s), "action_mask": mask}
             info: dict[str, Any] = {"seat": s, "opponent": self.opponent or "league"}
             if final and g.is_over:
                 info["winner"] = g.winner
@@ -310,8 +327,60 @@ class MaskedSlotModule(TorchRLModule, ValueFunctionAPI):
         return self.value_net(self.mlp_extractor.forward_critic(embeddings)).squeeze(-1)
 
 
+class MaskedCandidateModule(TorchRLModule, ValueFunctionAPI):
+    """PPO module on the v1 entity observation (env_config `obs_type: entity`):
+    `model_config`: `hidden` (256), `entity_dim` (64), `card_embedding` (16) -- the SB3
+    network of `mtg_env.entity_nets` (set encoder over objects, pointer over candidates)."""
+
+    def setup(self) -> None:
+        cfg = dict(self.model_config or {})
+        hidden = int(cfg.get("hidden", 256))
+        entity_dim = int(cfg.get("entity_dim", 64))
+        space = self.observation_space
+        tables = dict(space["observations"].spaces)
+        tables["action_mask"] = space["action_mask"]
+        self.features_extractor = TableExtractor(
+            spaces.Dict(tables),
+            entity_dim=entity_dim,
+            hidden=hidden,
+            card_embedding=int(cfg.get("card_embedding", 16)),
+        )
+        fe = self.features_extractor
+        self.mlp_extractor = CandidateMlpExtractor(fe.hidden, hidden, fe.n_cands, fe.E)
+        self.action_net = PointerHead(hidden, fe.n_cands, fe.E)
+        self.value_net = torch.nn.Linear(hidden, 1)
+
+    @staticmethod
+    def _split(batch: dict[str, Any]) -> tuple[dict[str, torch.Tensor], torch.Tensor]:
+        obs = batch[Columns.OBS]
+        return {**obs["observations"], "action_mask": obs["action_mask"]}, obs["action_mask"]
+
+    def _logits(self, x: dict[str, torch.Tensor], mask: torch.Tensor) -> dict[str, Any]:
+        feats = self.features_extractor(x)
+        logits = self.action_net(self.mlp_extractor.forward_actor(feats))
+        # Masked actions get the float minimum (not -inf: no NaN in the entropy).
+        logits = logits.masked_fill(mask < 0.5, torch.finfo(logits.dtype).min)
+        return {Columns.ACTION_DIST_INPUTS: logits, Columns.EMBEDDINGS: feats}
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        out = self._logits(*self._split(batch))
+        out.pop(Columns.EMBEDDINGS)
+        return out
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return self._logits(*self._split(batch))
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any | None = None) -> torch.Tensor:
+        if embeddings is None:
+            embeddings = self.features_extractor(self._split(batch)[0])
+        return self.value_net(self.mlp_extractor.forward_critic(embeddings)).squeeze(-1)
+
+
 def module_spec(model_config: dict[str, Any] | None = None) -> RLModuleSpec:
-    return RLModuleSpec(module_class=MaskedSlotModule, model_config=dict(model_config or {}))
+    """The module for `model_config`: with `obs_type: entity`, the v1 candidate module."""
+    cfg = dict(model_config or {})
+    cls = MaskedCandidateModule if cfg.get("obs_type") == "entity" else MaskedSlotModule
+    return RLModuleSpec(module_class=cls, model_config=cfg)
 
 
 def load_sb3_policy(module: MaskedSlotModule, path: str | Path) -> None:

@@ -376,3 +376,38 @@ def test_result_summary_skips_nan_and_a_stale_evaluation() -> None:
     result["evaluation"]["env_runners"]["num_episodes"] = 20
     line = mod.summary(result, evaluated=True)
     assert line["eval_vs_heuristic"] == 0.3 and line["eval_episodes"] == 20
+
+
+def test_v1_rllib_env_and_candidate_module_sample_only_legal_moves() -> None:
+    """The v1 tables through RLlib: the env's observations fit their space, and the
+    candidate module's masked logits sample a legal candidate row."""
+    from ray.rllib.core.columns import Columns
+
+    from agents.rllib import MaskedCandidateModule
+
+    env = MtgMultiAgentEnv({"obs_type": "entity", "opponents": {"random": 1.0}, "seed": 3})
+    obs, _ = env.reset()
+    space = env.observation_spaces[LEARNER]
+    spec = module_spec({"obs_type": "entity", "hidden": 32, "entity_dim": 16})
+    assert spec.module_class is MaskedCandidateModule
+    module = MaskedCandidateModule(
+        observation_space=space,
+        action_space=env.action_spaces[LEARNER],
+        model_config=spec.model_config,
+    )
+    for _ in range(40):
+        ((name, o),) = obs.items()
+        assert space.contains(o)
+        batch = {
+            Columns.OBS: {
+                "observations": {k: torch.as_tensor(v)[None] for k, v in o["observations"].items()},
+                "action_mask": torch.as_tensor(o["action_mask"])[None],
+            }
+        }
+        with torch.no_grad():
+            logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
+        a = int(torch.distributions.Categorical(logits=logits).sample())
+        assert o["action_mask"][a] == 1
+        obs, _, term, trunc, _ = env.step({name: a})
+        if term.get("__all__") or trunc.get("__all__"):
+            obs, _ = env.reset()
