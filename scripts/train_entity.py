@@ -1,7 +1,7 @@
 """Self-play training on the v1 entity observation (`mtg_env/SelfPlay-v1`) with
 sb3-contrib MaskablePPO and `mtg_env.entity_nets.CandidatePolicy`.
 
-    python scripts/train_entity.py --config configs/train/ppo_entity.yaml --out runs/entity
+    python scripts/train_entity.py --config configs/train/entity_default.yaml --out runs/entity
     python scripts/train_entity.py --smoke                    # a tiny run (tests)
 
 One job per file (CleanRL style). The recipe mirrors the flat one's first stage

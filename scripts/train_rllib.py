@@ -36,7 +36,7 @@ import sys
 import time
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict
 from pydantic.dataclasses import dataclass as pydantic_dataclass
@@ -73,6 +73,8 @@ class Config:
     hidden: int = 256
     entity_dim: int = 24
     race_features: bool = False  # the race summary (mtg_env.nets), as in train_ppo.py
+    # "flat" (mtg/duel-v0, MaskedSlotModule) or "entity" (mtg/duel-v1, MaskedCandidateModule)
+    obs_type: Literal["flat", "entity"] = "flat"
     # Engine opponents inside the env: spec -> probability per episode; the rest of the
     # episodes are league games (main against itself or a snapshot).
     opponents: dict[str, float] = field(default_factory=lambda: {"heuristic": 0.3, "random": 0.2})
@@ -124,6 +126,7 @@ def build_config(cfg: Config) -> Any:
         "max_decisions": cfg.max_decisions,
         "opponents": cfg.opponents,
         "seed": cfg.seed,
+        "obs_type": cfg.obs_type,
     }
     model = _model_config(cfg)
     per_runner = max(1, cfg.num_env_runners)
@@ -200,6 +203,7 @@ def _model_config(cfg: Config) -> dict[str, Any]:
         "hidden": cfg.hidden,
         "entity_dim": cfg.entity_dim,
         "race_features": cfg.race_features,
+        "obs_type": cfg.obs_type,
     }
 
 

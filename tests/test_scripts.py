@@ -258,6 +258,9 @@ def test_every_bundled_training_config_loads() -> None:
     for p in paths:
         cfg = mod.load_config(str(p))
         assert cfg.total_timesteps > 0, p
+    entity = _script_module("train_entity")
+    for p in sorted((ROOT / "configs" / "train").rglob("entity_*.yaml")):
+        assert entity.load_config_yaml(str(p), entity.Config).wall_minutes, p
     stage2 = mod.load_config(str(ROOT / "configs" / "train" / "ppo_stage2.yaml"))
     assert stage2.init_temperature == 2.0 and stage2.init_from and stage2.race_features
 
@@ -336,7 +339,7 @@ def test_train_entity_smoke_writes_data_only_results(tmp_path: Path) -> None:
     stdout = run(
         "scripts/train_entity.py",
         "--config",
-        str(ROOT / "configs/train/ppo_entity.yaml"),
+        str(ROOT / "configs/train/entity_default.yaml"),
         "--smoke",
         "--out",
         str(out),
