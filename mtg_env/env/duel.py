@@ -138,7 +138,9 @@ index i plays candidate row i. Candidates are the distinct legal moves (two copi
 in hand are one move), in the order of the flat layout's indices, so replays record the same
 integers for v0 and v1. Hidden information is as in v0: the opponent's hand is a count, a
 face-down card shows as a face-down source. A state with more objects or more moves than
-the tables hold is truncated with a reason (never seen in the fuzz runs).
+the tables hold is truncated with a reason (never seen in the fuzz runs). PettingZoo's
+`api_test` checks v1 from PettingZoo 1.27 on (before, it expects a Dict observation to hold
+one array under `observation`).
 
 ## Text view
 
