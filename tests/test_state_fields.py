@@ -1,4 +1,4 @@
-"""The game's state fields are declared once (`mtg_env.engine.state.FIELDS`): `__slots__`,
+"""The game's state fields are declared once (`mtg_env.engine.fields.FIELDS`): `__slots__`,
 a new game, `clone()` and `state_hash()` all come from that table."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 import pytest
 
 from mtg_env.engine import Game, load_decks
-from mtg_env.engine.state import FIELDS, HASHED, LIST, PAIR, SHARE, SLOTS
+from mtg_env.engine.fields import FIELDS, HASHED, LIST, PAIR, SHARE, SLOTS
 
 
 def _played(fmt: str, seed: int, n: int = 80) -> Game:
@@ -72,3 +72,13 @@ def test_every_hashed_field_changes_the_hash(fmt: str) -> None:
         else:
             continue
         assert c.state_hash() != base, f.name
+
+
+def test_the_generated_state_code_is_current() -> None:
+    """engine/state.py is written from FIELDS (`python -m mtg_env.engine.fields >
+    mtg_env/engine/state.py`); a field added to the table without regenerating fails here."""
+    from pathlib import Path
+
+    from mtg_env.engine import fields, state
+
+    assert Path(state.__file__).read_text() == fields.generate()

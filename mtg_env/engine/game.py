@@ -8,7 +8,7 @@ resolution, mid-SBA) is plain data and clones by copying lists.
 (`zones`), the turn (`turn`), priority and casting (`priority`), targets (`targets`), the
 stack and triggers (`stack`) and state-based actions (`sba`); this module holds the public
 API, the run loop and the characteristics cache. Its fields are declared once
-(`engine.state`), and the format's hooks (`engine.formats`) decide what a format changes.
+(`engine.fields`), and the format's hooks (`engine.formats`) decide what a format changes.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from .constants import (
     STACK,
 )
 from .explain import why_illegal
+from .fields import SLOTS
 from .formats import Format
 from .frames import (
     F_ACT_DONE,
@@ -66,7 +67,7 @@ from .rng import Rng
 from .sba import StateBasedActions
 from .setup import Setup
 from .stack import Stack
-from .state import SLOTS, clone_state, hash_parts
+from .state import clone_state, hash_parts
 from .targets import Targeting
 from .turn import Turn
 from .zones import Zones
@@ -76,7 +77,7 @@ class Game(Setup, Zones, Turn, Priority, Targeting, Stack, StateBasedActions):
     """A two-player game. Build one with `Game.new(...)` (or `Game.setup(...)` for a
     scripted position); then alternate `legal_actions()` and `apply()`."""
 
-    __slots__ = SLOTS  # the fields, declared once in engine.state
+    __slots__ = SLOTS  # the fields, declared once in engine.fields
 
     # ------------------------------------------------------------------ construction
 

@@ -2,7 +2,7 @@
 305), casting spells (CR 601) and activating abilities (CR 602), paying mana.
 
 One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.state.
+fields are declared once in engine.fields.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """State-based actions (CR 704) and the end of the game.
 
 One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.state.
+fields are declared once in engine.fields.
 """
 
 from __future__ import annotations

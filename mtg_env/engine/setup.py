@@ -2,7 +2,7 @@
 (docs/scenarios.md).
 
 One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.state.
+fields are declared once in engine.fields.
 """
 
 from __future__ import annotations

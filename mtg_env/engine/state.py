@@ -1,204 +1,203 @@
-"""The game's state fields, declared once.
-
-`FIELDS` lists every attribute a `Game` holds: how a new game starts it, how `clone()`
-copies it, and how `state_hash()` reads it, or why the hash leaves it out. `Game.__slots__`,
-its initialiser, `clone()` and the hashed parts are all built from this table, so a new
-field is one line here (as `dataclasses` does, the two hot functions are generated once,
-at import, from the table: a loop over the fields would make `clone()` several times
-slower).
-
-The order of the hashed fields is the order of `state_hash()`'s parts: never reorder them
-(recorded traces and replays compare hashes).
-"""
+"""Generated from `engine.fields.FIELDS` by `python -m mtg_env.engine.fields`: do not
+edit (change FIELDS and regenerate; a test compares this file with the generator)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from .carddb import load_cards
 from .constants import PREGAME
-from .decisions import Context, Targets
+from .fields import copy_ctx, effect_state
 from .formats import rules_for
-from .layers import Effect
-from .objects import StackItem
 from .rng import Rng
 
-# How a field is copied by clone(); `{}` is the source game's field.
-SHARE = "{}"  # immutable, or never mutated in place
-LIST = "{}[:]"
-PAIR = "[{0}[0][:], {0}[1][:]]"  # one list per seat
-DICT = "dict({})"
-SET = "set({})"
-# How a field enters the hash.
-VALUE = "{}"
-TUPLE = "tuple({})"
-PAIR_TUPLE = "tuple(map(tuple, {}))"
+
+def init_state(g: Any, fmt: str, seed: int, auto_pass: bool, max_decisions: Any) -> None:
+    rules = rules_for(fmt)
+    g.format = fmt
+    g.rules = rules
+    g.turn = 0
+    g.active = 0
+    g.step = PREGAME
+    g.first_player = 0
+    g.lands_played = 0
+    g.clock = 1
+    g.last_turn_start = [-1, -1]
+    g.turn_start_clock = 0
+    g.life = [rules.starting_life, rules.starting_life]
+    g.lost = [False, False]
+    g.drew_from_empty = [False, False]
+    g.rng = Rng(seed)
+    g.cdef = []
+    g.owner = []
+    g.zone = []
+    g.oid = []
+    g.next_oid = 1
+    g.library = [[], []]
+    g.hand = [[], []]
+    g.graveyard = [[], []]
+    g.exile = [[], []]
+    g.battlefield = []
+    g.perm = {}
+    g.stack = []
+    g.effects = []
+    g.triggers = []
+    g.delayed = []
+    g.attackers = {}
+    g.blocked = set()
+    g.blockers = {}
+    g.fs_participants = None
+    g.fs_step = False
+    g.fog_turn = -1
+    g.k = []
+    g._decision = None
+    g.ctx = None
+    g.res = None
+    g.passes = 0
+    g.mull_count = [0, 0]
+    g.mull_kept = [False, False]
+    g.mull_round = []
+    g.over = False
+    g.winner = None
+    g.truncated = False
+    g.n_decisions = 0
+    g.window = None
+    g.pool = [0, 0]
+    g.pool_max = [0, 0]
+    g.cardset = load_cards(rules.card_set)
+    g.auto_pass = auto_pass
+    g.max_decisions = max_decisions
+    g.deck_names = [(), ()]
+    g.lose_reason = ["", ""]
+    g.stray_tokens = []
+    g.lki = {}
+    g._chars = {}
+    g._drv = None
+    g._sba_ok = None
+    g._offbf = [0, 0]
+    g._spend = [None, None]
+    g._dirty = True
+    g._legal = None
+    g._events = []
+    g._ev_shared = False
 
 
-class Field(NamedTuple):
-    name: str
-    init: str  # a new game's value: an expression of fmt, rules, seed, auto_pass, max_decisions
-    copy: str  # clone()'s copy of it, `{}` being the source's value
-    hash: str | None  # its part of state_hash(), or None
-    why: str = ""  # why the hash leaves it out
+def clone_state(s: Any, g: Any) -> None:
+    items = {id(it): it.copy() for it in s.stack}  # shared by stack, ctx and res
+    g.format = s.format
+    g.rules = s.rules
+    g.turn = s.turn
+    g.active = s.active
+    g.step = s.step
+    g.first_player = s.first_player
+    g.lands_played = s.lands_played
+    g.clock = s.clock
+    g.last_turn_start = s.last_turn_start[:]
+    g.turn_start_clock = s.turn_start_clock
+    g.life = s.life[:]
+    g.lost = s.lost[:]
+    g.drew_from_empty = s.drew_from_empty[:]
+    g.rng = s.rng.copy()
+    g.cdef = s.cdef[:]
+    g.owner = s.owner[:]
+    g.zone = s.zone[:]
+    g.oid = s.oid[:]
+    g.next_oid = s.next_oid
+    g.library = [s.library[0][:], s.library[1][:]]
+    g.hand = [s.hand[0][:], s.hand[1][:]]
+    g.graveyard = [s.graveyard[0][:], s.graveyard[1][:]]
+    g.exile = [s.exile[0][:], s.exile[1][:]]
+    g.battlefield = s.battlefield[:]
+    g.perm = {c: p.copy() for c, p in s.perm.items()}
+    g.stack = [items[id(it)] for it in s.stack]
+    g.effects = s.effects[:]
+    g.triggers = s.triggers[:]
+    g.delayed = s.delayed[:]
+    g.attackers = dict(s.attackers)
+    g.blocked = set(s.blocked)
+    g.blockers = dict(s.blockers)
+    g.fs_participants = None if s.fs_participants is None else set(s.fs_participants)
+    g.fs_step = s.fs_step
+    g.fog_turn = s.fog_turn
+    g.k = s.k[:]
+    g._decision = s._decision
+    g.ctx = copy_ctx(s.ctx, items)
+    g.res = None if s.res is None else s.res.copy(items.get(id(s.res.item)) or s.res.item.copy())
+    g.passes = s.passes
+    g.mull_count = s.mull_count[:]
+    g.mull_kept = s.mull_kept[:]
+    g.mull_round = s.mull_round[:]
+    g.over = s.over
+    g.winner = s.winner
+    g.truncated = s.truncated
+    g.n_decisions = s.n_decisions
+    g.window = s.window
+    g.pool = s.pool[:]
+    g.pool_max = s.pool_max[:]
+    g.cardset = s.cardset
+    g.auto_pass = s.auto_pass
+    g.max_decisions = s.max_decisions
+    g.deck_names = s.deck_names
+    g.lose_reason = s.lose_reason[:]
+    g.stray_tokens = s.stray_tokens[:]
+    g.lki = dict(s.lki)
+    g._chars = s._chars
+    g._drv = s._drv
+    g._sba_ok = s._sba_ok
+    g._offbf = s._offbf
+    g._spend = s._spend
+    g._dirty = s._dirty
+    g._legal = s._legal
+    g._events = s._events
+    g._ev_shared = s._ev_shared = True  # the log is shared now
 
 
-FIELDS: tuple[Field, ...] = (
-    Field("format", "fmt", SHARE, VALUE),
-    Field("rules", "rules", SHARE, None, "the format's rules object: given by `format`"),
-    Field("turn", "0", SHARE, VALUE),
-    Field("active", "0", SHARE, VALUE),
-    Field("step", "PREGAME", SHARE, VALUE),
-    Field("first_player", "0", SHARE, VALUE),
-    Field("lands_played", "0", SHARE, VALUE),
-    Field("clock", "1", SHARE, VALUE),  # the timestamp counter (CR 613.7)
-    Field("last_turn_start", "[-1, -1]", LIST, TUPLE),
-    Field("turn_start_clock", "0", SHARE, VALUE),
-    Field("life", "[rules.starting_life, rules.starting_life]", LIST, TUPLE),
-    Field("lost", "[False, False]", LIST, TUPLE),
-    Field("drew_from_empty", "[False, False]", LIST, TUPLE),
-    Field("rng", "Rng(seed)", "{}.copy()", "{}.state"),
-    # Objects: card definition, owner, zone and object id by integer card id.
-    Field("cdef", "[]", LIST, "tuple(c.name for c in {})"),
-    Field("owner", "[]", LIST, TUPLE),
-    Field("zone", "[]", LIST, TUPLE),
-    Field("oid", "[]", LIST, TUPLE),
-    Field("next_oid", "1", SHARE, VALUE),
-    Field("library", "[[], []]", PAIR, PAIR_TUPLE),
-    Field("hand", "[[], []]", PAIR, PAIR_TUPLE),
-    Field("graveyard", "[[], []]", PAIR, PAIR_TUPLE),
-    Field("exile", "[[], []]", PAIR, PAIR_TUPLE),
-    Field("battlefield", "[]", LIST, TUPLE),
-    Field(
-        "perm",
-        "{}",
-        "{{c: p.copy() for c, p in {}.items()}}",
-        "tuple({0}[c].state() for c in sorted({0}))",
-    ),
-    Field("stack", "[]", "[items[id(it)] for it in {}]", "tuple(it.state() for it in {})"),
-    Field("effects", "[]", LIST, "tuple(effect_state(e) for e in {})"),  # never mutated
-    Field("triggers", "[]", LIST, "tuple(t.state() for t in {})"),  # never mutated
-    Field("delayed", "[]", LIST, "tuple(t.state() for t in {})"),
-    # Combat.
-    Field("attackers", "{}", DICT, "tuple(sorted({}.items()))"),
-    Field("blocked", "set()", SET, "tuple(sorted({}))"),
-    Field("blockers", "{}", DICT, "tuple(sorted({}.items()))"),
-    Field(
-        "fs_participants",
-        "None",
-        "None if {0} is None else set({0})",
-        "None if {0} is None else tuple(sorted({0}))",
-    ),
-    Field("fs_step", "False", SHARE, VALUE),
-    Field("fog_turn", "-1", SHARE, VALUE),
-    # The continuation stack and the pending decision.
-    Field("k", "[]", LIST, TUPLE),
-    Field("_decision", "None", SHARE, VALUE),
-    Field("ctx", "None", "copy_ctx({}, items)", "None if {0} is None else {0}.state()"),
-    Field(
-        "res",
-        "None",
-        "None if {0} is None else {0}.copy(items.get(id({0}.item)) or {0}.item.copy())",
-        "None if {0} is None else ({0}.item.oid, {0}.state())",
-    ),
-    Field("passes", "0", SHARE, VALUE),
-    Field("mull_count", "[0, 0]", LIST, TUPLE),
-    Field("mull_kept", "[False, False]", LIST, TUPLE),
-    Field("mull_round", "[]", LIST, TUPLE),
-    Field("over", "False", SHARE, VALUE),
-    Field("winner", "None", SHARE, VALUE),
-    Field("truncated", "False", SHARE, VALUE),
-    Field("n_decisions", "0", SHARE, VALUE),
-    # Format state, hashed by the format (Format.hash_extras) only where it has a meaning.
-    Field("window", "None", SHARE, None, "the format hashes it (pocket's reaction window)"),
-    Field("pool", "[0, 0]", LIST, None, "the format hashes it (adventure's mana pool)"),
-    Field("pool_max", "[0, 0]", LIST, None, "the format hashes it (adventure's pool size)"),
-    # Not state of the game proper.
-    Field("cardset", "load_cards(rules.card_set)", SHARE, None, "given by `format`"),
-    Field("auto_pass", "auto_pass", SHARE, None, "an option of the caller, not of the game"),
-    Field("max_decisions", "max_decisions", SHARE, None, "an option; `truncated` is hashed"),
-    Field("deck_names", "[(), ()]", SHARE, None, "the decks as given: cards are in `cdef`"),
-    Field(
-        "lose_reason",
-        '["", ""]',
-        LIST,
-        None,
-        "words for people on why a player lost: the loss itself is `lost`",
-    ),
-    Field(
-        "stray_tokens",
-        "[]",
-        LIST,
-        None,
-        "tokens that left the battlefield until SBAs remove them: given by `zone` and `cdef`",
-    ),
-    Field(
-        "lki",
-        "{}",
-        DICT,
-        None,
-        "last known information of objects that left the battlefield (CR 608.2h), read "
-        "through the object ids hashed stack items carry; left out, as it always was, so "
-        "hashes recorded before stay comparable",
-    ),
-    # Caches derived from the fields above; shared by clones (never mutated in place).
-    Field("_chars", "{}", SHARE, None, "cache: characteristics from the layer system"),
-    Field("_drv", "None", SHARE, None, "cache: tables derived from `_chars`"),
-    Field("_sba_ok", "None", SHARE, None, "cache: no state-based action applies"),
-    Field("_offbf", "[0, 0]", SHARE, None, "cache: layer effects on cards off the battlefield"),
-    Field("_spend", "[None, None]", SHARE, None, "cache: mana-spending rules from the layers"),
-    Field("_dirty", "True", SHARE, None, "cache flag: the characteristics must be recomputed"),
-    Field("_legal", "None", SHARE, None, "cache: the legal actions of the pending decision"),
-    Field("_events", "[]", SHARE, None, "the event log, shared until written (copy on write)"),
-    Field("_ev_shared", "False", SHARE, None, "the event log's copy-on-write flag"),
-)
-
-SLOTS = tuple(f.name for f in FIELDS)
-HASHED = tuple(f for f in FIELDS if f.hash is not None)
-
-
-def copy_ctx(ctx: Context | None, items: dict[int, StackItem]) -> Context | None:
-    """The context for a clone: contexts are immutable values, except that the stack item
-    whose targets are being chosen is the clone's copy of it."""
-    if isinstance(ctx, Targets):
-        item = ctx.item
-        return Targets(items.get(id(item)) or item.copy(), ctx.specs, ctx.done)
-    return ctx
-
-
-def effect_state(e: Effect) -> tuple:
-    return (e.ts, repr(e.components), e.affected, e.duration, e.source, e.source_oid, e.controller)
-
-
-def _generate() -> dict[str, Any]:
-    init = ["def init_state(g, fmt, seed, auto_pass, max_decisions):", "    rules = rules_for(fmt)"]
-    init += [f"    g.{f.name} = {f.init}" for f in FIELDS]
-    clone = [
-        "def clone_state(s, g):",
-        "    items = {id(it): it.copy() for it in s.stack}",  # stack items, shared by ctx/res
+def hash_parts(s: Any) -> list:
+    return [
+        s.format,
+        s.turn,
+        s.active,
+        s.step,
+        s.first_player,
+        s.lands_played,
+        s.clock,
+        tuple(s.last_turn_start),
+        s.turn_start_clock,
+        tuple(s.life),
+        tuple(s.lost),
+        tuple(s.drew_from_empty),
+        s.rng.state,
+        tuple(c.name for c in s.cdef),
+        tuple(s.owner),
+        tuple(s.zone),
+        tuple(s.oid),
+        s.next_oid,
+        tuple(map(tuple, s.library)),
+        tuple(map(tuple, s.hand)),
+        tuple(map(tuple, s.graveyard)),
+        tuple(map(tuple, s.exile)),
+        tuple(s.battlefield),
+        tuple(s.perm[c].state() for c in sorted(s.perm)),
+        tuple(it.state() for it in s.stack),
+        tuple(effect_state(e) for e in s.effects),
+        tuple(t.state() for t in s.triggers),
+        tuple(t.state() for t in s.delayed),
+        tuple(sorted(s.attackers.items())),
+        tuple(sorted(s.blocked)),
+        tuple(sorted(s.blockers.items())),
+        None if s.fs_participants is None else tuple(sorted(s.fs_participants)),
+        s.fs_step,
+        s.fog_turn,
+        tuple(s.k),
+        s._decision,
+        None if s.ctx is None else s.ctx.state(),
+        None if s.res is None else (s.res.item.oid, s.res.state()),
+        s.passes,
+        tuple(s.mull_count),
+        tuple(s.mull_kept),
+        tuple(s.mull_round),
+        s.over,
+        s.winner,
+        s.truncated,
+        s.n_decisions,
     ]
-    for f in FIELDS:
-        if f.name == "_ev_shared":
-            clone.append("    g._ev_shared = s._ev_shared = True  # the log is shared now")
-        else:
-            clone.append(f"    g.{f.name} = {f.copy.format('s.' + f.name)}")
-    parts = ["def hash_parts(s):", "    return ["]
-    parts += [f"        {f.hash.format('s.' + f.name)}," for f in HASHED]  # type: ignore[union-attr]
-    parts.append("    ]")
-    namespace: dict[str, Any] = {
-        "rules_for": rules_for,
-        "load_cards": load_cards,
-        "Rng": Rng,
-        "PREGAME": PREGAME,
-        "copy_ctx": copy_ctx,
-        "effect_state": effect_state,
-    }
-    source = "\n".join(init + [""] + clone + [""] + parts) + "\n"
-    exec(compile(source, "<mtg_env.engine.state>", "exec"), namespace)
-    return namespace
-
-
-_NS = _generate()
-init_state: Any = _NS["init_state"]  # (game, fmt, seed, auto_pass, max_decisions) -> None
-clone_state: Any = _NS["clone_state"]  # (source, new game) -> None
-hash_parts: Any = _NS["hash_parts"]  # (game) -> list of the hashed parts

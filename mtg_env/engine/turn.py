@@ -3,7 +3,7 @@ actions, triggers and the stack between them, cleanup, and the London mulligan b
 first turn (CR 103.5).
 
 One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.state.
+fields are declared once in engine.fields.
 """
 
 from __future__ import annotations

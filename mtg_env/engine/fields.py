@@ -1,0 +1,211 @@
+"""The game's state fields, declared once.
+
+`FIELDS` lists every attribute a `Game` holds: how a new game starts it, how `clone()`
+copies it, and how `state_hash()` reads it, or why the hash leaves it out. `Game.__slots__`,
+its initialiser, `clone()` and the hashed parts are all built from this table, so a new
+field is one line here. `engine.state`, the straight-line code of the initialiser,
+`clone()` and the hash, is generated from this table as source text (`python -m
+mtg_env.engine.fields > mtg_env/engine/state.py`), and a test checks that it is current.
+
+The order of the hashed fields is the order of `state_hash()`'s parts: never reorder them
+(recorded traces and replays compare hashes).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .decisions import Context, Targets
+from .layers import Effect
+from .objects import StackItem
+
+# How a field is copied by clone(); `{}` is the source game's field.
+SHARE = "{}"  # immutable, or never mutated in place
+LIST = "{}[:]"
+PAIR = "[{0}[0][:], {0}[1][:]]"  # one list per seat
+DICT = "dict({})"
+SET = "set({})"
+# How a field enters the hash.
+VALUE = "{}"
+TUPLE = "tuple({})"
+PAIR_TUPLE = "tuple(map(tuple, {}))"
+
+
+class Field(NamedTuple):
+    name: str
+    init: str  # a new game's value: an expression of fmt, rules, seed, auto_pass, max_decisions
+    copy: str  # clone()'s copy of it, `{}` being the source's value
+    hash: str | None  # its part of state_hash(), or None
+    why: str = ""  # why the hash leaves it out
+
+
+FIELDS: tuple[Field, ...] = (
+    Field("format", "fmt", SHARE, VALUE),
+    Field("rules", "rules", SHARE, None, "the format's rules object: given by `format`"),
+    Field("turn", "0", SHARE, VALUE),
+    Field("active", "0", SHARE, VALUE),
+    Field("step", "PREGAME", SHARE, VALUE),
+    Field("first_player", "0", SHARE, VALUE),
+    Field("lands_played", "0", SHARE, VALUE),
+    Field("clock", "1", SHARE, VALUE),  # the timestamp counter (CR 613.7)
+    Field("last_turn_start", "[-1, -1]", LIST, TUPLE),
+    Field("turn_start_clock", "0", SHARE, VALUE),
+    Field("life", "[rules.starting_life, rules.starting_life]", LIST, TUPLE),
+    Field("lost", "[False, False]", LIST, TUPLE),
+    Field("drew_from_empty", "[False, False]", LIST, TUPLE),
+    Field("rng", "Rng(seed)", "{}.copy()", "{}.state"),
+    # Objects: card definition, owner, zone and object id by integer card id.
+    Field("cdef", "[]", LIST, "tuple(c.name for c in {})"),
+    Field("owner", "[]", LIST, TUPLE),
+    Field("zone", "[]", LIST, TUPLE),
+    Field("oid", "[]", LIST, TUPLE),
+    Field("next_oid", "1", SHARE, VALUE),
+    Field("library", "[[], []]", PAIR, PAIR_TUPLE),
+    Field("hand", "[[], []]", PAIR, PAIR_TUPLE),
+    Field("graveyard", "[[], []]", PAIR, PAIR_TUPLE),
+    Field("exile", "[[], []]", PAIR, PAIR_TUPLE),
+    Field("battlefield", "[]", LIST, TUPLE),
+    Field(
+        "perm",
+        "{}",
+        "{{c: p.copy() for c, p in {}.items()}}",
+        "tuple({0}[c].state() for c in sorted({0}))",
+    ),
+    Field("stack", "[]", "[items[id(it)] for it in {}]", "tuple(it.state() for it in {})"),
+    Field("effects", "[]", LIST, "tuple(effect_state(e) for e in {})"),  # never mutated
+    Field("triggers", "[]", LIST, "tuple(t.state() for t in {})"),  # never mutated
+    Field("delayed", "[]", LIST, "tuple(t.state() for t in {})"),
+    # Combat.
+    Field("attackers", "{}", DICT, "tuple(sorted({}.items()))"),
+    Field("blocked", "set()", SET, "tuple(sorted({}))"),
+    Field("blockers", "{}", DICT, "tuple(sorted({}.items()))"),
+    Field(
+        "fs_participants",
+        "None",
+        "None if {0} is None else set({0})",
+        "None if {0} is None else tuple(sorted({0}))",
+    ),
+    Field("fs_step", "False", SHARE, VALUE),
+    Field("fog_turn", "-1", SHARE, VALUE),
+    # The continuation stack and the pending decision.
+    Field("k", "[]", LIST, TUPLE),
+    Field("_decision", "None", SHARE, VALUE),
+    Field("ctx", "None", "copy_ctx({}, items)", "None if {0} is None else {0}.state()"),
+    Field(
+        "res",
+        "None",
+        "None if {0} is None else {0}.copy(items.get(id({0}.item)) or {0}.item.copy())",
+        "None if {0} is None else ({0}.item.oid, {0}.state())",
+    ),
+    Field("passes", "0", SHARE, VALUE),
+    Field("mull_count", "[0, 0]", LIST, TUPLE),
+    Field("mull_kept", "[False, False]", LIST, TUPLE),
+    Field("mull_round", "[]", LIST, TUPLE),
+    Field("over", "False", SHARE, VALUE),
+    Field("winner", "None", SHARE, VALUE),
+    Field("truncated", "False", SHARE, VALUE),
+    Field("n_decisions", "0", SHARE, VALUE),
+    # Format state, hashed by the format (Format.hash_extras) only where it has a meaning.
+    Field("window", "None", SHARE, None, "the format hashes it (pocket's reaction window)"),
+    Field("pool", "[0, 0]", LIST, None, "the format hashes it (adventure's mana pool)"),
+    Field("pool_max", "[0, 0]", LIST, None, "the format hashes it (adventure's pool size)"),
+    # Not state of the game proper.
+    Field("cardset", "load_cards(rules.card_set)", SHARE, None, "given by `format`"),
+    Field("auto_pass", "auto_pass", SHARE, None, "an option of the caller, not of the game"),
+    Field("max_decisions", "max_decisions", SHARE, None, "an option; `truncated` is hashed"),
+    Field("deck_names", "[(), ()]", SHARE, None, "the decks as given: cards are in `cdef`"),
+    Field(
+        "lose_reason",
+        '["", ""]',
+        LIST,
+        None,
+        "words for people on why a player lost: the loss itself is `lost`",
+    ),
+    Field(
+        "stray_tokens",
+        "[]",
+        LIST,
+        None,
+        "tokens that left the battlefield until SBAs remove them: given by `zone` and `cdef`",
+    ),
+    Field(
+        "lki",
+        "{}",
+        DICT,
+        None,
+        "last known information of objects that left the battlefield (CR 608.2h), read "
+        "through the object ids hashed stack items carry; left out, as it always was, so "
+        "hashes recorded before stay comparable",
+    ),
+    # Caches derived from the fields above; shared by clones (never mutated in place).
+    Field("_chars", "{}", SHARE, None, "cache: characteristics from the layer system"),
+    Field("_drv", "None", SHARE, None, "cache: tables derived from `_chars`"),
+    Field("_sba_ok", "None", SHARE, None, "cache: no state-based action applies"),
+    Field("_offbf", "[0, 0]", SHARE, None, "cache: layer effects on cards off the battlefield"),
+    Field("_spend", "[None, None]", SHARE, None, "cache: mana-spending rules from the layers"),
+    Field("_dirty", "True", SHARE, None, "cache flag: the characteristics must be recomputed"),
+    Field("_legal", "None", SHARE, None, "cache: the legal actions of the pending decision"),
+    Field("_events", "[]", SHARE, None, "the event log, shared until written (copy on write)"),
+    Field("_ev_shared", "False", SHARE, None, "the event log's copy-on-write flag"),
+)
+
+SLOTS = tuple(f.name for f in FIELDS)
+HASHED = tuple(f for f in FIELDS if f.hash is not None)
+
+
+def copy_ctx(ctx: Context | None, items: dict[int, StackItem]) -> Context | None:
+    """The context for a clone: contexts are immutable values, except that the stack item
+    whose targets are being chosen is the clone's copy of it."""
+    if isinstance(ctx, Targets):
+        item = ctx.item
+        return Targets(items.get(id(item)) or item.copy(), ctx.specs, ctx.done)
+    return ctx
+
+
+def effect_state(e: Effect) -> tuple:
+    return (e.ts, repr(e.components), e.affected, e.duration, e.source, e.source_oid, e.controller)
+
+
+def generate() -> str:
+    """The source of `engine.state`: `init_state`, `clone_state` and `hash_parts` written
+    out field by field from FIELDS (straight-line code: a loop over the fields would make
+    `clone()` 1.7x slower). `python -m mtg_env.engine.fields > mtg_env/engine/state.py`
+    writes it; a test checks that the file is what this returns."""
+    out = [
+        '"""Generated from `engine.fields.FIELDS` by `python -m mtg_env.engine.fields`: do not',
+        'edit (change FIELDS and regenerate; a test compares this file with the generator)."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Any",
+        "",
+        "from .carddb import load_cards",
+        "from .constants import PREGAME",
+        "from .fields import copy_ctx, effect_state",
+        "from .formats import rules_for",
+        "from .rng import Rng",
+        "",
+        "",
+        "def init_state(g: Any, fmt: str, seed: int, auto_pass: bool, max_decisions: Any) -> None:",
+        "    rules = rules_for(fmt)",
+    ]
+    out += [f"    g.{f.name} = {f.init}" for f in FIELDS]
+    out += [
+        "",
+        "",
+        "def clone_state(s: Any, g: Any) -> None:",
+        "    items = {id(it): it.copy() for it in s.stack}  # shared by stack, ctx and res",
+    ]
+    for f in FIELDS:
+        if f.name == "_ev_shared":
+            out.append("    g._ev_shared = s._ev_shared = True  # the log is shared now")
+        else:
+            out.append(f"    g.{f.name} = {f.copy.format('s.' + f.name)}")
+    out += ["", "", "def hash_parts(s: Any) -> list:", "    return ["]
+    out += [f"        {f.hash.format('s.' + f.name)}," for f in HASHED]  # type: ignore[union-attr]
+    out.append("    ]")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    print(generate(), end="")
