@@ -163,7 +163,7 @@ class Priority:
                     ok = False  # a card without a mana cost can't be cast (CR 202.1b)
                 else:
                     if srcs is None:
-                        srcs = self.mana_sources(p)
+                        srcs = self.rules.mana_sources(self, p)
                     specs = spell_targets(cd)
                     # Targets are checked against the spell's colours as it would be cast
                     # (112.3, 702.16b): a colour effect on cards off the battlefield
@@ -177,7 +177,7 @@ class Priority:
                 acts.append(Action(PLAY, cid))
         for cid, ch, idx, ab in self._derived().activated[p]:
             if srcs is None:
-                srcs = self.mana_sources(p)
+                srcs = self.rules.mana_sources(self, p)
             if self._can_activate(p, cid, ch, ab, sorcery_ok, srcs) is None:
                 acts.append(Action(ACTIVATE, cid, idx))
         return acts
@@ -210,7 +210,7 @@ class Priority:
                 )
         if cost.mana:
             if srcs is None:
-                srcs = self.mana_sources(p)
+                srcs = self.rules.mana_sources(self, p)
             if cost.tap:
                 srcs = [s for s in srcs if s.cid != cid]
             if not can_pay(srcs, cost.mana):

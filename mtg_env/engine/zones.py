@@ -60,7 +60,7 @@ class Zones:
         self._sba_ok = None
         frm = self.zone[cid]
         owner = self.owner[cid]
-        pile = self.rules.pile(owner)  # library and graveyard index
+        pile = self.rules.pile_of[owner]  # library and graveyard index
         if frm == LIBRARY:
             self.library[pile].remove(cid)
         elif frm == HAND:

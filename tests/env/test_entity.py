@@ -9,6 +9,7 @@ import gymnasium as gym
 import numpy as np
 import pettingzoo
 import pytest
+from hidden import swap_hidden
 from pettingzoo.test import api_test, render_test, seed_test
 
 import mtg_env
@@ -121,20 +122,6 @@ DECKS = load_decks("classic")
 NAMES = sorted(DECKS)
 
 
-def _swap_hidden(g: Game, seat: int) -> Game:
-    """Change what `seat` can't see: the opponent's hand cards and both library orders."""
-    h = g.clone()
-    opp = 1 - seat
-    lib, hand = h.library[opp], h.hand[opp]
-    for k in range(min(len(hand), len(lib))):
-        if h.cdef[hand[k]].name != h.cdef[lib[k]].name:
-            hand[k], lib[k] = lib[k], hand[k]
-            h.zone[hand[k]], h.zone[lib[k]] = 1, 0
-    h.library[seat].reverse()
-    h._legal = None
-    return h
-
-
 def _view(lay: EntityLayout, g: Game, seat: int) -> dict[str, np.ndarray]:
     rows, amap, _ = lay.candidates(g, seat) if g.current_player == seat else ([], {}, 0)
     return lay.observe(g, seat, (rows, amap) if g.current_player == seat else None)
@@ -154,7 +141,7 @@ def test_v1_hidden_information_does_not_change_the_observation_or_the_text() -> 
         r = random.Random(seed)
         while not g.is_over and g.n_decisions < 100:
             seat = g.current_player
-            h = _swap_hidden(g, seat)
+            h = swap_hidden(g, seat)
             if sorted(h.cdef[c].name for c in h.hand[1 - seat]) != sorted(
                 g.cdef[c].name for c in g.hand[1 - seat]
             ):

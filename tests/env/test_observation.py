@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+from hidden import swap_hidden
 
 import mtg_env
 from mtg_env.engine import Game, load_cards, load_decks
@@ -43,21 +44,6 @@ def test_random_play_obs_in_bounds_and_mask_equals_engine_legal_set() -> None:
     assert steps > 3000
 
 
-def _swap_hidden(g: Game, seat: int) -> Game:
-    """Change what `seat` can't see: the opponent's hand cards and both library orders."""
-    h = g.clone()
-    opp = 1 - seat
-    lib, hand = h.library[opp], h.hand[opp]
-    for k in range(min(len(hand), len(lib))):
-        if h.cdef[hand[k]].name != h.cdef[lib[k]].name:
-            hand[k], lib[k] = lib[k], hand[k]
-            h.zone[hand[k]], h.zone[lib[k]] = 1, 0
-    h.library[seat].reverse()
-    h.library[opp].reverse()
-    h._legal = None
-    return h
-
-
 def test_hidden_information_does_not_change_the_observation() -> None:
     checked = 0
     for seed in range(30):
@@ -65,7 +51,7 @@ def test_hidden_information_does_not_change_the_observation() -> None:
         r = random.Random(seed)
         while not g.is_over and g.n_decisions < 120:
             seat = g.current_player
-            h = _swap_hidden(g, seat)
+            h = swap_hidden(g, seat)
             if sorted(h.cdef[c].name for c in h.hand[1 - seat]) != sorted(
                 g.cdef[c].name for c in g.hand[1 - seat]
             ):

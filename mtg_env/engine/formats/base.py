@@ -93,9 +93,17 @@ class Format:
                 return step
         return None
 
+    # pile_of[seat]: the index of `seat`'s library and graveyard (0 for both with one
+    # shared pile); a table, since every zone change reads it.
+    pile_of: ClassVar[tuple[int, int]] = (0, 1)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.pile_of = (0, 1) if cls.piles == 2 else (0, 0)
+
     def pile(self, seat: int) -> int:
         """The index of `seat`'s library and graveyard (0 for both with one shared pile)."""
-        return seat if self.piles == 2 else 0
+        return self.pile_of[seat]
 
     def __repr__(self) -> str:
         return f"<format {self.name}>"
