@@ -21,6 +21,11 @@ def run(*args: str) -> str:
     return r.stdout
 
 
+def test_bench_state_smoke() -> None:
+    out = run("scripts/bench_state.py", "--repeats", "1", "--rounds", "2")
+    assert "clone/s" in out and "resample_hidden/s" in out
+
+
 def test_bench_legal_smoke() -> None:
     out = run("scripts/bench_legal.py", "--games", "1")
     assert "us/call" in out
