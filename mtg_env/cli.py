@@ -447,8 +447,8 @@ def replay_record(
 ) -> None:
     """Play a game between two agents and record it as a replay."""
     from .engine import Game
+    from .env.replay import Recorder
     from .io import check_writable
-    from .replay import Recorder
 
     check_writable(out)  # before the game, not after
     specs, players = _agents(agents, seed, fmt)
@@ -468,7 +468,7 @@ def replay_record(
 @_clean
 def replay_verify(file: Annotated[str, typer.Argument(help="Replay file.")]) -> None:
     """Re-simulate a replay and check every hash (exit 0 only if it reproduces)."""
-    from .replay import load_replay, verify
+    from .env.replay import load_replay, verify
 
     m = load_replay(file)
     g = verify(m)
@@ -482,7 +482,7 @@ def replay_verify(file: Annotated[str, typer.Argument(help="Replay file.")]) -> 
 @_clean
 def replay_show(file: Annotated[str, typer.Argument(help="Replay file.")]) -> None:
     """Print the readable log of a replay."""
-    from .replay import load_replay, verify
+    from .env.replay import load_replay, verify
 
     m = load_replay(file)
     g = verify(m)
@@ -504,8 +504,8 @@ def replay_html(
     """Write a self-contained HTML page that steps through a replay (opens offline)."""
     from pathlib import Path
 
+    from .env.replay import load_replay
     from .io import atomic_write_text, check_writable
-    from .replay import load_replay
     from .viewer import render_html, replay_frames
 
     dest = Path(out) if out is not None else Path(file).with_suffix(".html")

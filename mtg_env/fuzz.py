@@ -40,8 +40,8 @@ from .engine.constants import (
 from .engine.formats import FORMATS as _FORMATS
 from .engine.objects import SPELL
 from .env.entity import EntityLayout
+from .env.replay import Recorder, layout_for, load_replay, new_game, parse_replay, replay_games
 from .io import atomic_write_text
-from .replay import Recorder, layout_for, load_replay, new_game, parse_replay, replay_games
 
 FORMATS = tuple(_FORMATS)
 

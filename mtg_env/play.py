@@ -24,9 +24,9 @@ from agents import make_agent
 
 from .engine import Action, Deck, Game
 from .engine.log import describe_action, render_events
+from .env.replay import Recorder
 from .io import check_writable
 from .render import render
-from .replay import Recorder
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help", "b", "board")

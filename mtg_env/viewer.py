@@ -25,8 +25,8 @@ from .engine import Action, Game, load_cards
 from .engine.cards import CardDef
 from .engine.constants import D_BOTTOM, DECISION_NAMES, LAND, PLAY
 from .engine.log import describe_action, obj_name, private_event, render_event
+from .env.replay import ReplayModel, replay_games
 from .render import colors_text, permanent_state, stack_items, type_names
-from .replay import ReplayModel, replay_games
 
 TEMPLATE = Path(__file__).resolve().parent / "data" / "viewer" / "viewer.html"
 DATA_MARK = "/*__REPLAY_DATA__*/"

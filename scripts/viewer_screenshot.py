@@ -18,8 +18,8 @@ from typing import Any
 
 from agents import make_agent
 from mtg_env.engine import Game, load_decks
+from mtg_env.env.replay import Recorder, parse_replay
 from mtg_env.io import write_bytes
-from mtg_env.replay import Recorder, parse_replay
 from mtg_env.viewer import render_html, replay_frames
 
 CHROMIUM = os.environ.get("MTG_ENV_CHROMIUM", "/usr/bin/chromium")

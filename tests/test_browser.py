@@ -20,7 +20,7 @@ import pytest
 
 from agents import make_agent
 from mtg_env.engine import Game, load_decks
-from mtg_env.replay import Recorder, parse_replay
+from mtg_env.env.replay import Recorder, parse_replay
 from mtg_env.viewer import render_html, replay_frames
 
 # Another Chromium build (not Debian, e.g. a developer's Mac) can be named here.

@@ -22,7 +22,7 @@ from mtg_env.engine import Game, load_cards, load_decks
 from mtg_env.engine.carddb import CardDataError, parse_card_set, parse_deck
 from mtg_env.engine.constants import LAND, MAIN1
 from mtg_env.engine.formats import FORMATS, rules_for
-from mtg_env.replay import load_replay, verify
+from mtg_env.env.replay import load_replay, verify
 from mtg_env.scenario import ScenarioError, parse_scenario
 
 
@@ -230,7 +230,7 @@ def test_pocket_003_pile_reshuffles_the_discard_pile_when_it_runs_out() -> None:
 
 
 def test_pocket_face_down_identity_is_hidden_from_the_opponent() -> None:
-    from mtg_env.replay import layout_for
+    from mtg_env.env.replay import layout_for
 
     lay = layout_for("pocket")
     views = []
@@ -284,7 +284,7 @@ def test_heuristic_beats_random_in_pocket_on_fixed_seeds() -> None:
 def test_pocket_resample_hidden_redeals_what_is_under_face_down_sources() -> None:
     """The opponent's face-down cards are hidden information: determinizations vary them;
     the seat's own view (observation) is unchanged."""
-    from mtg_env.replay import layout_for
+    from mtg_env.env.replay import layout_for
 
     g = _pocket(5)
     while g.decision is not None and g.decision.kind != 0:  # through the redraws

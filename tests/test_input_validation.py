@@ -12,7 +12,7 @@ import pytest
 
 from agents import make_agent
 from mtg_env.engine import CardDataError, Game, load_deck_file, resolve_deck
-from mtg_env.replay import Recorder, ReplayError, load_replay
+from mtg_env.env.replay import Recorder, ReplayError, load_replay
 
 
 def _deck(tmp_path: Path, cards: list[str], name: str = "d.yaml") -> Path:

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from mtg_env.cli import app
 from mtg_env.engine import load_decks
+from mtg_env.env.replay import layout_for, load_replay, new_game, verify
 from mtg_env.play import play
-from mtg_env.replay import layout_for, load_replay, new_game, verify
 
 runner = CliRunner()
 PROMPT = re.compile(r"your choice \(0-(\d+),")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mtg_env.replay import load_replay, verify
+from mtg_env.env.replay import load_replay, verify
 
 REPLAYS = sorted((Path(__file__).parent / "data" / "replays").glob("*.json"))
 

@@ -13,8 +13,15 @@ from typer.testing import CliRunner
 
 import mtg_env
 from mtg_env.cli import app
+from mtg_env.env.replay import (
+    ReplayError,
+    layout_for,
+    load_replay,
+    new_game,
+    parse_replay,
+    verify,
+)
 from mtg_env.io import atomic_write_text
-from mtg_env.replay import ReplayError, load_replay, parse_replay, verify
 
 runner = CliRunner()
 
@@ -51,8 +58,8 @@ def test_edited_action_is_rejected_at_its_decision(replay_file: Path) -> None:
 def test_changed_action_shows_as_hash_mismatch_or_illegal(replay_file: Path) -> None:
     data = json.loads(replay_file.read_text())
     m = parse_replay(data)
-    g = mtg_env.replay.new_game(m)
-    lay = mtg_env.replay.layout_for("classic")
+    g = new_game(m)
+    lay = layout_for("classic")
     # find a decision with at least two legal indices and swap to another legal one
     for n, idx in enumerate(m.actions):
         _, amap, _ = lay.mask_and_map(g, g.current_player)

@@ -16,7 +16,7 @@ from mtg_env.cli import app
 from mtg_env.engine import Game, load_decks
 from mtg_env.engine.constants import CREATURE, DECISION_NAMES
 from mtg_env.engine.log import describe_action
-from mtg_env.replay import (
+from mtg_env.env.replay import (
     Recorder,
     ReplayError,
     ReplayModel,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -20,6 +20,7 @@ from .cards import (
     ActivatedAbility,
     CardDataError,
     CardDef,
+    CardSet,
     CharDef,
     Component,
     Count,
@@ -460,22 +461,6 @@ def _errors(e: ValidationError) -> str:
     return "; ".join(
         f"field {_fmt_loc(err['loc']) or '(entry)'}: {err['msg']}" for err in e.errors()
     )
-
-
-@dataclass(frozen=True)
-class CardSet:
-    name: str
-    cards: dict[str, CardDef]
-    tokens: dict[str, CardDef]
-    path: str
-    # Two-part cards (pocket): whole card name -> its face-down side (a mana source).
-    face_down: dict[str, CardDef] = field(default_factory=dict)
-
-    def get(self, name: str) -> CardDef:
-        try:
-            return self.cards[name]
-        except KeyError:
-            raise CardDataError(f"unknown card {name!r} in set {self.name!r}") from None
 
 
 def _read_yaml(path: Path, what: str = "YAML file") -> Any:

@@ -362,3 +362,19 @@ def spell_targets(cd: CardDef) -> tuple[TargetSpec, ...]:
     if cd.enchant is not None:
         return (cd.enchant,)
     return ()
+
+
+@dataclass(frozen=True)
+class CardSet:
+    name: str
+    cards: dict[str, CardDef]
+    tokens: dict[str, CardDef]
+    path: str
+    # Two-part cards (pocket): whole card name -> its face-down side (a mana source).
+    face_down: dict[str, CardDef] = field(default_factory=dict)
+
+    def get(self, name: str) -> CardDef:
+        try:
+            return self.cards[name]
+        except KeyError:
+            raise CardDataError(f"unknown card {name!r} in set {self.name!r}") from None

@@ -17,8 +17,6 @@ has not been assigned lethal damage, or to the first blocker if all have.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .constants import (
     CREATURE,
     D_ATTACKERS,
@@ -29,10 +27,8 @@ from .constants import (
     player_ref,
 )
 from .decisions import ATTACKERS, BLOCKERS, BlockTarget
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .objects import Action
+from .objects import Action
+from .protocol import GameLike
 
 _LANDWALK = {
     "plainswalk": "Plains",
@@ -43,7 +39,7 @@ _LANDWALK = {
 }
 
 
-def begin_combat(g: Game) -> None:
+def begin_combat(g: GameLike) -> None:
     g.attackers = {}
     g.blocked = set()
     g.blockers = {}
@@ -51,7 +47,7 @@ def begin_combat(g: Game) -> None:
     g.fs_step = False
 
 
-def end_combat(g: Game) -> None:
+def end_combat(g: GameLike) -> None:
     """511.3: as the end of combat step ends, all creatures are removed from combat."""
     g.attackers = {}
     g.blocked = set()
@@ -60,7 +56,7 @@ def end_combat(g: Game) -> None:
     g.fs_step = False
 
 
-def remove_from_combat(g: Game, cid: int) -> None:
+def remove_from_combat(g: GameLike, cid: int) -> None:
     """506.4: a creature that leaves the battlefield or changes control is removed from
     combat. An attacker it blocked stays blocked (506.4, 509.1h)."""
     g.attackers.pop(cid, None)
@@ -70,7 +66,7 @@ def remove_from_combat(g: Game, cid: int) -> None:
 # ---------------------------------------------------------------------- attackers
 
 
-def attack_problem(g: Game, cid: int) -> str | None:
+def attack_problem(g: GameLike, cid: int) -> str | None:
     """None if `cid` can be declared as an attacker now, else the rule that forbids it."""
     if cid not in g.perm:
         return "it is not on the battlefield"
@@ -96,12 +92,12 @@ def attack_problem(g: Game, cid: int) -> str | None:
     return None
 
 
-def can_attack_list(g: Game) -> list[int]:
+def can_attack_list(g: GameLike) -> list[int]:
     # Only creatures can attack: the layer state's creature list, in battlefield order.
     return [c for c in g._derived().creatures if attack_problem(g, c) is None]
 
 
-def start_declare_attackers(g: Game) -> None:
+def start_declare_attackers(g: GameLike) -> None:
     """508.1: the active player declares attackers (skipped if none can attack)."""
     g.attackers = {}
     g.blocked = set()
@@ -113,7 +109,7 @@ def start_declare_attackers(g: Game) -> None:
         g._log("no_attackers", g.active)
 
 
-def answer_attackers(g: Game, a: Action) -> None:
+def answer_attackers(g: GameLike, a: Action) -> None:
     if a.kind == PASS:
         g.ctx = None
         for cid in g.attackers:
@@ -130,7 +126,7 @@ def answer_attackers(g: Game, a: Action) -> None:
 # ---------------------------------------------------------------------- blockers
 
 
-def block_problem(g: Game, b: int, a: int) -> str | None:
+def block_problem(g: GameLike, b: int, a: int) -> str | None:
     """None if creature `b` may block attacker `a` (ignoring menace), else why not."""
     if b not in g.perm:
         return "it is not on the battlefield"
@@ -162,7 +158,7 @@ def block_problem(g: Game, b: int, a: int) -> str | None:
     return None
 
 
-def _controls_land_type(g: Game, seat: int, land_type: str) -> bool:
+def _controls_land_type(g: GameLike, seat: int, land_type: str) -> bool:
     for cid in g.battlefield:
         ch = g.chars(cid)
         if ch.controller == seat and ch.types & LAND and land_type in ch.subtypes:
@@ -170,7 +166,7 @@ def _controls_land_type(g: Game, seat: int, land_type: str) -> bool:
     return False
 
 
-def start_declare_blockers(g: Game) -> None:
+def start_declare_blockers(g: GameLike) -> None:
     """509.1: the defending player declares blockers (skipped if none can block)."""
     g.blockers = {}
     if blocker_choices(g):
@@ -185,7 +181,7 @@ def start_declare_blockers(g: Game) -> None:
         _finish_blocks(g)
 
 
-def _candidates(g: Game) -> list[int]:
+def _candidates(g: GameLike) -> list[int]:
     defender = 1 - g.active
     out = []
     for cid in g.battlefield:
@@ -197,7 +193,7 @@ def _candidates(g: Game) -> list[int]:
     return out
 
 
-def _menace_ok(g: Game, blockers: dict[int, int], free: list[int]) -> bool:
+def _menace_ok(g: GameLike, blockers: dict[int, int], free: list[int]) -> bool:
     """Can every menace attacker with exactly one blocker get a second from `free`?"""
     needy = []
     for a in g.attackers:
@@ -221,7 +217,7 @@ def _menace_ok(g: Game, blockers: dict[int, int], free: list[int]) -> bool:
     return all(augment(i, set()) for i in range(len(needy)))
 
 
-def _pick_ok(g: Game, b: int, a: int, cands: list[int]) -> bool:
+def _pick_ok(g: GameLike, b: int, a: int, cands: list[int]) -> bool:
     if block_problem(g, b, a) is not None:
         return False
     trial = dict(g.blockers)
@@ -229,17 +225,17 @@ def _pick_ok(g: Game, b: int, a: int, cands: list[int]) -> bool:
     return _menace_ok(g, trial, [c for c in cands if c != b])
 
 
-def blocker_choices(g: Game) -> list[int]:
+def blocker_choices(g: GameLike) -> list[int]:
     cands = _candidates(g)
     return [b for b in cands if any(_pick_ok(g, b, a, cands) for a in g.attackers)]
 
 
-def block_target_choices(g: Game, b: int) -> list[int]:
+def block_target_choices(g: GameLike, b: int) -> list[int]:
     cands = _candidates(g)
     return [a for a in g.attackers if _pick_ok(g, b, a, cands)]
 
 
-def blocks_legal(g: Game) -> bool:
+def blocks_legal(g: GameLike) -> bool:
     """509.1c: the declaration as a whole obeys restrictions (menace: 702.111b)."""
     for a in g.attackers:
         if "menace" in g.chars(a).keywords:
@@ -248,7 +244,7 @@ def blocks_legal(g: Game) -> bool:
     return True
 
 
-def answer_blockers(g: Game, a: Action) -> None:
+def answer_blockers(g: GameLike, a: Action) -> None:
     defender = 1 - g.active
     ctx = g.ctx
     if isinstance(ctx, BlockTarget):
@@ -270,7 +266,7 @@ def answer_blockers(g: Game, a: Action) -> None:
     g._set_decision(D_BLOCK_TARGET, defender, a.obj, f"choose the attacker {g.name(a.obj)} blocks")
 
 
-def _finish_blocks(g: Game) -> None:
+def _finish_blocks(g: GameLike) -> None:
     g.blocked = set(g.blockers.values())  # 509.1h: these attackers are blocked
     for b, a in g.blockers.items():
         g._log("block", b, a)
@@ -279,12 +275,12 @@ def _finish_blocks(g: Game) -> None:
 # ---------------------------------------------------------------------- damage
 
 
-def _has_fs(g: Game, cid: int) -> bool:
+def _has_fs(g: GameLike, cid: int) -> bool:
     kw = g.chars(cid).keywords
     return "first_strike" in kw or "double_strike" in kw
 
 
-def combat_damage(g: Game) -> None:
+def combat_damage(g: GameLike) -> None:
     """510: each attacking and blocking creature assigns its combat damage; the damage is
     dealt simultaneously. First and double strike add a first step (702.7b, 702.4b)."""
     in_combat = list(g.attackers) + list(g.blockers)
@@ -331,7 +327,7 @@ def combat_damage(g: Game) -> None:
     g._log("combat_damage", len(assignments))
 
 
-def lethal_for(g: Game, attacker_deathtouch: bool, b: int) -> int:
+def lethal_for(g: GameLike, attacker_deathtouch: bool, b: int) -> int:
     if attacker_deathtouch:
         return 1  # 702.2c
     bch = g.chars(b)
@@ -339,14 +335,14 @@ def lethal_for(g: Game, attacker_deathtouch: bool, b: int) -> int:
 
 
 def divide(
-    g: Game, a: int, blockers: list[int], power: int, defender: int
+    g: GameLike, a: int, blockers: list[int], power: int, defender: int
 ) -> list[tuple[int, int]]:
     """The attacker's damage split among its blockers: the format's rule."""
     return g.rules.divide_damage(g, a, blockers, power, defender)
 
 
 def divide_cr(
-    g: Game, a: int, blockers: list[int], power: int, defender: int
+    g: GameLike, a: int, blockers: list[int], power: int, defender: int
 ) -> list[tuple[int, int]]:
     """The attacker's damage split among its blockers (module docstring)."""
     ach = g.chars(a)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pydantic import Field, field_validator
 
@@ -46,11 +46,9 @@ from .decisions import Resolving
 from .layers import Chars, Effect
 from .mana import can_pay
 from .objects import SPELL, Resolution, Trigger
+from .protocol import GameLike
 from .text import words
 from .vocab import COLOR_NAMES, DURATIONS, REFS, TYPE_NAMES, Strict, check_keywords
-
-if TYPE_CHECKING:
-    from .game import Game
 
 DURATION = {
     "end_of_turn": DUR_EOT,
@@ -180,14 +178,14 @@ class EmptyOp(Strict):
     pass
 
 
-def run_op(g: Game, res: Resolution, op: Op) -> bool:
+def run_op(g: GameLike, res: Resolution, op: Op) -> bool:
     return _RUN[op.name](g, res, op.args)
 
 
 # ---------------------------------------------------------------------- references
 
 
-def _target(g: Game, res: Resolution, name: str) -> int | None:
+def _target(g: GameLike, res: Resolution, name: str) -> int | None:
     """The ref of target `name` if it is still legal (608.2b), else None."""
     i = _TARGET_INDEX[name]
     item = res.item
@@ -199,7 +197,7 @@ def _target(g: Game, res: Resolution, name: str) -> int | None:
     return ref
 
 
-def refs(g: Game, res: Resolution, what: str) -> list[int]:
+def refs(g: GameLike, res: Resolution, what: str) -> list[int]:
     """Players (negative refs) and objects (card ids) that `what` names now."""
     item = res.item
     if what in _TARGET_INDEX:
@@ -231,19 +229,19 @@ def refs(g: Game, res: Resolution, what: str) -> list[int]:
     raise AssertionError(what)  # pragma: no cover - validated when loading
 
 
-def _objects(g: Game, res: Resolution, what: str) -> list[int]:
+def _objects(g: GameLike, res: Resolution, what: str) -> list[int]:
     return [r for r in refs(g, res, what) if r >= 0]
 
 
-def _on_battlefield(g: Game, res: Resolution, what: str) -> list[int]:
+def _on_battlefield(g: GameLike, res: Resolution, what: str) -> list[int]:
     return [r for r in _objects(g, res, what) if g.zone[r] == BATTLEFIELD]
 
 
-def _players(g: Game, res: Resolution, who: str) -> list[int]:
+def _players(g: GameLike, res: Resolution, who: str) -> list[int]:
     return [ref_player(r) for r in refs(g, res, who) if r < 0]
 
 
-def source_chars(g: Game, res: Resolution) -> Chars:
+def source_chars(g: GameLike, res: Resolution) -> Chars:
     item = res.item
     if item.kind == SPELL:
         return g.chars(item.cid)
@@ -254,7 +252,7 @@ RESOLVING = Resolving()
 
 
 def _ask(
-    g: Game,
+    g: GameLike,
     res: Resolution,
     kind: int,
     seat: int,
@@ -268,7 +266,7 @@ def _ask(
 
 
 def _effect(
-    g: Game,
+    g: GameLike,
     res: Resolution,
     comps: tuple[Component, ...],
     cids: list[int],
@@ -297,20 +295,20 @@ def _effect(
 # ---------------------------------------------------------------------- ops
 
 
-def op_damage(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     src = source_chars(g, res)
     for r in refs(g, res, a["to"]):
         g._damage(res.item.cid, src, r, a["amount"], False)
     return True
 
 
-def op_destroy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_destroy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
         g._to_graveyard(c, "destroyed")
     return True
 
 
-def op_sacrifice(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_sacrifice(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """The ability's controller sacrifices the objects; a player can sacrifice only a
     permanent they control (701.17a), so one controlled by another player stays."""
     you = res.item.controller
@@ -320,7 +318,7 @@ def op_sacrifice(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_return_to_hand(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_return_to_hand(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _objects(g, res, a["what"]):
         if g.zone[c] in (BATTLEFIELD, GRAVEYARD):
             g._move(c, HAND)
@@ -328,7 +326,7 @@ def op_return_to_hand(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_counter(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_counter(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _objects(g, res, a["what"]):
         if g.zone[c] == STACK:
             g._move(c, GRAVEYARD)  # 701.5a: a countered spell goes to the graveyard
@@ -336,33 +334,33 @@ def op_counter(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_untap(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_untap(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
         g.perm[c].tapped = False
     return True
 
 
-def op_tap(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_tap(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
         g.perm[c].tapped = True
     return True
 
 
-def op_draw(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_draw(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for seat in _players(g, res, a["who"]):
         for _ in range(a["count"]):
             g._draw(seat)
     return True
 
 
-def op_gain_life(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_gain_life(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for seat in _players(g, res, a["who"]):
         g.life[seat] += a["amount"]
         g._log("gain_life", seat, a["amount"])
     return True
 
 
-def op_discard(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_discard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Discard `count` cards: at random, or chosen by the discarding player one at a
     time (no decision when the hand has no more cards than must be discarded)."""
     v = res.vars
@@ -399,7 +397,7 @@ def op_discard(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
 
 
 def _pt(layer: int, op: str) -> Any:
-    def run(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+    def run(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         cids = _on_battlefield(g, res, a["what"])
         if op == "switch_pt":
             comp = Component(layer, op, True)
@@ -417,21 +415,21 @@ def _pt(layer: int, op: str) -> Any:
     return run
 
 
-def op_grant(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_grant(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     cids = _on_battlefield(g, res, a["what"])
     comp = Component(L_ABILITY, "add_keywords", frozenset(a["keywords"]))
     _effect(g, res, (comp,), cids, a["duration"], "gains " + ", ".join(a["keywords"]))
     return True
 
 
-def op_lose_abilities(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_lose_abilities(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     cids = _on_battlefield(g, res, a["what"])
     comp = Component(L_ABILITY, "lose_all_abilities", True)
     _effect(g, res, (comp,), cids, a["duration"], "loses all abilities")
     return True
 
 
-def op_gain_control(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_gain_control(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     cids = _on_battlefield(g, res, a["what"])
     you = res.item.controller
     comp = Component(L_CONTROL, "control", you)
@@ -439,14 +437,14 @@ def op_gain_control(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_add_subtypes(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_add_subtypes(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     cids = _on_battlefield(g, res, a["what"])
     comp = Component(L_TYPE, "add_subtypes", frozenset(a["subtypes"]))
     _effect(g, res, (comp,), cids, a["duration"], "becomes " + " ".join(a["subtypes"]))
     return True
 
 
-def op_animate(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_animate(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     cids = _on_battlefield(g, res, a["what"])
     mask = 0
     for t in a["add_types"]:
@@ -466,7 +464,7 @@ def op_animate(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_land_type_change(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_land_type_change(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "Becomes the basic land type of your choice" (CR 305.7): the choice is made on
     resolution, by the controller."""
     cids = _on_battlefield(g, res, a["what"])
@@ -481,7 +479,7 @@ def op_land_type_change(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_create_token(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_create_token(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     tdef = g.cardset.tokens[a["token"]]
     you = res.item.controller
     for _ in range(a["count"]):
@@ -492,7 +490,7 @@ def op_create_token(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_add_counter(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_add_counter(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
         p = g.perm[c]
         g._sba_ok = None
@@ -504,13 +502,13 @@ def op_add_counter(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_prevent_combat_damage(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_prevent_combat_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     g.fog_turn = g.turn  # CR 615: a prevention shield for all combat damage this turn
     g._log("prevent_combat_damage", g.turn)
     return True
 
 
-def op_sacrifice_unless_pay(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_sacrifice_unless_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "Sacrifice <source> unless you pay <cost>": the controller chooses on resolution."""
     item = res.item
     src = item.cid
@@ -537,7 +535,7 @@ def op_sacrifice_unless_pay(g: Game, res: Resolution, a: dict[str, Any]) -> bool
     return True
 
 
-def op_return_own_enchantment(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_return_own_enchantment(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Return an enchantment you control of one of these colors to its owner's hand (not
     targeted: chosen on resolution)."""
     mask = 0
@@ -570,7 +568,7 @@ def op_return_own_enchantment(g: Game, res: Resolution, a: dict[str, Any]) -> bo
     return True
 
 
-def op_attach(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_attach(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Attach an Aura or Equipment to an object (CR 701.3). It gets a new timestamp when
     it moves onto a different object (CR 613.7e)."""
     objs = _on_battlefield(g, res, a["what"])
@@ -589,7 +587,7 @@ def op_attach(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def copiable(g: Game, cid: int) -> Any:
+def copiable(g: GameLike, cid: int) -> Any:
     """Copiable values (CR 707.2): the printed card as modified by copy effects and copy
     exceptions; not counters, Auras, or other effects."""
     p = g.perm.get(cid)
@@ -598,7 +596,7 @@ def copiable(g: Game, cid: int) -> Any:
     return g.cdef[cid]
 
 
-def op_create_token_copy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_create_token_copy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Kiki-Jiki: a token that's a copy of the target (CR 707.2, 111.10)."""
     objs = _on_battlefield(g, res, a["what"])
     if not objs:
@@ -629,7 +627,7 @@ def op_create_token_copy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_enter_as_copy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_enter_as_copy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "You may have this enter as a copy of any creature on the battlefield": first yes
     or no, then which creature (chosen as it resolves, CR 707.5)."""
     v = res.vars
@@ -669,7 +667,7 @@ def op_enter_as_copy(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_enter_battlefield(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_enter_battlefield(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """608.3: the permanent spell enters the battlefield (as a copy if one was chosen)."""
     item = res.item
     cid = item.cid
@@ -688,7 +686,7 @@ def op_enter_battlefield(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_text_change(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_text_change(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """A text change (CR 612): replace one color word with another or one basic land type
     with another in the target's text. The choice is made on resolution among the words the
     text holds; a text without such words is unchanged."""
@@ -721,7 +719,7 @@ def op_text_change(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_may(g: Game, res: Resolution, a: dict[str, Any]) -> bool:
+def op_may(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "You may ...": yes or no, by the controller on resolution."""
     ans = res.vars.pop("answer", None)
     if ans is None:

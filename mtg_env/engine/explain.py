@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import combat as cb
 from .constants import (
     ACTION_NAMES,
@@ -29,11 +27,8 @@ from .constants import (
 )
 from .log import describe_action
 from .mana import can_pay
-from .objects import activated_at
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .objects import Action
+from .objects import Action, activated_at
+from .protocol import GameLike
 
 _KINDS = {
     D_PRIORITY: "pass, play or activate",
@@ -44,7 +39,7 @@ _KINDS = {
 }
 
 
-def why_illegal(g: Game, a: Action) -> str:
+def why_illegal(g: GameLike, a: Action) -> str:
     d = g.decision
     if d is None:
         return "no decision is pending"
@@ -60,7 +55,7 @@ def why_illegal(g: Game, a: Action) -> str:
     return f"{head}: not among the legal actions (legal kinds now: {', '.join(legal_kinds)})"
 
 
-def _reason(g: Game, a: Action) -> str:
+def _reason(g: GameLike, a: Action) -> str:
     d = g.decision
     assert d is not None
     p = d.player

@@ -1,10 +1,11 @@
 """The game's state fields, declared once.
 
-`FIELDS` lists every attribute a `Game` holds: how a new game starts it, how `clone()`
-copies it, and how `state_hash()` reads it, or why the hash leaves it out. `Game.__slots__`,
-its initialiser, `clone()` and the hashed parts are all built from this table, so a new
-field is one line here. `engine.state`, the straight-line code of the initialiser,
-`clone()` and the hash, is generated from this table as source text (`python -m
+`FIELDS` lists every attribute a `Game` holds: its type, how a new game starts it, how
+`clone()` copies it, and how `state_hash()` reads it, or why the hash leaves it out.
+`Game.__slots__`, its typed fields (`GameFields`), its initialiser, `clone()` and the hashed
+parts are all built from this table, so a new field is one line here. `engine.state`, the
+typed fields and the straight-line code of the initialiser, `clone()` and the hash, is
+generated from this table as source text (`python -m
 mtg_env.engine.fields > mtg_env/engine/state.py`), and a test checks that it is current.
 
 The order of the hashed fields is the order of `state_hash()`'s parts: never reorder them
@@ -15,8 +16,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .chars import Effect
 from .decisions import Context, Targets
-from .layers import Effect
 from .objects import StackItem
 
 # How a field is copied by clone(); `{}` is the source game's field.
@@ -33,89 +34,140 @@ PAIR_TUPLE = "tuple(map(tuple, {}))"
 
 class Field(NamedTuple):
     name: str
-    init: str  # a new game's value: an expression of fmt, rules, seed, auto_pass, max_decisions
+    type: str  # its annotation (GameFields, engine.state)
+    init: str  # a new game's value: an expression of init_state's parameters
     copy: str  # clone()'s copy of it, `{}` being the source's value
     hash: str | None  # its part of state_hash(), or None
     why: str = ""  # why the hash leaves it out
 
 
 FIELDS: tuple[Field, ...] = (
-    Field("format", "fmt", SHARE, VALUE),
-    Field("rules", "rules", SHARE, None, "the format's rules object: given by `format`"),
-    Field("turn", "0", SHARE, VALUE),
-    Field("active", "0", SHARE, VALUE),
-    Field("step", "PREGAME", SHARE, VALUE),
-    Field("first_player", "0", SHARE, VALUE),
-    Field("lands_played", "0", SHARE, VALUE),
-    Field("clock", "1", SHARE, VALUE),  # the timestamp counter (CR 613.7)
-    Field("last_turn_start", "[-1, -1]", LIST, TUPLE),
-    Field("turn_start_clock", "0", SHARE, VALUE),
-    Field("life", "[rules.starting_life, rules.starting_life]", LIST, TUPLE),
-    Field("lost", "[False, False]", LIST, TUPLE),
-    Field("drew_from_empty", "[False, False]", LIST, TUPLE),
-    Field("rng", "Rng(seed)", "{}.copy()", "{}.state"),
+    Field("format", "str", "fmt", SHARE, VALUE),
+    Field("rules", "Any", "rules", SHARE, None, "the format's rules object: given by `format`"),
+    Field("turn", "int", "0", SHARE, VALUE),
+    Field("active", "int", "0", SHARE, VALUE),
+    Field("step", "int", "PREGAME", SHARE, VALUE),
+    Field("first_player", "int", "0", SHARE, VALUE),
+    Field("lands_played", "int", "0", SHARE, VALUE),
+    Field("clock", "int", "1", SHARE, VALUE),  # the timestamp counter (CR 613.7)
+    Field("last_turn_start", "list[int]", "[-1, -1]", LIST, TUPLE),
+    Field("turn_start_clock", "int", "0", SHARE, VALUE),
+    Field("life", "list[int]", "[rules.starting_life, rules.starting_life]", LIST, TUPLE),
+    Field("lost", "list[bool]", "[False, False]", LIST, TUPLE),
+    Field("drew_from_empty", "list[bool]", "[False, False]", LIST, TUPLE),
+    Field("rng", "Rng", "Rng(seed)", "{}.copy()", "{}.state"),
     # Objects: card definition, owner, zone and object id by integer card id.
-    Field("cdef", "[]", LIST, "tuple(c.name for c in {})"),
-    Field("owner", "[]", LIST, TUPLE),
-    Field("zone", "[]", LIST, TUPLE),
-    Field("oid", "[]", LIST, TUPLE),
-    Field("next_oid", "1", SHARE, VALUE),
-    Field("library", "[[], []]", PAIR, PAIR_TUPLE),
-    Field("hand", "[[], []]", PAIR, PAIR_TUPLE),
-    Field("graveyard", "[[], []]", PAIR, PAIR_TUPLE),
-    Field("exile", "[[], []]", PAIR, PAIR_TUPLE),
-    Field("battlefield", "[]", LIST, TUPLE),
+    Field("cdef", "list[CardDef]", "[]", LIST, "tuple(c.name for c in {})"),
+    Field("owner", "list[int]", "[]", LIST, TUPLE),
+    Field("zone", "list[int]", "[]", LIST, TUPLE),
+    Field("oid", "list[int]", "[]", LIST, TUPLE),
+    Field("next_oid", "int", "1", SHARE, VALUE),
+    Field("library", "list[list[int]]", "[[], []]", PAIR, PAIR_TUPLE),
+    Field("hand", "list[list[int]]", "[[], []]", PAIR, PAIR_TUPLE),
+    Field("graveyard", "list[list[int]]", "[[], []]", PAIR, PAIR_TUPLE),
+    Field("exile", "list[list[int]]", "[[], []]", PAIR, PAIR_TUPLE),
+    Field("battlefield", "list[int]", "[]", LIST, TUPLE),
     Field(
         "perm",
+        "dict[int, Perm]",
         "{}",
         "{{c: p.copy() for c, p in {}.items()}}",
         "tuple({0}[c].state() for c in sorted({0}))",
     ),
-    Field("stack", "[]", "[items[id(it)] for it in {}]", "tuple(it.state() for it in {})"),
-    Field("effects", "[]", LIST, "tuple(effect_state(e) for e in {})"),  # never mutated
-    Field("triggers", "[]", LIST, "tuple(t.state() for t in {})"),  # never mutated
-    Field("delayed", "[]", LIST, "tuple(t.state() for t in {})"),
+    Field(
+        "stack",
+        "list[StackItem]",
+        "[]",
+        "[items[id(it)] for it in {}]",
+        "tuple(it.state() for it in {})",
+    ),
+    Field(
+        "effects", "list[Effect]", "[]", LIST, "tuple(effect_state(e) for e in {})"
+    ),  # never mutated
+    Field("triggers", "list[Trigger]", "[]", LIST, "tuple(t.state() for t in {})"),  # never mutated
+    Field("delayed", "list[Trigger]", "[]", LIST, "tuple(t.state() for t in {})"),
     # Combat.
-    Field("attackers", "{}", DICT, "tuple(sorted({}.items()))"),
-    Field("blocked", "set()", SET, "tuple(sorted({}))"),
-    Field("blockers", "{}", DICT, "tuple(sorted({}.items()))"),
+    Field("attackers", "dict[int, int]", "{}", DICT, "tuple(sorted({}.items()))"),
+    Field("blocked", "set[int]", "set()", SET, "tuple(sorted({}))"),
+    Field("blockers", "dict[int, int]", "{}", DICT, "tuple(sorted({}.items()))"),
     Field(
         "fs_participants",
+        "set[int] | None",
         "None",
         "None if {0} is None else set({0})",
         "None if {0} is None else tuple(sorted({0}))",
     ),
-    Field("fs_step", "False", SHARE, VALUE),
-    Field("fog_turn", "-1", SHARE, VALUE),
+    Field("fs_step", "bool", "False", SHARE, VALUE),
+    Field("fog_turn", "int", "-1", SHARE, VALUE),
     # The continuation stack and the pending decision.
-    Field("k", "[]", LIST, TUPLE),
-    Field("_decision", "None", SHARE, VALUE),
-    Field("ctx", "None", "copy_ctx({}, items)", "None if {0} is None else {0}.state()"),
+    Field("k", "list[tuple[Any, ...]]", "[]", LIST, TUPLE),
+    Field("_decision", "Decision | None", "None", SHARE, VALUE),
+    Field(
+        "ctx",
+        "Context | None",
+        "None",
+        "copy_ctx({}, items)",
+        "None if {0} is None else {0}.state()",
+    ),
     Field(
         "res",
+        "Resolution | None",
         "None",
         "None if {0} is None else {0}.copy(items.get(id({0}.item)) or {0}.item.copy())",
         "None if {0} is None else ({0}.item.oid, {0}.state())",
     ),
-    Field("passes", "0", SHARE, VALUE),
-    Field("mull_count", "[0, 0]", LIST, TUPLE),
-    Field("mull_kept", "[False, False]", LIST, TUPLE),
-    Field("mull_round", "[]", LIST, TUPLE),
-    Field("over", "False", SHARE, VALUE),
-    Field("winner", "None", SHARE, VALUE),
-    Field("truncated", "False", SHARE, VALUE),
-    Field("n_decisions", "0", SHARE, VALUE),
+    Field("passes", "int", "0", SHARE, VALUE),
+    Field("mull_count", "list[int]", "[0, 0]", LIST, TUPLE),
+    Field("mull_kept", "list[bool]", "[False, False]", LIST, TUPLE),
+    Field("mull_round", "list[int]", "[]", LIST, TUPLE),
+    Field("over", "bool", "False", SHARE, VALUE),
+    Field("winner", "int | None", "None", SHARE, VALUE),
+    Field("truncated", "bool", "False", SHARE, VALUE),
+    Field("n_decisions", "int", "0", SHARE, VALUE),
     # Format state, hashed by the format (Format.hash_extras) only where it has a meaning.
-    Field("window", "None", SHARE, None, "the format hashes it (pocket's reaction window)"),
-    Field("pool", "[0, 0]", LIST, None, "the format hashes it (adventure's mana pool)"),
-    Field("pool_max", "[0, 0]", LIST, None, "the format hashes it (adventure's pool size)"),
+    Field(
+        "window",
+        "str | None",
+        "None",
+        SHARE,
+        None,
+        "the format hashes it (pocket's reaction window)",
+    ),
+    Field(
+        "pool", "list[int]", "[0, 0]", LIST, None, "the format hashes it (adventure's mana pool)"
+    ),
+    Field(
+        "pool_max",
+        "list[int]",
+        "[0, 0]",
+        LIST,
+        None,
+        "the format hashes it (adventure's pool size)",
+    ),
     # Not state of the game proper.
-    Field("cardset", "load_cards(rules.card_set)", SHARE, None, "given by `format`"),
-    Field("auto_pass", "auto_pass", SHARE, None, "an option of the caller, not of the game"),
-    Field("max_decisions", "max_decisions", SHARE, None, "an option; `truncated` is hashed"),
-    Field("deck_names", "[(), ()]", SHARE, None, "the decks as given: cards are in `cdef`"),
+    Field("cardset", "CardSet", "cardset", SHARE, None, "given by `format`"),
+    Field(
+        "auto_pass", "bool", "auto_pass", SHARE, None, "an option of the caller, not of the game"
+    ),
+    Field(
+        "max_decisions",
+        "int | None",
+        "max_decisions",
+        SHARE,
+        None,
+        "an option; `truncated` is hashed",
+    ),
+    Field(
+        "deck_names",
+        "list[tuple[str, ...]]",
+        "[(), ()]",
+        SHARE,
+        None,
+        "the decks as given: cards are in `cdef`",
+    ),
     Field(
         "lose_reason",
+        "list[str]",
         '["", ""]',
         LIST,
         None,
@@ -123,6 +175,7 @@ FIELDS: tuple[Field, ...] = (
     ),
     Field(
         "stray_tokens",
+        "list[int]",
         "[]",
         LIST,
         None,
@@ -130,6 +183,7 @@ FIELDS: tuple[Field, ...] = (
     ),
     Field(
         "lki",
+        "dict[int, tuple[int, Chars]]",
         "{}",
         DICT,
         None,
@@ -138,15 +192,52 @@ FIELDS: tuple[Field, ...] = (
         "hashes recorded before stay comparable",
     ),
     # Caches derived from the fields above; shared by clones (never mutated in place).
-    Field("_chars", "{}", SHARE, None, "cache: characteristics from the layer system"),
-    Field("_drv", "None", SHARE, None, "cache: tables derived from `_chars`"),
-    Field("_sba_ok", "None", SHARE, None, "cache: no state-based action applies"),
-    Field("_offbf", "[0, 0]", SHARE, None, "cache: layer effects on cards off the battlefield"),
-    Field("_spend", "[None, None]", SHARE, None, "cache: mana-spending rules from the layers"),
-    Field("_dirty", "True", SHARE, None, "cache flag: the characteristics must be recomputed"),
-    Field("_legal", "None", SHARE, None, "cache: the legal actions of the pending decision"),
-    Field("_events", "[]", SHARE, None, "the event log, shared until written (copy on write)"),
-    Field("_ev_shared", "False", SHARE, None, "the event log's copy-on-write flag"),
+    Field(
+        "_chars",
+        "dict[int, Chars]",
+        "{}",
+        SHARE,
+        None,
+        "cache: characteristics from the layer system",
+    ),
+    Field("_drv", "Derived | None", "None", SHARE, None, "cache: tables derived from `_chars`"),
+    Field("_sba_ok", "bool | None", "None", SHARE, None, "cache: no state-based action applies"),
+    Field(
+        "_offbf",
+        "list[int]",
+        "[0, 0]",
+        SHARE,
+        None,
+        "cache: layer effects on cards off the battlefield",
+    ),
+    Field(
+        "_spend",
+        "list[tuple[int, bool] | None]",
+        "[None, None]",
+        SHARE,
+        None,
+        "cache: mana-spending rules from the layers",
+    ),
+    Field(
+        "_dirty", "bool", "True", SHARE, None, "cache flag: the characteristics must be recomputed"
+    ),
+    Field(
+        "_legal",
+        "list[Action] | None",
+        "None",
+        SHARE,
+        None,
+        "cache: the legal actions of the pending decision",
+    ),
+    Field(
+        "_events",
+        "list[tuple[Any, ...]]",
+        "[]",
+        SHARE,
+        None,
+        "the event log, shared until written (copy on write)",
+    ),
+    Field("_ev_shared", "bool", "False", SHARE, None, "the event log's copy-on-write flag"),
 )
 
 SLOTS = tuple(f.name for f in FIELDS)
@@ -177,17 +268,38 @@ def generate() -> str:
         "",
         "from __future__ import annotations",
         "",
-        "from typing import Any",
+        "from typing import Any, Protocol",
         "",
-        "from .carddb import load_cards",
+        "from .cards import CardDef, CardSet",
+        "from .chars import Chars, Effect",
         "from .constants import PREGAME",
+        "from .decisions import Context",
+        "from .derived import Derived",
         "from .fields import copy_ctx, effect_state",
-        "from .formats import rules_for",
+        "from .objects import Action, Decision, Perm, Resolution, StackItem, Trigger",
         "from .rng import Rng",
         "",
         "",
-        "def init_state(g: Any, fmt: str, seed: int, auto_pass: bool, max_decisions: Any) -> None:",
-        "    rules = rules_for(fmt)",
+        "class GameFields(Protocol):",
+        '    """The state fields of a game, typed (`rules` is the game\'s `Format`, which sits',
+        '    above this module)."""',
+        "",
+        "    __slots__ = ()",
+        "",
+    ]
+    out += [f"    {f.name}: {f.type}" for f in FIELDS]
+    out += [
+        "",
+        "",
+        "def init_state(",
+        "    g: Any,",
+        "    fmt: str,",
+        "    rules: Any,",
+        "    cardset: CardSet,",
+        "    seed: int,",
+        "    auto_pass: bool,",
+        "    max_decisions: int | None,",
+        ") -> None:",
     ]
     out += [f"    g.{f.name} = {f.init}" for f in FIELDS]
     out += [

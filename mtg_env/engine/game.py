@@ -18,20 +18,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import combat as cb
-from .cards import (
-    ActivatedAbility,
-    ManaAbility,
-    StaticAbility,
-    TriggeredAbility,
-)
 from .constants import (
-    AURA_SUBTYPE,
     BATTLEFIELD,
     CREATURE,
     D_PRIORITY,
-    LEGENDARY,
     STACK,
 )
+from .derived import Derived
 from .explain import why_illegal
 from .fields import SLOTS
 from .formats import Format
@@ -55,7 +48,6 @@ from .frames import (
 )
 from .layers import Chars, chars_off_battlefield, compute
 from .log import describe_action, obj_name, render_events
-from .mana import Source
 from .objects import (
     SPELL,
     Action,
@@ -225,7 +217,7 @@ class Game(Setup, Zones, Turn, Priority, Targeting, Stack, StateBasedActions):
             self._recompute()
         d = self._drv
         if d is None:
-            d = self._drv = Derived(self)
+            d = self._drv = Derived(self._chars, self.battlefield, self.perm, self._spend)
         return d
 
     def _track_control(self) -> bool:
@@ -420,88 +412,3 @@ def _frame_table(fmt: Format) -> tuple:
     table = tuple(frames[i] for i in range(len(frames)))
     _TABLES[fmt.__class__] = table
     return table
-
-
-class Derived:
-    """Tables derived from one layer state (see `Game._derived`); never mutated."""
-
-    __slots__ = (
-        "sba",
-        "mana",
-        "activated",
-        "controlled",
-        "cda",
-        "positions",
-        "triggered",
-        "creatures",
-    )
-
-    def __init__(self, g: Game) -> None:
-        chars = g._chars
-        sba: list[tuple[int, Chars]] = []
-        mana: tuple[list[tuple], list[tuple]] = ([], [])
-        activated: tuple[list[tuple], list[tuple]] = ([], [])
-        controlled: tuple[list[int], list[int]] = ([], [])  # battlefield order
-        self.cda = False  # a characteristic-defining ability on the battlefield
-        self.triggered: list[int] = []  # permanents with a triggered ability
-        self.creatures: list[int] = []  # battlefield order
-        for cid in g.battlefield:
-            ch = chars[cid]
-            p = g.perm[cid]
-            controlled[ch.controller].append(cid)
-            if ch.types & CREATURE:
-                self.creatures.append(cid)
-            if any(ab.__class__ is TriggeredAbility for ab in ch.abilities):
-                self.triggered.append(cid)
-            if (
-                ch.types & CREATURE
-                or (ch.types & 4 and ch.has_subtype(AURA_SUBTYPE))
-                or "Equipment" in ch.subtypes
-                or ch.supertypes & LEGENDARY
-                or p.counters
-            ):
-                sba.append((cid, ch))
-            seat = ch.controller
-            colors = free = pain = 0
-            other = False
-            idx = -1
-            for ab in ch.abilities:
-                cls = ab.__class__
-                if cls is ManaAbility:
-                    idx += 1
-                    colors |= ab.produce & 31
-                    if ab.pain:
-                        pain = ab.pain
-                    else:
-                        free |= ab.produce
-                elif cls is ActivatedAbility:
-                    idx += 1
-                    other = True
-                    activated[seat].append((cid, ch, idx, ab))
-                elif cls is StaticAbility and ab.cda:
-                    self.cda = True
-            if not colors and not free:
-                continue
-            rule = g._spend[seat]
-            if rule is not None:
-                # CR 609.4b: mana of these colors pays any color; other mana pays what it
-                # pays, or with `other_colorless` only generic costs.
-                as_any, only_generic = rule
-                colors = 31 if colors & as_any else (0 if only_generic else colors)
-                if free & as_any:
-                    free = 31
-                elif only_generic:
-                    free &= 32
-            creature = bool(ch.types & CREATURE)
-            score = (100 if creature else 0) + (5 if other else 0) + bin(colors).count("1")
-            src = Source(cid, colors, pain, score, free)
-            mana[seat].append((cid, creature, "haste" in ch.keywords, src))
-        self.sba = sba
-        self.mana = mana
-        self.activated = activated
-        self.controlled = controlled
-        # cid -> index in controlled[seat] (observation slots), built on first use
-        self.positions: list[dict[int, int] | None] = [None, None]
-
-    def __repr__(self) -> str:
-        return f"<Derived {len(self.controlled[0])}+{len(self.controlled[1])} permanents>"

@@ -13,19 +13,26 @@ The result is cached by the game and recomputed only after something that can ch
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import (
-    CardDef,
     Component,
     Filter,
-    ManaAbility,
     StaticAbility,
+)
+from .chars import (
+    _BASE,
+    _BASIC_TYPES,
+    _INTRINSIC_SET,
+    _PROT,
+    Chars,
+    Effect,
+    _base,
+    _has_static,
+    _intrinsic,
 )
 from .constants import (
     ARTIFACT,
-    BASIC_LAND_TYPES,
-    COLOR_WORDS,
     CREATURE,
     DUR_WHILE_CONTROL_SOURCE,
     ENCHANTMENT,
@@ -41,153 +48,13 @@ from .constants import (
     L_TEXT,
     L_TYPE,
     LAND,
-    LAND_TYPE_MANA,
     LAYER_NAMES,
     LEGENDARY,
     PLANESWALKER,
     SORCERY,
 )
+from .protocol import GameLike
 from .text import change_ability, change_keywords, change_subtypes
-
-if TYPE_CHECKING:
-    from .game import Game
-
-# Intrinsic mana abilities of the basic land types (CR 305.6), one shared object each.
-INTRINSIC = {
-    t: ManaAbility(cost=None, produce=LAND_TYPE_MANA[t], text=f"{{T}}: Add {t}")  # type: ignore[arg-type]
-    for t in BASIC_LAND_TYPES
-}
-_INTRINSIC_SET = frozenset(INTRINSIC.values())
-_BASIC_TYPES = frozenset(BASIC_LAND_TYPES)
-_PROT = {f"protection_from_{w}": bit for w, bit in COLOR_WORDS.items()}
-
-
-class Chars:
-    """Computed characteristics of one object (mutable only while being computed)."""
-
-    __slots__ = (
-        "cdef",
-        "name",
-        "types",
-        "subtypes",
-        "supertypes",
-        "colors",
-        "power",
-        "toughness",
-        "keywords",
-        "abilities",
-        "controller",
-        "all_ctypes",
-        "mv",
-        "rules",
-        "prot",
-        "plain",
-    )
-
-    def __init__(self, cdef: CardDef, controller: int) -> None:
-        self.cdef = cdef
-        self.name = cdef.name
-        self.types = cdef.types
-        self.subtypes = cdef.subtypes
-        self.supertypes = cdef.supertypes
-        self.colors = cdef.colors
-        self.power = cdef.power
-        self.toughness = cdef.toughness
-        self.keywords = cdef.keywords
-        base = _BASE.get(id(cdef))
-        if base is None:
-            base = _base(cdef)
-        self.abilities = base[1]
-        self.controller = controller
-        self.all_ctypes = False
-        self.mv = base[2]
-        self.rules: frozenset[str] = frozenset()
-        self.prot = 0
-        # Computed with no continuous effect in the game (see _compute_plain): such a
-        # result depends only on the definition and controller, so it can be reused.
-        self.plain = False
-
-    def copy(self) -> Chars:
-        c = Chars.__new__(Chars)
-        for k in Chars.__slots__:
-            setattr(c, k, getattr(self, k))
-        return c
-
-    def has_subtype(self, s: str) -> bool:
-        if s in self.subtypes:
-            return True
-        # "All creature types" (CR 205.3m) covers every creature type, never land types.
-        return self.all_ctypes and s not in _BASIC_TYPES and s != "Aura"
-
-    @property
-    def is_creature(self) -> bool:
-        return bool(self.types & CREATURE)
-
-    def __repr__(self) -> str:
-        pt = f" {self.power}/{self.toughness}" if self.types & CREATURE else ""
-        return f"<{self.name}{pt} ctl={self.controller}>"
-
-
-def _intrinsic(subtypes: frozenset[str]) -> tuple[ManaAbility, ...]:
-    return tuple(INTRINSIC[t] for t in BASIC_LAND_TYPES if t in subtypes)
-
-
-# Per card definition, computed once: (the definition, kept alive so its id stays unique;
-# its abilities with the intrinsic mana abilities of its basic land types, CR 305.6;
-# its mana value; whether it has a static ability).
-_BASE: dict[int, tuple[CardDef, tuple, int, bool]] = {}
-
-
-def _base(cdef: CardDef) -> tuple[CardDef, tuple, int, bool]:
-    abilities = cdef.abilities
-    if cdef.types & LAND and cdef.subtypes & _BASIC_TYPES:
-        abilities = _intrinsic(cdef.subtypes) + abilities
-    static = any(ab.__class__ is StaticAbility for ab in abilities)
-    out = _BASE[id(cdef)] = (cdef, abilities, cdef.mv, static)
-    return out
-
-
-def _has_static(ch: Chars) -> bool:
-    return any(ab.__class__ is StaticAbility for ab in ch.abilities)
-
-
-class Effect:
-    """A continuous effect from a resolved spell or ability (CR 611.2): its components,
-    the objects it affects (locked when it began, CR 611.2c), timestamp and duration."""
-
-    __slots__ = (
-        "ts",
-        "components",
-        "affected",
-        "duration",
-        "source",
-        "source_oid",
-        "controller",
-        "text",
-    )
-
-    def __init__(
-        self,
-        ts: int,
-        components: tuple[Component, ...],
-        affected: tuple[tuple[int, int], ...],
-        duration: int,
-        source: int,
-        source_oid: int,
-        controller: int,
-        text: str,
-    ) -> None:
-        self.ts = ts
-        self.components = components
-        self.affected = affected
-        self.duration = duration
-        self.source = source
-        self.source_oid = source_oid
-        self.controller = controller
-        self.text = text
-
-    def __repr__(self) -> str:
-        return f"<Effect ts={self.ts} {self.text}>"
 
 
 def matches(f: Filter, ch: Chars, cid: int, source: int, you: int, owner: int) -> bool:
@@ -217,7 +84,7 @@ def matches(f: Filter, ch: Chars, cid: int, source: int, you: int, owner: int) -
     return not (f.other and cid == source)
 
 
-def card_types_in_graveyards(g: Game) -> int:
+def card_types_in_graveyards(g: GameLike) -> int:
     """Number of card types among cards in all graveyards."""
     mask = 0
     for gy in g.graveyard:
@@ -231,7 +98,7 @@ def card_types_in_graveyards(g: Game) -> int:
 COUNTS = {"card_types_in_graveyards": card_types_in_graveyards}
 
 
-def apply_cda(g: Game, ch: Chars) -> None:
+def apply_cda(g: GameLike, ch: Chars) -> None:
     for ab in ch.abilities:
         if isinstance(ab, StaticAbility) and ab.cda is not None:
             cda = ab.cda
@@ -282,7 +149,7 @@ class _Cand:
         self.is_static = is_static
 
 
-def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Chars]:
+def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int, Chars]:
     """Characteristics of every permanent (and spell on the stack), layer by layer.
 
     `trace`, if given, receives per object the effects applied, in order, for `explain`.
@@ -431,7 +298,7 @@ def compute(g: Game, trace: dict[int, list[str]] | None = None) -> dict[int, Cha
     return work
 
 
-def _compute_plain(g: Game) -> dict[int, Chars] | None:
+def _compute_plain(g: GameLike) -> dict[int, Chars] | None:
     """The common case with no continuous effect at all (no resolved effects, no static
     ability on the battlefield): every permanent has its printed characteristics (plus
     counters), so the previous result of an unchanged permanent is reused. None if some
@@ -476,7 +343,7 @@ def _has_ability(work: dict[int, Chars], key: Any) -> bool:
     return ch is not None and any(id(a) == ab_id for a in ch.abilities)
 
 
-def _trial(g: Game, b: _Cand, work: dict[int, Chars], layer: int) -> dict[int, Chars]:
+def _trial(g: GameLike, b: _Cand, work: dict[int, Chars], layer: int) -> dict[int, Chars]:
     """The working characteristics after applying only `b`'s part in `layer`."""
     trial = {cid: ch.copy() for cid, ch in work.items()}
     objs = b.locked if b.locked is not None else _affected(g, b, trial)
@@ -491,7 +358,7 @@ def _trial(g: Game, b: _Cand, work: dict[int, Chars], layer: int) -> dict[int, C
     return trial
 
 
-def _order(g: Game, cands: list[_Cand], work: dict[int, Chars], layer: int) -> list[_Cand]:
+def _order(g: GameLike, cands: list[_Cand], work: dict[int, Chars], layer: int) -> list[_Cand]:
     """Order effects within a layer (CR 613.7, 613.8): characteristic-defining abilities
     first; then an effect that depends on another applies after it; otherwise by
     timestamp. Dependency loops fall back to timestamp order (613.8b).
@@ -537,14 +404,14 @@ def _order(g: Game, cands: list[_Cand], work: dict[int, Chars], layer: int) -> l
     return out
 
 
-def _source_controls(g: Game, e: Effect, work: dict[int, Chars]) -> bool:
+def _source_controls(g: GameLike, e: Effect, work: dict[int, Chars]) -> bool:
     src = work.get(e.source)
     return (
         src is not None and g.perm[e.source].oid == e.source_oid and src.controller == e.controller
     )
 
 
-def _affected(g: Game, c: _Cand, work: dict[int, Chars]) -> list[int]:
+def _affected(g: GameLike, c: _Cand, work: dict[int, Chars]) -> list[int]:
     f = c.filter
     assert f is not None
     if f.relation == "self":
@@ -557,7 +424,7 @@ def _affected(g: Game, c: _Cand, work: dict[int, Chars]) -> list[int]:
     return [cid for cid, ch in work.items() if matches(f, ch, cid, src, you, owner[cid])]
 
 
-def _apply(g: Game, comp: Component, ch: Chars, c: _Cand) -> None:
+def _apply(g: GameLike, comp: Component, ch: Chars, c: _Cand) -> None:
     op = comp.op
     arg = comp.arg
     if op == "modify_pt":
@@ -628,7 +495,7 @@ def _prot(keywords: frozenset[str]) -> int:
 _PROT_OF: dict[frozenset[str], int] = {}
 
 
-def _finish(g: Game, work: dict[int, Chars], holders: list[int]) -> None:
+def _finish(g: GameLike, work: dict[int, Chars], holders: list[int]) -> None:
     """Rules-modifying statics (after layers) and derived fields. Also records, per player,
     color-setting effects that reach spells and cards outside the battlefield
     (`everywhere`), and mana-spending rules (CR 609.4b)."""
@@ -671,7 +538,7 @@ def _finish(g: Game, work: dict[int, Chars], holders: list[int]) -> None:
                         tch.rules = tch.rules | ab.rules
 
 
-def chars_off_battlefield(g: Game, cid: int) -> Chars:
+def chars_off_battlefield(g: GameLike, cid: int) -> Chars:
     """Characteristics of a card in a zone other than the battlefield: printed values
     plus characteristic-defining abilities, which work in every zone (CR 604.3)."""
     ch = Chars(g.cdef[cid], g.controller_off_battlefield(cid))

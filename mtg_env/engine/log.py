@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import ActivatedAbility, ManaAbility, StaticAbility, TriggeredAbility
 from .constants import (
@@ -28,14 +28,11 @@ from .constants import (
     ref_player,
 )
 from .effects import op_text
-from .objects import activated_at
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .objects import Action
+from .objects import Action, activated_at
+from .protocol import GameLike
 
 
-def obj_name(g: Game, ref: int) -> str:
+def obj_name(g: GameLike, ref: int) -> str:
     if ref < 0:
         return f"player {ref_player(ref)}"
     return f"{g.cdef[ref].name}#{ref}"
@@ -58,7 +55,7 @@ def ability_text(ab: Any) -> str:
     return repr(ab)
 
 
-def describe_action(g: Game, a: Action) -> str:
+def describe_action(g: GameLike, a: Action) -> str:
     d = g.decision
     k = a.kind
     if k == PASS:
@@ -109,7 +106,7 @@ def describe_action(g: Game, a: Action) -> str:
     return repr(a)
 
 
-def render_event(g: Game, e: tuple) -> str | None:
+def render_event(g: GameLike, e: tuple) -> str | None:
     k = e[0]
     n = lambda r: obj_name(g, r)  # noqa: E731
     if k == "start":
@@ -217,7 +214,7 @@ def private_event(e: tuple) -> tuple[int, str] | None:
     return None
 
 
-def render_events(g: Game, events: Iterable[tuple], seat: int | None = None) -> str:
+def render_events(g: GameLike, events: Iterable[tuple], seat: int | None = None) -> str:
     """Readable lines; with `seat`, as that seat sees them (the other player's draws
     without the card's name)."""
     lines = []

@@ -8,9 +8,9 @@ fields are declared once in engine.fields.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
-from .carddb import Deck, resolve_deck
+from .carddb import Deck, load_cards, resolve_deck
 from .constants import (
     BATTLEFIELD,
     EXILE,
@@ -19,6 +19,7 @@ from .constants import (
     LIBRARY,
     MAIN1,
 )
+from .formats import rules_for
 from .frames import (
     F_PRIO,
 )
@@ -27,9 +28,6 @@ from .objects import (
     Perm,
 )
 from .state import init_state
-
-if TYPE_CHECKING:
-    from .game import Game
 
 
 class Setup:
@@ -46,7 +44,7 @@ class Setup:
         auto_pass: bool = True,
         mulligans: bool = True,
         max_decisions: int | None = None,
-    ) -> Game:
+    ) -> Self:
         """A new game: shuffle, choose the first player by the seed (unless
         `first_player` fixes it), draw seven each, then London mulligans as decisions."""
         if len(decks) != 2:
@@ -78,7 +76,7 @@ class Setup:
         step: int = MAIN1,
         auto_pass: bool = False,
         max_decisions: int | None = None,
-    ) -> tuple[Game, dict[str, int]]:
+    ) -> tuple[Self, dict[str, int]]:
         """A scripted position (docs/scenarios.md): the active player has priority in `step` with
         an empty stack. `players[i]` has `life` and zone lists (`hand`, `library` top card
         first, `graveyard`, `exile`, `battlefield`) of entries `{card, id, tapped, sick,
@@ -186,9 +184,10 @@ class Setup:
         return g, labels
 
     @classmethod
-    def _empty(cls, fmt: str, seed: int, auto_pass: bool, max_decisions: int | None) -> Game:
+    def _empty(cls, fmt: str, seed: int, auto_pass: bool, max_decisions: int | None) -> Self:
         g = cls.__new__(cls)
-        init_state(g, fmt, seed, auto_pass, max_decisions)
+        rules = rules_for(fmt)
+        init_state(g, fmt, rules, load_cards(rules.card_set), seed, auto_pass, max_decisions)
         return g
 
 

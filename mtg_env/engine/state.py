@@ -3,17 +3,101 @@ edit (change FIELDS and regenerate; a test compares this file with the generator
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-from .carddb import load_cards
+from .cards import CardDef, CardSet
+from .chars import Chars, Effect
 from .constants import PREGAME
+from .decisions import Context
+from .derived import Derived
 from .fields import copy_ctx, effect_state
-from .formats import rules_for
+from .objects import Action, Decision, Perm, Resolution, StackItem, Trigger
 from .rng import Rng
 
 
-def init_state(g: Any, fmt: str, seed: int, auto_pass: bool, max_decisions: Any) -> None:
-    rules = rules_for(fmt)
+class GameFields(Protocol):
+    """The state fields of a game, typed (`rules` is the game's `Format`, which sits
+    above this module)."""
+
+    __slots__ = ()
+
+    format: str
+    rules: Any
+    turn: int
+    active: int
+    step: int
+    first_player: int
+    lands_played: int
+    clock: int
+    last_turn_start: list[int]
+    turn_start_clock: int
+    life: list[int]
+    lost: list[bool]
+    drew_from_empty: list[bool]
+    rng: Rng
+    cdef: list[CardDef]
+    owner: list[int]
+    zone: list[int]
+    oid: list[int]
+    next_oid: int
+    library: list[list[int]]
+    hand: list[list[int]]
+    graveyard: list[list[int]]
+    exile: list[list[int]]
+    battlefield: list[int]
+    perm: dict[int, Perm]
+    stack: list[StackItem]
+    effects: list[Effect]
+    triggers: list[Trigger]
+    delayed: list[Trigger]
+    attackers: dict[int, int]
+    blocked: set[int]
+    blockers: dict[int, int]
+    fs_participants: set[int] | None
+    fs_step: bool
+    fog_turn: int
+    k: list[tuple[Any, ...]]
+    _decision: Decision | None
+    ctx: Context | None
+    res: Resolution | None
+    passes: int
+    mull_count: list[int]
+    mull_kept: list[bool]
+    mull_round: list[int]
+    over: bool
+    winner: int | None
+    truncated: bool
+    n_decisions: int
+    window: str | None
+    pool: list[int]
+    pool_max: list[int]
+    cardset: CardSet
+    auto_pass: bool
+    max_decisions: int | None
+    deck_names: list[tuple[str, ...]]
+    lose_reason: list[str]
+    stray_tokens: list[int]
+    lki: dict[int, tuple[int, Chars]]
+    _chars: dict[int, Chars]
+    _drv: Derived | None
+    _sba_ok: bool | None
+    _offbf: list[int]
+    _spend: list[tuple[int, bool] | None]
+    _dirty: bool
+    _legal: list[Action] | None
+    _events: list[tuple[Any, ...]]
+    _ev_shared: bool
+
+
+def init_state(
+    g: Any,
+    fmt: str,
+    rules: Any,
+    cardset: CardSet,
+    seed: int,
+    auto_pass: bool,
+    max_decisions: int | None,
+) -> None:
     g.format = fmt
     g.rules = rules
     g.turn = 0
@@ -64,7 +148,7 @@ def init_state(g: Any, fmt: str, seed: int, auto_pass: bool, max_decisions: Any)
     g.window = None
     g.pool = [0, 0]
     g.pool_max = [0, 0]
-    g.cardset = load_cards(rules.card_set)
+    g.cardset = cardset
     g.auto_pass = auto_pass
     g.max_decisions = max_decisions
     g.deck_names = [(), ()]

@@ -8,7 +8,7 @@ fields are declared once in engine.fields.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import (
     TargetSpec,
@@ -29,9 +29,7 @@ from .objects import (
     SPELL,
     StackItem,
 )
-
-if TYPE_CHECKING:
-    from .game import Game
+from .protocol import GameLike
 
 
 class Targeting:
@@ -162,7 +160,7 @@ class Targeting:
             )
 
 
-def _item_specs(g: Game, item: StackItem) -> tuple[TargetSpec, ...]:
+def _item_specs(g: GameLike, item: StackItem) -> tuple[TargetSpec, ...]:
     if item.kind == SPELL:
         return spell_targets(g.cdef[item.cid])
     return item.ability.targets

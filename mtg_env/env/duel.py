@@ -183,8 +183,8 @@ from pettingzoo.utils import wrappers
 from ..engine import Action, Deck, Game, IllegalActionError, load_cards, load_decks, resolve_deck
 from ..engine.formats import FORMATS, rules_for
 from ..render import render as render_board
-from ..replay import HASH_EVERY, NO_INTERMEDIATE_HASHES, Recorder
 from .entity import EntityLayout
+from .replay import HASH_EVERY, NO_INTERMEDIATE_HASHES, Recorder
 from .spaces import Layout
 from .text import text_view
 

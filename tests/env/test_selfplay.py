@@ -122,7 +122,7 @@ class _ViaAct:
 def test_engine_opponent_moves_by_engine_action_with_the_same_game_and_replay() -> None:
     """An engine agent's moves skip the observation and mask, and change nothing else: the
     same seed gives the same observations, rewards and replay as the index path."""
-    from mtg_env.replay import parse_replay, verify
+    from mtg_env.env.replay import parse_replay, verify
 
     for fmt in ("classic", "adventure", "pocket"):
         runs = []

@@ -14,7 +14,7 @@ stack resolves at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import combat as cb
 from ..constants import (
@@ -34,19 +34,17 @@ from ..frames import (
     F_PRIO,
     F_SETTLE,
 )
+from ..layers import Chars
 from ..mana import Source
+from ..protocol import GameLike
 from .base import Format
-
-if TYPE_CHECKING:
-    from ..game import Game
-    from ..layers import Chars
 
 POOL_COLORS = 63  # a pool mana pays any pip (all five colors and colorless)
 # Pool mana as sources (negative ids: no permanent); never mutated, so shared.
 _POOL_SOURCES = [Source(-1 - i, POOL_COLORS, 0, 0, POOL_COLORS) for i in range(64)]
 
 
-def _begin_phase(g: Game) -> None:
+def _begin_phase(g: GameLike) -> None:
     step = g.step
     a = g.active
     g.passes = 0
@@ -82,7 +80,7 @@ def _begin_phase(g: Game) -> None:
         k.append((F_PRIO, a))
 
 
-def _end_phase(g: Game) -> None:
+def _end_phase(g: GameLike) -> None:
     step = g.step
     if step == COMBAT_DAMAGE:
         # BATTLE: both players passed in succession; combat damage, then the phase ends.
@@ -100,14 +98,14 @@ def _end_phase(g: Game) -> None:
     g.k.append((F_BEGIN_STEP,))
 
 
-def _end_of_turn(g: Game) -> None:
+def _end_of_turn(g: GameLike) -> None:
     # The end of an END phase: damage and "until end of turn" effects end; no priority;
     # the next turn begins (its DRAW phase checks state-based actions first).
     g._end_turn_effects()
     g._start_turn(1 - g.active)
 
 
-def _priority(g: Game, p: int) -> None:
+def _priority(g: GameLike, p: int) -> None:
     # The stack resolves before anyone acts again.
     g._f_prio(p, True)
 
@@ -147,7 +145,7 @@ class Adventure(Format):
                 f"not {self.step_name(step)}"
             )
 
-    def setup_player(self, g: Game, seat: int, spec: dict[str, Any]) -> None:
+    def setup_player(self, g: GameLike, seat: int, spec: dict[str, Any]) -> None:
         g.pool_max[seat] = int(spec.get("mana_max", spec.get("mana", 0)))
         g.pool[seat] = int(spec.get("mana", g.pool_max[seat]))
 
@@ -157,23 +155,23 @@ class Adventure(Format):
     def priority_after(self, p: int) -> int:
         return 1 - p
 
-    def after_resolve(self, g: Game) -> None:
+    def after_resolve(self, g: GameLike) -> None:
         pass  # the frame that resolved the stack continues the game
 
-    def mana_sources(self, g: Game, seat: int, exclude: int = -1) -> list[Source]:
+    def mana_sources(self, g: GameLike, seat: int, exclude: int = -1) -> list[Source]:
         # Each pool mana is a source that pays any pip.
         return _POOL_SOURCES[: g.pool[seat]]
 
-    def pay_mana(self, g: Game, seat: int, cost: Any, exclude: int = -1) -> None:
+    def pay_mana(self, g: GameLike, seat: int, cost: Any, exclude: int = -1) -> None:
         if cost.mv > g.pool[seat]:  # pragma: no cover - legality was checked before
             raise RuntimeError("internal error: cost became unpayable")
         g.pool[seat] -= cost.mv
         g._log("pay", seat, cost.text, ())
 
-    def mana_text(self, g: Game, seat: int) -> str | None:
+    def mana_text(self, g: GameLike, seat: int) -> str | None:
         return f"{g.pool[seat]}/{g.pool_max[seat]}"
 
-    def hash_extras(self, g: Game) -> list:
+    def hash_extras(self, g: GameLike) -> list:
         return [tuple(g.pool), tuple(g.pool_max)]
 
 

@@ -30,9 +30,10 @@ of the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from .. import combat as cb
+from ..cards import CardDef
 from ..constants import (
     DECLARE_BLOCKERS,
     HAND,
@@ -41,14 +42,11 @@ from ..constants import (
     player_ref,
 )
 from ..frames import F_END_STEP, F_MULLIGAN, F_PRIO, F_RESOLVE
+from ..layers import Chars
 from ..mana import Source, choose_payment
-
-if TYPE_CHECKING:
-    from ..cards import CardDef
-    from ..game import Game
-    from ..layers import Chars
-    from ..objects import Action
-    from ..rng import Rng
+from ..objects import Action
+from ..protocol import GameLike
+from ..rng import Rng
 
 Frame = Callable[..., None]
 
@@ -78,7 +76,7 @@ class Format:
     # Frames this format replaces or adds: frame id -> function(game, *args).
     frames: ClassVar[dict[int, Frame]] = {}
     # Answers to decisions only this format asks: context class -> function(game, p, a).
-    answers: ClassVar[dict[type, Callable[[Game, int, Action], None]]] = {}
+    answers: ClassVar[dict[type, Callable[[GameLike, int, Action], None]]] = {}
 
     # ------------------------------------------------------------------ names
 
@@ -115,7 +113,11 @@ class Format:
     # ------------------------------------------------------------------ setup
 
     def deal(
-        self, g: Game, names: Sequence[tuple[str, ...]], first_player: int | None, mulligans: bool
+        self,
+        g: GameLike,
+        names: Sequence[tuple[str, ...]],
+        first_player: int | None,
+        mulligans: bool,
     ) -> None:
         """A new game (CR 103): shuffle each library, choose the first player, draw the
         opening hands, then London mulligans as decisions (or the first turn)."""
@@ -139,7 +141,7 @@ class Format:
     def check_setup_step(self, step: int) -> None:
         """Raise ValueError if a scripted position may not start in `step`."""
 
-    def setup_player(self, g: Game, seat: int, spec: dict[str, Any]) -> None:
+    def setup_player(self, g: GameLike, seat: int, spec: dict[str, Any]) -> None:
         """A scripted position's format-specific player fields (`player_fields`)."""
 
     # ------------------------------------------------------------------ turn structure
@@ -148,7 +150,7 @@ class Format:
         """Whether the "at the beginning of ..." abilities of permanent `ch` trigger."""
         return True
 
-    def draw(self, g: Game, seat: int) -> None:
+    def draw(self, g: GameLike, seat: int) -> None:
         """`seat` draws a card; from an empty library they lose at the next SBA check
         (CR 704.5b)."""
         lib = g.library[seat]
@@ -163,15 +165,15 @@ class Format:
 
     # ------------------------------------------------------------------ priority
 
-    def priority_actions(self, g: Game, p: int) -> list[Action]:
+    def priority_actions(self, g: GameLike, p: int) -> list[Action]:
         """What `p` may do with priority (CR 117.1)."""
         return g._priority_actions(p)
 
-    def answer_priority(self, g: Game, p: int, a: Action) -> None:
+    def answer_priority(self, g: GameLike, p: int, a: Action) -> None:
         """`p` took action `a` (not a pass) with priority."""
         g._take_priority_action(p, a)
 
-    def pass_priority(self, g: Game, p: int) -> None:
+    def pass_priority(self, g: GameLike, p: int) -> None:
         """CR 117.4: when all players pass in succession the top object resolves, or with
         an empty stack the step ends; otherwise the next player gets priority."""
         g.passes += 1
@@ -181,7 +183,7 @@ class Format:
         else:
             g.k.append((F_PRIO, 1 - p))
 
-    def after_cast(self, g: Game, p: int) -> None:
+    def after_cast(self, g: GameLike, p: int) -> None:
         """`p` finished casting a spell (CR 601.2i): who gets priority next."""
         g.k.append((F_PRIO, self.priority_after(p)))
 
@@ -189,13 +191,13 @@ class Format:
         """Who receives priority after `p` cast or activated (CR 117.3c)."""
         return p
 
-    def after_resolve(self, g: Game) -> None:
+    def after_resolve(self, g: GameLike) -> None:
         """CR 117.3b: the active player receives priority after an object resolves."""
         g.k.append((F_PRIO, g.active))
 
     # ------------------------------------------------------------------ mana
 
-    def mana_sources(self, g: Game, seat: int, exclude: int = -1) -> list[Source]:
+    def mana_sources(self, g: GameLike, seat: int, exclude: int = -1) -> list[Source]:
         """The untapped mana abilities `seat` can activate now (CR 106, 605)."""
         out = []
         perm = g.perm
@@ -210,7 +212,7 @@ class Format:
             out.append(src)  # Source objects are never mutated: built once per layer state
         return out
 
-    def pay_mana(self, g: Game, seat: int, cost: Any, exclude: int = -1) -> None:
+    def pay_mana(self, g: GameLike, seat: int, cost: Any, exclude: int = -1) -> None:
         """Pay `cost` from `seat`'s sources (the choice is automatic; see engine.mana)."""
         pay = choose_payment(self.mana_sources(g, seat, exclude), cost)
         if pay is None:  # pragma: no cover - legality was checked before
@@ -221,11 +223,11 @@ class Format:
                 g._damage(src.cid, g.chars(src.cid), player_ref(seat), src.pain, False)
         g._log("pay", seat, cost.text, tuple(s.cid for s, _ in pay))
 
-    def cost(self, g: Game, p: int, cd: CardDef) -> Any:
+    def cost(self, g: GameLike, p: int, cd: CardDef) -> Any:
         """What `p` pays to cast `cd`."""
         return cd.cost
 
-    def mana_text(self, g: Game, seat: int) -> str | None:
+    def mana_text(self, g: GameLike, seat: int) -> str | None:
         """Mana a player has apart from their permanents, for views (None: nothing)."""
         return None
 
@@ -236,20 +238,20 @@ class Format:
         return "vigilance" not in ch.keywords
 
     def divide_damage(
-        self, g: Game, a: int, blockers: list[int], power: int, defender: int
+        self, g: GameLike, a: int, blockers: list[int], power: int, defender: int
     ) -> list[tuple[int, int]]:
         """How attacker `a` divides its combat damage among its blockers (CR 510.1c-d)."""
         return cb.divide_cr(g, a, blockers, power, defender)
 
     # ------------------------------------------------------------------ hashing
 
-    def hash_extras(self, g: Game) -> list:
+    def hash_extras(self, g: GameLike) -> list:
         """State only this format has, appended to `Game.state_hash()`'s parts."""
         return []
 
     # ------------------------------------------------------------------ hidden information
 
-    def resample_hidden(self, g: Game, seat: int, r: Rng) -> None:
+    def resample_hidden(self, g: GameLike, seat: int, r: Rng) -> None:
         """Re-deal in place what `seat` cannot see: the opponent's hand is redrawn from
         their unseen cards (hand + library) and both libraries are reshuffled."""
         opp = 1 - seat

@@ -11,10 +11,10 @@ source, draw).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import combat as cb
-from ..cards import ManaCost, spell_targets
+from ..cards import CardDef, ManaCost, spell_targets
 from ..constants import (
     ATTACK,
     BATTLEFIELD,
@@ -44,15 +44,12 @@ from ..frames import (
     F_SETTLE,
     FIRST_FORMAT_FRAME,
 )
+from ..layers import Chars
 from ..mana import can_pay
 from ..objects import SPELL, Action
+from ..protocol import GameLike
+from ..rng import Rng
 from .base import Format
-
-if TYPE_CHECKING:
-    from ..cards import CardDef
-    from ..game import Game
-    from ..layers import Chars
-    from ..rng import Rng
 
 # This format's own frames.
 F_REDRAW, F_BLOCKS, F_FIGHT, F_DRAW = range(FIRST_FORMAT_FRAME, FIRST_FORMAT_FRAME + 4)
@@ -60,7 +57,7 @@ FACE_DOWN_PLAY = 2  # Action(PLAY, card, 2): play the card face down as a mana s
 PASS_ACTION = Action(PASS)
 
 
-def _face_down(g: Game, seat: int, cid: int) -> None:
+def _face_down(g: GameLike, seat: int, cid: int) -> None:
     """Put card `cid` from `seat`'s hand onto the battlefield face down: a ready mana
     source that shows nothing of the card."""
     whole = g.cdef[cid]
@@ -70,12 +67,12 @@ def _face_down(g: Game, seat: int, cid: int) -> None:
     g._log("face_down", seat, cid)
 
 
-def _redraw(g: Game, seat: int, n: int, last: bool) -> None:
+def _redraw(g: GameLike, seat: int, n: int, last: bool) -> None:
     g.ctx = Redraw(seat, n, last)
     g._set_decision(D_DISCARD, seat, -1, "discard cards to draw as many (one at a time, then done)")
 
 
-def _answer_redraw(g: Game, p: int, a: Action) -> None:
+def _answer_redraw(g: GameLike, p: int, a: Action) -> None:
     ctx = g.ctx
     seat, n, last = ctx.seat, ctx.n, ctx.last
     g.ctx = None
@@ -91,7 +88,7 @@ def _answer_redraw(g: Game, p: int, a: Action) -> None:
         g.k.append((F_REDRAW, seat, n + 1, last))
 
 
-def _begin_step(g: Game) -> None:
+def _begin_step(g: GameLike) -> None:
     step = g.step
     a = g.active
     g.passes = 0
@@ -107,7 +104,7 @@ def _begin_step(g: Game) -> None:
         g.k.append((F_PRIO, a))
 
 
-def _cleanup(g: Game) -> None:
+def _cleanup(g: GameLike) -> None:
     """Damaged creatures heal; the player removes one unspent unstable (face-down) mana
     source of their choice; then draws; the other player's turn."""
     a = g.active
@@ -126,23 +123,23 @@ def _cleanup(g: Game) -> None:
         g._set_decision(D_SELECT, a, -1, "remove one unspent unstable mana source")
 
 
-def _remove_unstable(g: Game, seat: int, cid: int) -> None:
+def _remove_unstable(g: GameLike, seat: int, cid: int) -> None:
     g._move(cid, GRAVEYARD)
     g._log("unstable_removed", seat, cid)
 
 
-def _answer_unstable(g: Game, p: int, a: Action) -> None:
+def _answer_unstable(g: GameLike, p: int, a: Action) -> None:
     g.ctx = None
     _remove_unstable(g, p, a.obj)
 
 
-def _draw_then_next_turn(g: Game) -> None:
+def _draw_then_next_turn(g: GameLike) -> None:
     a = g.active
     g._draw(a)
     g._start_turn(1 - a)
 
 
-def _start_attack(g: Game, p: int, cid: int, defender: int) -> None:
+def _start_attack(g: GameLike, p: int, cid: int, defender: int) -> None:
     """An attack from the main phase: attackers (this one first), then the opponent's
     defenders, then reactions, then damage; then back to the main phase."""
     g.step = DECLARE_ATTACKERS
@@ -154,7 +151,7 @@ def _start_attack(g: Game, p: int, cid: int, defender: int) -> None:
     g._set_decision(D_ATTACKERS, p, -1, "declare attackers (one at a time, then done)")
 
 
-def _blocks(g: Game) -> None:
+def _blocks(g: GameLike) -> None:
     g.step = DECLARE_BLOCKERS
     g._log("step", DECLARE_BLOCKERS)
     g.k.append((F_FIGHT,))
@@ -162,7 +159,7 @@ def _blocks(g: Game) -> None:
     cb.start_declare_blockers(g)
 
 
-def _fight(g: Game) -> None:
+def _fight(g: GameLike) -> None:
     g.step = COMBAT_DAMAGE
     g._log("step", COMBAT_DAMAGE)
     g.window = "attack"
@@ -170,7 +167,7 @@ def _fight(g: Game) -> None:
     g.k.append((F_PRIO, g.active))
 
 
-def _after_battle(g: Game) -> None:
+def _after_battle(g: GameLike) -> None:
     # Attackers still on the board are exhausted; back to the main phase, where the
     # player may attack again or play more cards.
     for cid in g.attackers:
@@ -213,7 +210,11 @@ class Pocket(Format):
     answers = {Redraw: _answer_redraw, Unstable: _answer_unstable}
 
     def deal(
-        self, g: Game, names: Sequence[tuple[str, ...]], first_player: int | None, mulligans: bool
+        self,
+        g: GameLike,
+        names: Sequence[tuple[str, ...]],
+        first_player: int | None,
+        mulligans: bool,
     ) -> None:
         """One shared pile; each player draws a card and places it face down as a mana
         source, then draws three; then, first player first, each may discard cards and
@@ -243,7 +244,7 @@ class Pocket(Format):
                 f"({self.step_name(MAIN1)}), not {self.step_name(step)}"
             )
 
-    def draw(self, g: Game, seat: int) -> None:
+    def draw(self, g: GameLike, seat: int) -> None:
         """Draw from the shared pile, which is the discard pile reshuffled when it runs
         out; with both empty nothing is drawn. The drawer owns the card now."""
         lib = g.library[0]
@@ -260,7 +261,7 @@ class Pocket(Format):
         g._move(cid, HAND)
         g._log("draw", seat, cid)
 
-    def priority_actions(self, g: Game, p: int) -> list[Action]:
+    def priority_actions(self, g: GameLike, p: int) -> list[Action]:
         acts = [PASS_ACTION]
         w = g.window
         srcs = self.mana_sources(g, p)
@@ -283,7 +284,7 @@ class Pocket(Format):
             acts += [Action(ATTACK, c, 1 - p) for c in cb.can_attack_list(g)]
         return acts
 
-    def answer_priority(self, g: Game, p: int, a: Action) -> None:
+    def answer_priority(self, g: GameLike, p: int, a: Action) -> None:
         if a.kind == ATTACK:
             _start_attack(g, p, a.obj, a.arg)
         elif a.arg == FACE_DOWN_PLAY:
@@ -294,7 +295,7 @@ class Pocket(Format):
             g.cdef[a.obj] = g.cdef[a.obj].halves[a.arg]
             g._begin_cast(p, a.obj)
 
-    def pass_priority(self, g: Game, p: int) -> None:
+    def pass_priority(self, g: GameLike, p: int) -> None:
         w = g.window
         if w == "cast":
             # No reaction: the card takes effect; the active player goes on.
@@ -314,7 +315,7 @@ class Pocket(Format):
             g.step = CLEANUP
             g.k.append((F_BEGIN_STEP,))
 
-    def after_cast(self, g: Game, p: int) -> None:
+    def after_cast(self, g: GameLike, p: int) -> None:
         w = g.window
         if w is None:
             # After a card is announced and paid, the opponent may react.
@@ -330,10 +331,10 @@ class Pocket(Format):
             g.k.append((F_PRIO, 1 - p))
             g.k.append((F_SETTLE,))
 
-    def after_resolve(self, g: Game) -> None:
+    def after_resolve(self, g: GameLike) -> None:
         pass  # cards take effect from the frame that settles them
 
-    def cost(self, g: Game, p: int, cd: CardDef) -> Any:
+    def cost(self, g: GameLike, p: int, cd: CardDef) -> Any:
         """The cost less 1 per permanent `p` controls that shares a suit with the card,
         never below nothing."""
         cost = cd.cost
@@ -346,7 +347,7 @@ class Pocket(Format):
         return False  # attackers are exhausted after the attack instead (`_after_battle`)
 
     def divide_damage(
-        self, g: Game, a: int, blockers: list[int], power: int, defender: int
+        self, g: GameLike, a: int, blockers: list[int], power: int, defender: int
     ) -> list[tuple[int, int]]:
         # "Each creature deals damage to its power divided amongst creatures it is
         # fighting": evenly, the remainder one point at a time in assignment order.
@@ -354,10 +355,10 @@ class Pocket(Format):
         split = [(b, base + (1 if i < rem else 0)) for i, b in enumerate(blockers)]
         return [(b, n) for b, n in split if n > 0]
 
-    def hash_extras(self, g: Game) -> list:
+    def hash_extras(self, g: GameLike) -> list:
         return [g.window]
 
-    def resample_hidden(self, g: Game, seat: int, r: Rng) -> None:
+    def resample_hidden(self, g: GameLike, seat: int, r: Rng) -> None:
         super().resample_hidden(g, seat, r)
         # What is under the opponent's face-down sources is unseen too; each may trade
         # identities with an unseen card (hand or pile).

@@ -21,9 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
-from .engine import Action, Deck, Game, load_cards
-from .env.spaces import Layout
-from .io import InputFileError, atomic_write_text, load_json
+from ..engine import Action, Deck, Game, load_cards
+from ..io import InputFileError, atomic_write_text, load_json
+from .spaces import Layout
 
 VERSION = 1
 HASH_EVERY = 10

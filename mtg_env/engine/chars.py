@@ -1,0 +1,145 @@
+"""Characteristics (CR 109.3) and continuous effects (CR 611) as values: `Chars`, what the
+layer system (engine.layers) computes for one object, and `Effect`, a continuous effect
+from a resolved spell or ability. Plain data, below every module that reads them."""
+
+from __future__ import annotations
+
+from .cards import CardDef, Component, ManaAbility, StaticAbility
+from .constants import BASIC_LAND_TYPES, COLOR_WORDS, CREATURE, LAND, LAND_TYPE_MANA
+
+# Intrinsic mana abilities of the basic land types (CR 305.6), one shared object each.
+INTRINSIC = {
+    t: ManaAbility(cost=None, produce=LAND_TYPE_MANA[t], text=f"{{T}}: Add {t}")  # type: ignore[arg-type]
+    for t in BASIC_LAND_TYPES
+}
+_INTRINSIC_SET = frozenset(INTRINSIC.values())
+_BASIC_TYPES = frozenset(BASIC_LAND_TYPES)
+_PROT = {f"protection_from_{w}": bit for w, bit in COLOR_WORDS.items()}
+
+
+class Chars:
+    """Computed characteristics of one object (mutable only while being computed)."""
+
+    __slots__ = (
+        "cdef",
+        "name",
+        "types",
+        "subtypes",
+        "supertypes",
+        "colors",
+        "power",
+        "toughness",
+        "keywords",
+        "abilities",
+        "controller",
+        "all_ctypes",
+        "mv",
+        "rules",
+        "prot",
+        "plain",
+    )
+
+    def __init__(self, cdef: CardDef, controller: int) -> None:
+        self.cdef = cdef
+        self.name = cdef.name
+        self.types = cdef.types
+        self.subtypes = cdef.subtypes
+        self.supertypes = cdef.supertypes
+        self.colors = cdef.colors
+        self.power = cdef.power
+        self.toughness = cdef.toughness
+        self.keywords = cdef.keywords
+        base = _BASE.get(id(cdef))
+        if base is None:
+            base = _base(cdef)
+        self.abilities = base[1]
+        self.controller = controller
+        self.all_ctypes = False
+        self.mv = base[2]
+        self.rules: frozenset[str] = frozenset()
+        self.prot = 0
+        # Computed with no continuous effect in the game (see _compute_plain): such a
+        # result depends only on the definition and controller, so it can be reused.
+        self.plain = False
+
+    def copy(self) -> Chars:
+        c = Chars.__new__(Chars)
+        for k in Chars.__slots__:
+            setattr(c, k, getattr(self, k))
+        return c
+
+    def has_subtype(self, s: str) -> bool:
+        if s in self.subtypes:
+            return True
+        # "All creature types" (CR 205.3m) covers every creature type, never land types.
+        return self.all_ctypes and s not in _BASIC_TYPES and s != "Aura"
+
+    @property
+    def is_creature(self) -> bool:
+        return bool(self.types & CREATURE)
+
+    def __repr__(self) -> str:
+        pt = f" {self.power}/{self.toughness}" if self.types & CREATURE else ""
+        return f"<{self.name}{pt} ctl={self.controller}>"
+
+
+def _intrinsic(subtypes: frozenset[str]) -> tuple[ManaAbility, ...]:
+    return tuple(INTRINSIC[t] for t in BASIC_LAND_TYPES if t in subtypes)
+
+
+# Per card definition, computed once: (the definition, kept alive so its id stays unique;
+# its abilities with the intrinsic mana abilities of its basic land types, CR 305.6;
+# its mana value; whether it has a static ability).
+_BASE: dict[int, tuple[CardDef, tuple, int, bool]] = {}
+
+
+def _base(cdef: CardDef) -> tuple[CardDef, tuple, int, bool]:
+    abilities = cdef.abilities
+    if cdef.types & LAND and cdef.subtypes & _BASIC_TYPES:
+        abilities = _intrinsic(cdef.subtypes) + abilities
+    static = any(ab.__class__ is StaticAbility for ab in abilities)
+    out = _BASE[id(cdef)] = (cdef, abilities, cdef.mv, static)
+    return out
+
+
+def _has_static(ch: Chars) -> bool:
+    return any(ab.__class__ is StaticAbility for ab in ch.abilities)
+
+
+class Effect:
+    """A continuous effect from a resolved spell or ability (CR 611.2): its components,
+    the objects it affects (locked when it began, CR 611.2c), timestamp and duration."""
+
+    __slots__ = (
+        "ts",
+        "components",
+        "affected",
+        "duration",
+        "source",
+        "source_oid",
+        "controller",
+        "text",
+    )
+
+    def __init__(
+        self,
+        ts: int,
+        components: tuple[Component, ...],
+        affected: tuple[tuple[int, int], ...],
+        duration: int,
+        source: int,
+        source_oid: int,
+        controller: int,
+        text: str,
+    ) -> None:
+        self.ts = ts
+        self.components = components
+        self.affected = affected
+        self.duration = duration
+        self.source = source
+        self.source_oid = source_oid
+        self.controller = controller
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"<Effect ts={self.ts} {self.text}>"

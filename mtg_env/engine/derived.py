@@ -1,0 +1,100 @@
+"""Tables derived from one layer state, built once after each layer recomputation and
+read at every decision (see `Game._derived`)."""
+
+from __future__ import annotations
+
+from .cards import ActivatedAbility, ManaAbility, StaticAbility, TriggeredAbility
+from .chars import Chars
+from .constants import AURA_SUBTYPE, CREATURE, LEGENDARY
+from .mana import Source
+from .objects import Perm
+
+
+class Derived:
+    """Tables derived from one layer state (see `Game._derived`); never mutated."""
+
+    __slots__ = (
+        "sba",
+        "mana",
+        "activated",
+        "controlled",
+        "cda",
+        "positions",
+        "triggered",
+        "creatures",
+    )
+
+    def __init__(
+        self,
+        chars: dict[int, Chars],
+        battlefield: list[int],
+        perm: dict[int, Perm],
+        spend: list[tuple[int, bool] | None],
+    ) -> None:
+        sba: list[tuple[int, Chars]] = []
+        mana: tuple[list[tuple], list[tuple]] = ([], [])
+        activated: tuple[list[tuple], list[tuple]] = ([], [])
+        controlled: tuple[list[int], list[int]] = ([], [])  # battlefield order
+        self.cda = False  # a characteristic-defining ability on the battlefield
+        self.triggered: list[int] = []  # permanents with a triggered ability
+        self.creatures: list[int] = []  # battlefield order
+        for cid in battlefield:
+            ch = chars[cid]
+            p = perm[cid]
+            controlled[ch.controller].append(cid)
+            if ch.types & CREATURE:
+                self.creatures.append(cid)
+            if any(ab.__class__ is TriggeredAbility for ab in ch.abilities):
+                self.triggered.append(cid)
+            if (
+                ch.types & CREATURE
+                or (ch.types & 4 and ch.has_subtype(AURA_SUBTYPE))
+                or "Equipment" in ch.subtypes
+                or ch.supertypes & LEGENDARY
+                or p.counters
+            ):
+                sba.append((cid, ch))
+            seat = ch.controller
+            colors = free = pain = 0
+            other = False
+            idx = -1
+            for ab in ch.abilities:
+                cls = ab.__class__
+                if cls is ManaAbility:
+                    idx += 1
+                    colors |= ab.produce & 31
+                    if ab.pain:
+                        pain = ab.pain
+                    else:
+                        free |= ab.produce
+                elif cls is ActivatedAbility:
+                    idx += 1
+                    other = True
+                    activated[seat].append((cid, ch, idx, ab))
+                elif cls is StaticAbility and ab.cda:
+                    self.cda = True
+            if not colors and not free:
+                continue
+            rule = spend[seat]
+            if rule is not None:
+                # CR 609.4b: mana of these colors pays any color; other mana pays what it
+                # pays, or with `other_colorless` only generic costs.
+                as_any, only_generic = rule
+                colors = 31 if colors & as_any else (0 if only_generic else colors)
+                if free & as_any:
+                    free = 31
+                elif only_generic:
+                    free &= 32
+            creature = bool(ch.types & CREATURE)
+            score = (100 if creature else 0) + (5 if other else 0) + bin(colors).count("1")
+            src = Source(cid, colors, pain, score, free)
+            mana[seat].append((cid, creature, "haste" in ch.keywords, src))
+        self.sba = sba
+        self.mana = mana
+        self.activated = activated
+        self.controlled = controlled
+        # cid -> index in controlled[seat] (observation slots), built on first use
+        self.positions: list[dict[int, int] | None] = [None, None]
+
+    def __repr__(self) -> str:
+        return f"<Derived {len(self.controlled[0])}+{len(self.controlled[1])} permanents>"

@@ -1,0 +1,154 @@
+"""The package's import structure: no circle anywhere in the import graph (imports under
+`if TYPE_CHECKING` included: a type-only import that closes a circle only hides it), the
+layers point one way (engine <- env <- agents <- training <- cli), and `Game` has every
+member of `engine.protocol.GameLike`, the type the modules below it take the game as."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from mtg_env.engine.fields import SLOTS
+from mtg_env.engine.game import Game
+from mtg_env.engine.protocol import GameLike
+from mtg_env.engine.state import GameFields
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("mtg_env", "agents")
+
+
+def _modules() -> dict[str, Path]:
+    mods = {}
+    for pkg in PACKAGES:
+        for path in (ROOT / pkg).rglob("*.py"):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            mods[name.removesuffix(".__init__")] = path
+    return mods
+
+
+MODULES = _modules()
+
+
+def _targets(module: str, node: ast.ImportFrom | ast.Import) -> set[str]:
+    """The package modules an import statement loads (a name imported from a package is a
+    module of it when one has that name)."""
+    if isinstance(node, ast.Import):
+        return {a.name for a in node.names if a.name in MODULES}
+    if node.level:
+        is_pkg = MODULES[module].name == "__init__.py"
+        parts = module.split(".")[: len(module.split(".")) - node.level + (1 if is_pkg else 0)]
+        base = ".".join(parts + ([node.module] if node.module else []))
+    else:
+        base = node.module or ""
+    out = set()
+    for a in node.names:
+        if f"{base}.{a.name}" in MODULES:
+            out.add(f"{base}.{a.name}")
+        elif base in MODULES:
+            out.add(base)
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    graph = {}
+    for name, path in MODULES.items():
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                edges |= _targets(name, node)
+        graph[name] = edges - {name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_import_graph_has_no_circle() -> None:
+    assert circles(import_graph()) == []
+
+
+def test_circles_are_found() -> None:
+    # The checker itself: a graph with a circle through a type-only edge is reported.
+    g = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(g) == [["a", "b", "c"]]
+
+
+# Support modules that use only the engine (files, scenarios, text rendering, perft,
+# golden playthroughs, worker processes): every layer above the engine may use them.
+SUPPORT = ("mtg_env.io", "mtg_env.workers", "mtg_env.render", "mtg_env.scenario")
+SUPPORT += ("mtg_env.perft", "mtg_env.golden")
+LAYERS = [
+    ("mtg_env.engine", ()),
+    *[(m, ("mtg_env.engine", *SUPPORT)) for m in SUPPORT],
+    ("mtg_env.env", ("mtg_env.engine", *SUPPORT)),
+    ("mtg_env.nets", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
+    ("mtg_env.entity_nets", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
+    ("agents", ("mtg_env.engine", "mtg_env.env", "mtg_env.nets", "mtg_env.entity_nets", *SUPPORT)),
+]
+
+
+@pytest.mark.parametrize(("layer", "below"), LAYERS, ids=[layer for layer, _ in LAYERS])
+def test_a_layer_imports_only_itself_and_the_layers_below(
+    layer: str, below: tuple[str, ...]
+) -> None:
+    graph = import_graph()
+    bad = [
+        (m, t)
+        for m, targets in graph.items()
+        if m == layer or m.startswith(layer + ".")
+        for t in targets
+        if not (t == layer or t.startswith(layer + ".") or t == "mtg_env")
+        and not any(t == b or t.startswith(b + ".") for b in below)
+    ]
+    assert bad == []
+
+
+def test_game_has_every_member_of_the_protocol() -> None:
+    fields = set(GameFields.__annotations__)
+    assert fields == set(SLOTS)
+    for name, member in vars(GameLike).items():
+        if name.startswith(("__", "_abc_")) or name in ("_is_protocol", "_is_runtime_protocol"):
+            continue
+        assert hasattr(Game, name), name
+        theirs = getattr(Game, name)
+        if isinstance(member, property):
+            assert isinstance(theirs, property), name
+            continue
+        if callable(member) and not isinstance(member, type):
+            want = list(inspect.signature(member).parameters)
+            assert list(inspect.signature(theirs).parameters) == want, name
