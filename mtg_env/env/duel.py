@@ -370,15 +370,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         elif self._seed is None:
             self._rng.seed(random.SystemRandom().getrandbits(63))
         self._seed = self._rng.getrandbits(63) if seed is None else seed
-        if self.fixed_pair is not None:
-            pair = self.fixed_pair
-        elif len(self.deck_pool) == 1 or rules_for(self.format).piles == 1:
-            # One shared pile (pocket), or one deck: both seats play it.
-            d = self.deck_pool[self._rng.randrange(len(self.deck_pool))]
-            pair = (d, d)
-        else:
-            a, b = self._rng.sample(range(len(self.deck_pool)), 2)
-            pair = (self.deck_pool[a], self.deck_pool[b])
+        pair = pick_pair(self._rng, self.deck_pool, self.fixed_pair, self.format)
         self.decks = pair
         game_seed = self._rng.getrandbits(63)
         self.game = Game.new(
@@ -449,18 +441,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         legal = g.legal_actions()
         if seat is None or action not in legal:
             raise IllegalActionError(f"{action} is not a legal action now")
-        lay = self.layout
-        own, opp, stack = lay.slots(g, seat)
-        i = lay.action_index(g, action, seat, own, opp, stack)
-        if i < 0:
-            raise IllegalActionError(f"{action} has no index in the action layout")
-        canon = action
-        for b in legal:
-            if b == action:
-                break
-            if lay.action_index(g, b, seat, own, opp, stack) == i:
-                canon = b
-                break
+        i, canon = canonical(self.layout, g, seat, action, legal)
         self._step_to(agent, g, i, canon)
 
     def _step_to(self, agent: str, g: Game, index: int, a: Action) -> None:
@@ -644,6 +625,39 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             f"action {i} ({slot}) is not legal for {self.agent_selection} at this "
             f"{g.decision.name if g.decision else ''} decision; legal: {legal}"
         )
+
+
+def pick_pair(
+    rng: random.Random, pool: list[Deck], fixed: tuple[Deck, Deck] | None, fmt: str
+) -> tuple[Deck, Deck]:
+    """The decks of a new game: the fixed pair, or two distinct decks of the pool drawn
+    with `rng` (one deck for both seats where the format has one shared pile)."""
+    if fixed is not None:
+        return fixed
+    if len(pool) == 1 or rules_for(fmt).piles == 1:
+        # One shared pile (pocket), or one deck: both seats play it.
+        d = pool[rng.randrange(len(pool))]
+        return (d, d)
+    a, b = rng.sample(range(len(pool)), 2)
+    return (pool[a], pool[b])
+
+
+def canonical(
+    layout: Layout, g: Game, seat: int, action: Action, legal: list[Action]
+) -> tuple[int, Action]:
+    """The layout index of a legal engine action and the action that index stands for
+    (the first legal action with it: e.g. the first of two Forests in hand), so that a
+    move made by engine action is the move its index makes."""
+    own, opp, stack = layout.slots(g, seat)
+    i = layout.action_index(g, action, seat, own, opp, stack)
+    if i < 0:
+        raise IllegalActionError(f"{action} has no index in the action layout")
+    for b in legal:
+        if b == action:
+            break
+        if layout.action_index(g, b, seat, own, opp, stack) == i:
+            return i, b
+    return i, action
 
 
 def _deck_spec(decks: Any, fmt: str) -> tuple[list[Deck], tuple[Deck, Deck] | None]:

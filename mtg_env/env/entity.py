@@ -241,15 +241,27 @@ class EntityLayout:
         return out, index
 
     def observe(
-        self, g: Game, seat: int, rows_actions: tuple[list[int], dict[int, Action]] | None
+        self,
+        g: Game,
+        seat: int,
+        rows_actions: tuple[list[int], dict[int, Action]] | None,
+        out: dict[str, np.ndarray] | None = None,
     ) -> dict[str, np.ndarray]:
+        """The v1 observation of `seat`, with the candidate rows of `rows_actions` (the
+        acting seat's), written into the arrays of `out` if given (a batch row each)."""
         lim = self.limits
-        objs = np.zeros((lim.objects, len(OBJECT_FIELDS)), np.uint8)
-        card = np.zeros(lim.objects, np.int16)
-        omask = np.zeros(lim.objects, np.int8)
-        glob = np.zeros(len(GLOBAL_FIELDS), np.int16)
-        cands = np.zeros((lim.candidates, len(CANDIDATE_FIELDS)), np.int16)
-        amask = np.zeros(lim.candidates, np.int8)
+        if out is None:
+            objs = np.zeros((lim.objects, len(OBJECT_FIELDS)), np.uint8)
+            card = np.zeros(lim.objects, np.int16)
+            omask = np.zeros(lim.objects, np.int8)
+            glob = np.zeros(len(GLOBAL_FIELDS), np.int16)
+            cands = np.zeros((lim.candidates, len(CANDIDATE_FIELDS)), np.int16)
+            amask = np.zeros(lim.candidates, np.int8)
+        else:
+            objs, card, omask = out["objects"], out["object_card"], out["object_mask"]
+            glob, cands, amask = out["global"], out["candidates"], out["action_mask"]
+            for arr in (objs, card, omask, glob, cands, amask):
+                arr.fill(0)
         rows, index = self.rows(g, seat)
         ident = self.flat.ident
         perm = g.perm

@@ -297,11 +297,17 @@ class Layout:
                 return base + self.ident[g.cdef[ref].name]
         return -1
 
-    def mask_and_map(self, g: Game, seat: int) -> tuple[np.ndarray, dict[int, Action], int]:
-        """The int8 mask for `seat`, index -> engine action (the first of equivalent
-        actions: e.g. two Forests in hand), and the number of legal actions without an
-        index (always 0 within the limits)."""
-        mask = np.zeros(self.n_actions, dtype=np.int8)
+    def mask_and_map(
+        self, g: Game, seat: int, out: np.ndarray | None = None
+    ) -> tuple[np.ndarray, dict[int, Action], int]:
+        """The int8 mask for `seat` (written into `out` if given), index -> engine action
+        (the first of equivalent actions: e.g. two Forests in hand), and the number of
+        legal actions without an index (always 0 within the limits)."""
+        if out is None:
+            mask = np.zeros(self.n_actions, dtype=np.int8)
+        else:
+            mask = out
+            mask.fill(0)
         amap: dict[int, Action] = {}
         if g.is_over or g.current_player != seat:
             return mask, amap, 0

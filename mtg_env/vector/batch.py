@@ -1,0 +1,405 @@
+"""`DuelBatch`: N duels stepped by one call, their observations and masks written into
+preallocated batch arrays. The gymnasium and SB3 vector envs (`mtg_env.vector`) are thin
+views of it; the module docstring of `mtg_env.vector` is its documentation.
+
+Each game follows exactly the rules of the single env it stands for, so that a batch and
+N single envs stepped with the same seeds and actions give the same games: in learner mode
+a `SelfPlayEnv` (the learner's seat alternating per episode, the opponent inside the step),
+in self-play mode the PettingZoo `raw_env` (the acting seat returned). What a batch leaves
+out is what makes N single envs slow: per-env dictionaries of rewards and flags, replay
+recording, and a fresh observation array per step.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+
+from ..engine import Action, Game, IllegalActionError, load_cards
+from ..env.duel import _deck_spec, canonical, check_args, check_seed, pick_pair
+from ..env.entity import EntityLayout
+from ..env.selfplay import make_opponent
+from ..env.spaces import Layout
+
+OBS_TYPES = ("flat", "entity")
+
+
+class DuelBatch:
+    """N games of one format, stepped together.
+
+    Learner mode (`opponent` given: an agent spec such as "random" or "heuristic", built
+    once per game, or an agent object or callable, shared by the games; or
+    `opponent_factory(i)`, called once per game): `seats[i]` is the learner's seat in
+    game i, the opponent moves inside `step`, and `rewards[i]` is the learner's. Self-play
+    mode (`opponent=None`): `seats[i]` is the seat that must act in game i and
+    `rewards[i, s]` is seat s's reward for the move just made.
+
+    A game that ends is started again in the same step (gymnasium's same-step autoreset):
+    the arrays then hold the new game's first observation, and `finals` lists the games
+    that ended, with the winner and, in learner mode, the learner's last observation.
+    """
+
+    def __init__(
+        self,
+        num_games: int,
+        format: str = "classic",
+        decks: Any = None,
+        *,
+        obs_type: str = "flat",
+        opponent: Any = None,
+        opponent_factory: Callable[[int], Any] | None = None,
+        max_decisions: int = 3000,
+        auto_pass: bool = True,
+        mulligans: bool = True,
+        reward_shaping: bool = False,
+    ) -> None:
+        if not isinstance(num_games, int) or isinstance(num_games, bool) or num_games < 1:
+            raise ValueError(f"num_games must be a positive integer, not {num_games!r}")
+        check_args(
+            format,
+            max_decisions,
+            {"auto_pass": auto_pass, "reward_shaping": reward_shaping, "mulligans": mulligans},
+        )
+        if obs_type not in OBS_TYPES:
+            raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, not {obs_type!r}")
+        n = self.num_games = num_games
+        self.format = format
+        self.obs_type = obs_type
+        self.max_decisions = max_decisions
+        self.auto_pass = auto_pass
+        self.mulligans = mulligans
+        self.reward_shaping = reward_shaping
+        self.layout = Layout(load_cards(format))
+        self.entity = EntityLayout(self.layout) if obs_type == "entity" else None
+        self.deck_pool, self.fixed_pair = _deck_spec(decks, format)
+        if self.entity is not None:
+            self.n_actions = self.entity.n_actions
+            self.single_observation_space: spaces.Space = self.entity.observation_space
+            self.obs: Any = {
+                k: np.zeros((n, *sp.shape), sp.dtype)
+                for k, sp in self.entity.observation_space.spaces.items()
+            }
+            self.masks: np.ndarray = self.obs["action_mask"]
+            # Row views, one dict per game, for the encoder to write into.
+            self._rows_out = [{k: a[i] for k, a in self.obs.items()} for i in range(n)]
+            self._scratch = {k: np.zeros_like(a[0]) for k, a in self.obs.items()}
+        else:
+            self.n_actions = self.layout.n_actions
+            self.single_observation_space = spaces.Box(0.0, 1.0, (self.layout.n_obs,), np.float32)
+            self.obs = np.zeros((n, self.layout.n_obs), np.float32)
+            self.masks = np.zeros((n, self.n_actions), np.int8)
+        self._scratch_mask = np.zeros(self.n_actions, np.int8)
+        self.seats = np.zeros(n, np.int8)
+        self.rewards = np.zeros((n, 2), np.float64)
+        # Learner mode: the learner's reward for the step (its seat may change at a reset).
+        self.learner_rewards = np.zeros(n, np.float64)
+        self.terminated = np.zeros(n, bool)
+        self.truncated = np.zeros(n, bool)
+        self.finals: list[tuple[int, dict[str, Any]]] = []
+        self.games: list[Game | None] = [None] * n
+        # Per game: index -> engine action of the acting seat's mask (v1: candidate row ->
+        # action), valid while `_ok[i]`.
+        self._maps: list[dict[int, Action]] = [{} for _ in range(n)]
+        self._ok = [False] * n
+        self._cand: list[tuple[list[int], dict[int, Action]]] = [([], {}) for _ in range(n)]
+        self._deck_rng = [random.Random() for _ in range(n)]
+        self._deck_seeded = [False] * n
+        if opponent is not None and opponent_factory is not None:
+            raise ValueError("give an opponent or an opponent_factory, not both")
+        self.learner_mode = opponent is not None or opponent_factory is not None
+        self.opponent_spec = opponent
+        # One opponent per game: a spec builds one each; a factory is called with the game's
+        # index; an agent object or callable is shared by every game.
+        self.opponents: list[Any] = []
+        if opponent_factory is not None:
+            self.opponents = [opponent_factory(i) for i in range(n)]
+        elif opponent is not None:
+            shared = None if isinstance(opponent, str) else make_opponent(opponent)
+            self.opponents = [shared or make_opponent(opponent) for _ in range(n)]
+        self._engine_opp = [False] * n
+        self._np_rng: list[np.random.Generator | None] = [None] * n
+        self._episode = [0] * n
+        self.episodes_done = 0
+
+    # ------------------------------------------------------------------ resets
+
+    def reset(self, seed: int | Sequence[int | None] | None = None) -> None:
+        """Start every game: game i from `seed + i` (an int), from `seed[i]` (a list), or
+        from fresh entropy (None)."""
+        n = self.num_games
+        if seed is None or isinstance(seed, int | np.integer):
+            s = check_seed(seed)
+            seeds: list[int | None] = [None if s is None else s + i for i in range(n)]
+        else:
+            seeds = [check_seed(x) for x in seed]
+            if len(seeds) != n:
+                raise ValueError(f"reset: {len(seeds)} seeds for {n} games")
+        self.rewards.fill(0.0)
+        self.learner_rewards.fill(0.0)
+        self.terminated.fill(False)
+        self.truncated.fill(False)
+        self.finals = []
+        for i in range(n):
+            self._reset_game(i, seeds[i])
+
+    def _reset_game(self, i: int, seed: int | None) -> None:
+        if self.learner_mode:
+            # SelfPlayEnv.reset: its own stream picks the game's seed; the seat alternates.
+            if seed is not None:
+                self._np_rng[i], _ = seeding.np_random(seed)
+                self._episode[i] = 0
+                self._reseed_opponent(i, seed)
+            elif self._np_rng[i] is None:
+                self._np_rng[i], _ = seeding.np_random(None)
+            rng = self._np_rng[i]
+            assert rng is not None
+            self.seats[i] = self._episode[i] % 2
+            self._episode[i] += 1
+            self._new_game(i, int(rng.integers(0, 2**63 - 1)))
+            opp = self.opponents[i]
+            if hasattr(opp, "reset"):
+                opp.reset()
+            self._engine_opp[i] = bool(getattr(opp, "decides_from_engine", False))
+            self._prepare(i)
+            self._play_opponent(i)
+        else:
+            self._new_game(i, seed)
+            self._prepare(i)
+        self._encode(i)
+
+    def _reseed_opponent(self, i: int, seed: int) -> None:
+        opp_seed = int(np.random.default_rng([seed, 0x0BB0]).integers(2**31))
+        if isinstance(self.opponent_spec, str):
+            self.opponents[i] = make_opponent(self.opponent_spec, opp_seed)
+        elif callable(getattr(self.opponents[i], "reseed", None)):
+            self.opponents[i].reseed(opp_seed)
+
+    def _new_game(self, i: int, seed: int | None) -> None:
+        """raw_env.reset(seed): the decks and the game's seed from the game's own stream."""
+        rng = self._deck_rng[i]
+        if seed is not None:
+            rng.seed(seed)
+        else:
+            if not self._deck_seeded[i]:
+                rng.seed(random.SystemRandom().getrandbits(63))
+            rng.getrandbits(63)  # raw_env keeps this draw as its episode seed
+        self._deck_seeded[i] = True
+        pair = pick_pair(rng, self.deck_pool, self.fixed_pair, self.format)
+        self.games[i] = Game.new(
+            pair,
+            seed=rng.getrandbits(63),
+            format=self.format,
+            auto_pass=self.auto_pass,
+            mulligans=self.mulligans,
+            max_decisions=self.max_decisions,
+        )
+        self._ok[i] = False
+
+    # ------------------------------------------------------------------ stepping
+
+    def step(self, actions: Any) -> None:
+        """Apply `actions[i]` (an index of the acting seat's mask) in every game."""
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_games,):
+            raise ValueError(f"step: actions of shape {acts.shape}, expected ({self.num_games},)")
+        if not np.issubdtype(acts.dtype, np.integer):
+            raise TypeError(f"step: actions must be integers, not {acts.dtype}")
+        self.rewards.fill(0.0)
+        self.learner_rewards.fill(0.0)
+        self.terminated.fill(False)
+        self.truncated.fill(False)
+        self.finals = []
+        rewards = self.rewards
+        learner = self.learner_mode
+        for i, a in enumerate(acts.tolist()):
+            g = self.games[i]
+            if g is None:
+                raise RuntimeError("call reset() before step()")
+            seat = int(self.seats[i])
+            action = self._maps[i].get(a) if self._ok[i] else None
+            if action is None:
+                if not learner:
+                    raise IllegalActionError(
+                        f"game {i}: action {a} is not legal for seat {seat} now"
+                    )
+                # SelfPlayEnv's convention: an illegal move ends the episode with -1.
+                rewards[i, seat] = -1.0
+                self.terminated[i] = True
+                self.learner_rewards[i] = -1.0
+                self._end(i, {"illegal_action": a})
+                continue
+            self._apply(i, g, action)
+            if learner:
+                if not self._done(i):
+                    self._play_opponent(i)
+                self.learner_rewards[i] = rewards[i, seat]
+            if self._done(i):
+                self._end(i, self._final_info(g))
+            else:
+                self._encode(i)
+
+    def _done(self, i: int) -> bool:
+        return bool(self.terminated[i] or self.truncated[i])
+
+    def _apply(self, i: int, g: Game, action: Action) -> None:
+        """raw_env._step_to: the move, its rewards (both seats), the end or truncation."""
+        life = g.life[:] if self.reward_shaping else None
+        g.apply(action)
+        self._ok[i] = False
+        r = self.rewards
+        if life is not None and not g.is_over:
+            d0, d1 = g.life[0] - life[0], g.life[1] - life[1]
+            r[i, 0] += 0.01 * (d0 - d1)
+            r[i, 1] += 0.01 * (d1 - d0)
+        if g.is_over:
+            if g.truncated:
+                self.truncated[i] = True
+                return
+            if g.winner is not None:
+                r[i, g.winner] += 1.0
+                r[i, 1 - g.winner] -= 1.0
+            self.terminated[i] = True
+            return
+        reason = (self.entity or self.layout).overflow(g)
+        if reason is None and self._needs_map(i, g):
+            if self._prepare(i) > 0:
+                reason = "a legal action has no index in the layout"
+        if reason is not None:
+            self.truncated[i] = True
+
+    def _needs_map(self, i: int, g: Game) -> bool:
+        # A seat that decides by index needs the mask; an engine opponent does not.
+        return not (self.learner_mode and self._engine_opp[i] and g.current_player != self.seats[i])
+
+    def _prepare(self, i: int) -> int:
+        """The acting seat's mask and index map (the learner's or self-play's into the batch
+        row, a non-engine opponent's into scratch); the legal actions with no index."""
+        g = self.games[i]
+        assert g is not None
+        seat = g.current_player
+        if seat is None:
+            self._maps[i] = {}
+            self._ok[i] = True
+            return 0
+        mine = not self.learner_mode or seat == self.seats[i]
+        if self.entity is not None:
+            rows, flat_map, missing = self.entity.candidates(g, seat)
+            self._maps[i] = {j: flat_map[fi] for j, fi in enumerate(rows)}
+            self._cand[i] = (rows, flat_map)  # the candidate rows of the next observation
+        else:
+            out = self.masks[i] if mine else self._scratch_mask
+            _, self._maps[i], missing = self.layout.mask_and_map(g, seat, out)
+        self._ok[i] = True
+        return missing
+
+    def _play_opponent(self, i: int) -> None:
+        """SelfPlayEnv._play_opponent: the opponent moves until the learner must decide."""
+        g = self.games[i]
+        assert g is not None
+        me = int(self.seats[i])
+        opp = self.opponents[i]
+        while not self._done(i) and not g.is_over and g.current_player == 1 - me:
+            if self._engine_opp[i]:
+                act = opp.choose(g)
+                legal = g.legal_actions()
+                if act not in legal:
+                    raise IllegalActionError(f"game {i}: the opponent chose {act}, not legal")
+                _, act = canonical(self.layout, g, 1 - me, act, legal)
+                self._apply(i, g, act)
+                continue
+            if not self._ok[i]:
+                self._prepare(i)
+            obs = None
+            if getattr(opp, "needs_observation", True):
+                obs = self._observe_copy(i, 1 - me)
+            mask = self._current_mask(i)
+            info = {"game": g, "seat": 1 - me}
+            a = opp.act(obs, mask, info) if hasattr(opp, "act") else opp(obs, mask, info)
+            action = self._maps[i].get(int(a))
+            if action is None:
+                raise IllegalActionError(f"game {i}: the opponent chose index {a}, not legal")
+            self._apply(i, g, action)
+
+    def _current_mask(self, i: int) -> np.ndarray:
+        """The acting seat's mask as a fresh array (for an opponent's `act`)."""
+        m = np.zeros(self.n_actions, np.int8)
+        if self.entity is not None:
+            m[: len(self._maps[i])] = 1
+        else:
+            m[list(self._maps[i])] = 1
+        return m
+
+    # ------------------------------------------------------------------ observations
+
+    def _encode(self, i: int) -> None:
+        """Game i's observation of `seats[i]` (self-play: the acting seat) into the batch."""
+        g = self.games[i]
+        assert g is not None
+        if not self.learner_mode:
+            cp = g.current_player
+            self.seats[i] = cp if cp is not None else self.seats[i]
+        seat = int(self.seats[i])
+        acting = g.current_player == seat
+        if acting and not self._ok[i]:
+            self._prepare(i)
+        if self.entity is not None:
+            cands = self._cands(i) if acting else None
+            self.entity.observe(g, seat, cands, out=self._rows_out[i])
+        else:
+            self.layout.observe(g, seat, out=self.obs[i])
+            if not acting:
+                self.masks[i].fill(0)
+
+    def _cands(self, i: int) -> tuple[list[int], dict[int, Action]]:
+        """The acting seat's candidate rows (flat indices in index order) and actions."""
+        if not self._ok[i]:
+            self._prepare(i)
+        return self._cand[i]
+
+    def _observe_copy(self, i: int, seat: int) -> Any:
+        """A fresh observation of `seat` in game i (an opponent's, a final one)."""
+        g = self.games[i]
+        assert g is not None
+        acting = g.current_player == seat
+        if self.entity is not None:
+            return self.entity.observe(g, seat, self._cands(i) if acting else None)
+        return self.layout.observe(g, seat)
+
+    def _final_info(self, g: Game) -> dict[str, Any]:
+        info: dict[str, Any] = {"winner": g.winner, "truncated": bool(g.truncated)}
+        if not g.is_over:
+            info["truncated_reason"] = (self.entity or self.layout).overflow(
+                g
+            ) or "a legal action has no index in the layout"
+        return info
+
+    def _end(self, i: int, info: dict[str, Any]) -> None:
+        """Record how game i ended and start the next one in its place."""
+        if self.learner_mode:
+            info["final_obs"] = self._observe_copy(i, int(self.seats[i]))
+            info["learner_seat"] = int(self.seats[i])
+        self.finals.append((i, info))
+        self.episodes_done += 1
+        term, trunc = self.terminated[i], self.truncated[i]
+        for _ in range(100):
+            # The flags are the ended game's; the new one starts clear. (A new game that
+            # ends before the learner's first decision is replaced at once.)
+            self.terminated[i] = self.truncated[i] = False
+            self._reset_game(i, None)
+            if not self._done(i):
+                break
+        self.terminated[i], self.truncated[i] = term, trunc
+
+    # ------------------------------------------------------------------ helpers
+
+    def action_masks(self) -> np.ndarray:
+        """The acting (or learner) seat's masks as booleans, one row per game."""
+        return self.masks.astype(bool)
+
+    def close(self) -> None:
+        self.games = [None] * self.num_games
