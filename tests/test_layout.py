@@ -118,6 +118,8 @@ LAYERS = [
     ("mtg_env.env", ("mtg_env.engine", *SUPPORT)),
     ("mtg_env.nets", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("mtg_env.entity_nets", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
+    ("mtg_env.vector", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
+    ("mtg_env.openspiel", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("agents", ("mtg_env.engine", "mtg_env.env", "mtg_env.nets", "mtg_env.entity_nets", *SUPPORT)),
 ]
 
