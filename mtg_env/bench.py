@@ -10,6 +10,11 @@ Every figure is random legal play, seeded, measured for a wall-clock budget:
 - `clone` / `resample_hidden`: per second, on states sampled along random games;
 - `memory`: peak Python allocation (tracemalloc) while one `raw_env` is built and plays
   one game, after the shared card tables are loaded;
+- `vector`: `mtg_env.vector.DuelBatch` stepping 64 games per call in self-play mode (an
+  observation and a mask for the acting seat of every game, written into batch arrays),
+  next to 64 separate `raw_env`s stepped one after another in a Python loop with the same
+  random legal play, and their ratio (`vector_ratio`); `vector_v1` the same with the v1
+  entity observation;
 - `ppo`: MaskablePPO on `SelfPlay-v0` with the default training config's vector env and
   network for a few rollouts: steps/s and the share of wall time spent inside the env;
 - `chess` (optional): PettingZoo's chess `raw_env` in the same process with the same loop,
@@ -33,6 +38,7 @@ import numpy as np
 from .engine import Game, load_cards, load_decks
 from .engine.formats import FORMATS as _FORMATS
 from .env import SelfPlayEnv, env, raw_env
+from .vector import DuelBatch
 
 FORMATS = tuple(_FORMATS)
 
@@ -103,6 +109,43 @@ def _aec_loop(env: Any, seconds: float) -> dict[str, float]:
 
 def bench_raw_env(fmt: str, seconds: float, obs_type: str = "flat") -> dict[str, float]:
     return _aec_loop(raw_env(format=fmt, obs_type=obs_type), seconds)
+
+
+def bench_vector(fmt: str, seconds: float, n: int = 64, obs_type: str = "flat") -> dict[str, float]:
+    """`n` games in one `DuelBatch` against `n` separate `raw_env`s, in the same process."""
+    rng = np.random.default_rng(0)
+    batch = DuelBatch(n, fmt, obs_type=obs_type)
+    batch.reset(seed=0)
+
+    def batch_round() -> int:
+        # One uniformly random legal index per game: the largest noise on a legal entry.
+        batch.step(np.argmax(rng.random(batch.masks.shape) * batch.masks, axis=1))
+        return n
+
+    vn, vdt = _timed(seconds, batch_round)
+    envs = [raw_env(format=fmt, obs_type=obs_type) for _ in range(n)]
+    for i, e in enumerate(envs):
+        e.reset(seed=i)
+
+    def separate_round() -> int:
+        steps = 0
+        for e in envs:
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.reset()
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+        return steps
+
+    sn, sdt = _timed(seconds, separate_round)
+    vector, separate = vn / vdt, sn / sdt
+    return {
+        "n": n,
+        "vector_steps_per_s": vector,
+        "separate_raw_env_steps_per_s": separate,
+        "vector_ratio": vector / separate,
+    }
 
 
 def bench_obs_bytes(fmt: str) -> dict[str, int]:
@@ -318,6 +361,7 @@ def run_all(
     ppo: bool = True,
     progress: Callable[[str], None] | None = None,
     ppo_rollouts: int = 10,
+    vector: bool = True,
 ) -> dict[str, Any]:
     """Every figure; `seconds` is the budget of each timed loop."""
     say = progress or (lambda _m: None)
@@ -331,6 +375,11 @@ def run_all(
         say(f"{fmt}: raw_env v1 (entity observation)")
         r["raw_env_v1"] = bench_raw_env(fmt, seconds, "entity")
         r["obs_bytes"] = bench_obs_bytes(fmt)
+        if vector:
+            say(f"{fmt}: vector env (64 games per call) and 64 separate raw_envs")
+            r["vector"] = bench_vector(fmt, seconds)
+            say(f"{fmt}: vector env v1 and 64 separate raw_envs v1")
+            r["vector_v1"] = bench_vector(fmt, seconds, obs_type="entity")
         say(f"{fmt}: env (wrapped)")
         r["env"] = bench_wrapped_env(fmt, seconds)
         say(f"{fmt}: SelfPlay-v0")

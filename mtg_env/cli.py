@@ -188,9 +188,12 @@ def bench(
     ppo_rollouts: Annotated[
         int, typer.Option(min=1, help="Rollouts (16 x 128 steps each) of the PPO figure.")
     ] = 10,
+    vector: Annotated[
+        bool, typer.Option(help="Include the vector env against 64 separate raw_envs.")
+    ] = True,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Throughput: engine, raw_env, wrapped env, SelfPlay-v0, clone, memory, PPO."""
+    """Throughput: engine, raw_env, vector env, wrapped env, SelfPlay-v0, clone, memory, PPO."""
     from rich.console import Console
     from rich.table import Table
 
@@ -205,6 +208,7 @@ def bench(
         chess=chess,
         ppo=ppo,
         ppo_rollouts=ppo_rollouts,
+        vector=vector,
         progress=lambda m: err.print(f"[dim]bench: {m}...[/dim]"),
     )
     if json_out:
@@ -229,8 +233,23 @@ def bench(
         ("resample_hidden()/s", "state", "resample_hidden_per_s"),
         ("peak MiB per env", "memory", "peak_mib_per_env"),
     ]
+    if vector:
+        rows[6:6] = [
+            ("vector env steps/s (64 games per call)", "vector", "vector_steps_per_s"),
+            ("64 separate raw_envs steps/s", "vector", "separate_raw_env_steps_per_s"),
+            ("vector / separate raw_envs", "vector", "vector_ratio"),
+            ("vector env v1 steps/s", "vector_v1", "vector_steps_per_s"),
+            ("64 separate raw_envs v1 steps/s", "vector_v1", "separate_raw_env_steps_per_s"),
+            ("vector v1 / separate raw_envs v1", "vector_v1", "vector_ratio"),
+        ]
     for label, group, key in rows:
-        t.add_row(label, *(f"{r[group][key]:,.1f}" for r in res["formats"].values()))
+        t.add_row(
+            label,
+            *(
+                f"{r[group][key]:,.2f}" if key.endswith("ratio") else f"{r[group][key]:,.1f}"
+                for r in res["formats"].values()
+            ),
+        )
     if "chess" in res:
         t.add_row("chess raw_env steps/s", f"{res['chess']['steps_per_s']:,.0f}")
         t.add_row("raw_env / chess", *(f"{x:.2f}x" for x in res["raw_env_vs_chess"].values()))

@@ -21,7 +21,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import torch
@@ -39,6 +39,7 @@ from mtg_env.entity_nets import CandidatePolicy  # noqa: E402
 from mtg_env.env import SelfPlayEnv  # noqa: E402
 from mtg_env.env.duel import AGENTS, raw_env  # noqa: E402
 from mtg_env.io import check_writable, load_config_yaml, write_bytes, write_json  # noqa: E402
+from mtg_env.vector.sb3 import DuelVecEnv  # noqa: E402
 
 Pos = Annotated[int, Field(gt=0)]
 NonNeg = Annotated[int, Field(ge=0)]
@@ -74,6 +75,11 @@ class Config:
     eval_games: Pos = 40
     final_eval_games: Pos = 200  # the evaluation at the end (per opponent)
     max_decisions: Pos = 2000
+    # "dummy": SB3's DummyVecEnv of SelfPlay-v1 envs; "batch": every game in one
+    # mtg_env.vector.DuelVecEnv (opponents inside the batch). With 16 envs on 2 CPU threads
+    # the network's updates dominate and both train at the same speed (docs/performance.md),
+    # so the default stays the one the recorded runs used.
+    vec_env: Literal["batch", "dummy"] = "dummy"
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -95,6 +101,38 @@ SMOKE = {
     "hidden": 32,
     "entity_dim": 16,
 }
+
+
+class PoolBot:
+    """The opponent of one game of the batch: heuristic or random, drawn per episode
+    (`reset`), with the same draws as `PoolEnv`."""
+
+    def __init__(self, cfg: Config, seed: int) -> None:
+        self.p_heuristic = cfg.p_heuristic
+        self.pool_rng = random.Random(seed)
+        self.bots = {
+            "heuristic": make_agent("heuristic", seed, fmt=cfg.format),
+            "random": make_agent("random", seed + 1),
+        }
+        self.current: Any = self.bots["random"]
+
+    @property
+    def needs_observation(self) -> bool:
+        return bool(getattr(self.current, "needs_observation", True))
+
+    @property
+    def decides_from_engine(self) -> bool:
+        return bool(getattr(self.current, "decides_from_engine", False))
+
+    def reset(self) -> None:
+        pick = "heuristic" if self.pool_rng.random() < self.p_heuristic else "random"
+        self.current = self.bots[pick]
+
+    def choose(self, game: Any) -> Any:
+        return self.current.choose(game)
+
+    def act(self, obs: Any, mask: np.ndarray, info: dict[str, Any]) -> int:
+        return self.current.act(obs, mask, info)
 
 
 class PoolEnv(SelfPlayEnv):
@@ -236,7 +274,18 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(cfg.torch_threads)
     torch.manual_seed(cfg.seed)
     log = print
-    venv = DummyVecEnv([lambda i=i: PoolEnv(cfg, cfg.seed * 1000 + i) for i in range(cfg.n_envs)])
+    if cfg.vec_env == "batch":
+        venv: Any = DuelVecEnv(
+            cfg.n_envs,
+            cfg.format,
+            obs_type="entity",
+            opponent_factory=lambda i: PoolBot(cfg, cfg.seed * 1000 + i),
+            max_decisions=cfg.max_decisions,
+        )
+    else:
+        venv = DummyVecEnv(
+            [lambda i=i: PoolEnv(cfg, cfg.seed * 1000 + i) for i in range(cfg.n_envs)]
+        )
     venv.seed(cfg.seed)
     model = MaskablePPO(
         CandidatePolicy,

@@ -47,8 +47,15 @@ def test_bench_command_json_has_every_figure() -> None:
         ("state", "clone_per_s"),
         ("state", "resample_hidden_per_s"),
         ("memory", "peak_mib_per_env"),
+        ("vector", "vector_steps_per_s"),
+        ("vector", "separate_raw_env_steps_per_s"),
+        ("vector_v1", "vector_steps_per_s"),
     ]:
         assert r[group][key] > 0, (group, key)
+    for v in ("vector", "vector_v1"):
+        assert r[v]["vector_ratio"] == pytest.approx(
+            r[v]["vector_steps_per_s"] / r[v]["separate_raw_env_steps_per_s"]
+        )
     assert res["ppo"]["steps_per_s"] > 0 and 0 < res["ppo"]["env_share"] < 1
     ppo = res["ppo"]
     # The heuristic opponent's thinking is a part of the time inside the env.
@@ -337,14 +344,18 @@ def test_average_policies_is_the_mean_of_the_weights(tmp_path: Path) -> None:
     assert not (tmp_path / "x.safetensors").exists()
 
 
-def test_train_entity_smoke_writes_data_only_results(tmp_path: Path) -> None:
+@pytest.mark.parametrize("vec_env", ["dummy", "batch"])
+def test_train_entity_smoke_writes_data_only_results(tmp_path: Path, vec_env: str) -> None:
     from safetensors.torch import load_file
 
     out = tmp_path / "entity"
+    config = tmp_path / "config.yaml"
+    text = (ROOT / "configs/train/entity_default.yaml").read_text()
+    config.write_text(text + f"vec_env: {vec_env}\n")
     stdout = run(
         "scripts/train_entity.py",
         "--config",
-        str(ROOT / "configs/train/entity_default.yaml"),
+        str(config),
         "--smoke",
         "--out",
         str(out),
@@ -352,6 +363,7 @@ def test_train_entity_smoke_writes_data_only_results(tmp_path: Path) -> None:
     assert "done: 256 steps" in stdout
     card = json.loads((out / "model_card.json").read_text())
     assert card["steps"] == 256 and card["config"]["entity_dim"] == 16
+    assert card["config"]["vec_env"] == vec_env
     evals = [json.loads(x) for x in (out / "eval.jsonl").read_text().splitlines()]
     assert evals[0]["steps"] == 0 and evals[-1]["steps"] == 256
     assert all(0 <= e["random"] <= 1 and 0 <= e["heuristic"] <= 1 for e in evals)
