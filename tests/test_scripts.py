@@ -388,3 +388,16 @@ def test_train_entity_bad_config_is_one_line(tmp_path: Path) -> None:
     )
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert "field entity_dim" in r.stderr and str(cfg) in r.stderr
+
+
+def test_openspiel_ismcts_script_smoke(tmp_path: Path) -> None:
+    pytest.importorskip("pyspiel")
+    out = tmp_path / "ismcts.json"
+    stdout = run(
+        "scripts/openspiel_ismcts.py",
+        "--games", "2", "--simulations", "2", "--max-decisions", "80", "--out", str(out),
+    )  # fmt: skip
+    assert "IS-MCTS (2 simulations) vs random" in stdout
+    res = json.loads(out.read_text())
+    assert res["games"] == 2 and 0 <= res["score"] <= 1
+    assert res["config"]["simulations"] == 2

@@ -50,8 +50,9 @@ from typing import Any
 
 from .batch import DuelBatch
 from .gym import VectorDuelEnv
+from .parallel import ParallelDuelBatch, make_batch
 
-__all__ = ["DuelBatch", "DuelVecEnv", "VectorDuelEnv"]
+__all__ = ["DuelBatch", "DuelVecEnv", "ParallelDuelBatch", "VectorDuelEnv", "make_batch"]
 
 
 def __getattr__(name: str) -> Any:

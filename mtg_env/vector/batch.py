@@ -125,6 +125,7 @@ class DuelBatch:
         self._np_rng: list[np.random.Generator | None] = [None] * n
         self._episode = [0] * n
         self.episodes_done = 0
+        self.first_index = 0  # the number of game 0 in messages (a worker's slice)
 
     # ------------------------------------------------------------------ resets
 
@@ -225,7 +226,7 @@ class DuelBatch:
             if action is None:
                 if not learner:
                     raise IllegalActionError(
-                        f"game {i}: action {a} is not legal for seat {seat} now"
+                        f"game {i + self.first_index}: action {a} is not legal for seat {seat} now"
                     )
                 # SelfPlayEnv's convention: an illegal move ends the episode with -1.
                 rewards[i, seat] = -1.0
@@ -308,7 +309,9 @@ class DuelBatch:
                 act = opp.choose(g)
                 legal = g.legal_actions()
                 if act not in legal:
-                    raise IllegalActionError(f"game {i}: the opponent chose {act}, not legal")
+                    raise IllegalActionError(
+                        f"game {i + self.first_index}: the opponent chose {act}, not legal"
+                    )
                 _, act = canonical(self.layout, g, 1 - me, act, legal)
                 self._apply(i, g, act)
                 continue
@@ -322,7 +325,9 @@ class DuelBatch:
             a = opp.act(obs, mask, info) if hasattr(opp, "act") else opp(obs, mask, info)
             action = self._maps[i].get(int(a))
             if action is None:
-                raise IllegalActionError(f"game {i}: the opponent chose index {a}, not legal")
+                raise IllegalActionError(
+                    f"game {i + self.first_index}: the opponent chose index {a}, not legal"
+                )
             self._apply(i, g, action)
 
     def _current_mask(self, i: int) -> np.ndarray:
@@ -396,6 +401,39 @@ class DuelBatch:
         self.terminated[i], self.truncated[i] = term, trunc
 
     # ------------------------------------------------------------------ helpers
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The batch arrays by name (the entity tables as `obs.<name>`)."""
+        out = {
+            "seats": self.seats,
+            "rewards": self.rewards,
+            "learner_rewards": self.learner_rewards,
+            "terminated": self.terminated,
+            "truncated": self.truncated,
+        }
+        if isinstance(self.obs, dict):
+            out.update({f"obs.{k}": v for k, v in self.obs.items()})
+        else:
+            out["obs"] = self.obs
+            out["masks"] = self.masks
+        return out
+
+    def use_arrays(self, arrays: dict[str, np.ndarray]) -> None:
+        """Write into the given arrays (same names, shapes and dtypes as `arrays()`), e.g.
+        views of shared memory, from now on. Call before `reset`."""
+        mine = self.arrays()
+        for k, a in arrays.items():
+            if k not in mine or a.shape != mine[k].shape or a.dtype != mine[k].dtype:
+                raise ValueError(f"use_arrays: {k} does not match the batch's array")
+        self.seats, self.rewards = arrays["seats"], arrays["rewards"]
+        self.learner_rewards = arrays["learner_rewards"]
+        self.terminated, self.truncated = arrays["terminated"], arrays["truncated"]
+        if isinstance(self.obs, dict):
+            self.obs = {k: arrays[f"obs.{k}"] for k in self.obs}
+            self.masks = self.obs["action_mask"]
+            self._rows_out = [{k: a[i] for k, a in self.obs.items()} for i in range(self.num_games)]
+        else:
+            self.obs, self.masks = arrays["obs"], arrays["masks"]
 
     def action_masks(self) -> np.ndarray:
         """The acting (or learner) seat's masks as booleans, one row per game."""

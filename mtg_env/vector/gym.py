@@ -10,7 +10,7 @@ from gymnasium import spaces
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .batch import DuelBatch
+from .parallel import make_batch
 
 try:  # gymnasium >= 1.1 names its autoreset modes
     from gymnasium.vector import AutoresetMode
@@ -48,7 +48,7 @@ class VectorDuelEnv(VectorEnv):
             raise ValueError("VectorDuelEnv needs an opponent; for both seats use DuelBatch")
         if "opponent_factory" in kwargs:
             opponent = None
-        self.batch = DuelBatch(
+        self.batch = make_batch(
             num_envs, format, decks, obs_type=obs_type, opponent=opponent, **kwargs
         )
         self.num_envs = num_envs

@@ -11,7 +11,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from .batch import DuelBatch
+from .parallel import make_batch
 
 
 class DuelVecEnv(VecEnv):
@@ -34,7 +34,7 @@ class DuelVecEnv(VecEnv):
             raise ValueError("DuelVecEnv needs an opponent (an agent spec, object or callable)")
         if "opponent_factory" in kwargs:
             opponent = None
-        self.batch = DuelBatch(
+        self.batch = make_batch(
             num_envs, format, decks, obs_type=obs_type, opponent=opponent, **kwargs
         )
         super().__init__(

@@ -12,7 +12,7 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from mtg_env.engine import IllegalActionError
 from mtg_env.env.duel import raw_env
 from mtg_env.env.selfplay import SelfPlayEnv
-from mtg_env.vector import DuelBatch, VectorDuelEnv
+from mtg_env.vector import DuelBatch, ParallelDuelBatch, VectorDuelEnv
 
 
 def _same(a: object, b: object) -> bool:
@@ -183,3 +183,59 @@ def test_maskable_ppo_trains_on_the_sb3_adapter() -> None:
         if done_seen:
             break
     assert done_seen
+
+
+@pytest.mark.parametrize(("obs_type", "opponent"), [("flat", None), ("entity", "heuristic")])
+def test_workers_play_the_same_games_as_one_process(obs_type: str, opponent: str | None) -> None:
+    one = DuelBatch(5, "classic", obs_type=obs_type, opponent=opponent)
+    two = ParallelDuelBatch(5, "classic", obs_type=obs_type, opponent=opponent, workers=2)
+    try:
+        one.reset(seed=21)
+        two.reset(seed=21)
+        rng = np.random.default_rng(3)
+        ended = 0
+        for _ in range(150):
+            mine = one.arrays()
+            for k, a in mine.items():
+                theirs = two.obs[k[4:]] if k.startswith("obs.") else getattr(two, k)
+                assert np.array_equal(a, theirs), k
+            acts = _pick(rng, one.masks)
+            one.step(acts)
+            two.step(acts)
+            assert [(i, f["winner"]) for i, f in one.finals] == [
+                (i, f["winner"]) for i, f in two.finals
+            ]
+            ended += len(one.finals)
+        assert ended > 0
+    finally:
+        two.close()
+
+
+def test_a_worker_reports_an_illegal_action_with_the_game_number() -> None:
+    b = ParallelDuelBatch(4, "classic", workers=2)
+    try:
+        b.reset(seed=0)
+        acts = _pick(np.random.default_rng(0), b.masks)
+        acts[3] = int(np.flatnonzero(b.masks[3] == 0)[0])
+        with pytest.raises(IllegalActionError, match="game 3"):
+            b.step(acts)
+    finally:
+        b.close()
+    assert not any(p.is_alive() for p in b._procs)
+
+
+def test_the_vector_env_with_workers_gives_the_same_run() -> None:
+    a = VectorDuelEnv(4, opponent="random")
+    b = VectorDuelEnv(4, opponent="random", workers=2)
+    try:
+        oa, ia = a.reset(seed=2)
+        ob, ib = b.reset(seed=2)
+        rng = np.random.default_rng(0)
+        for _ in range(60):
+            assert np.array_equal(oa, ob)
+            acts = _pick(rng, ia["action_mask"])
+            oa, ra, ta, _, ia = a.step(acts)
+            ob, rb, tb, _, ib = b.step(acts)
+            assert np.array_equal(ra, rb) and np.array_equal(ta, tb)
+    finally:
+        b.close()

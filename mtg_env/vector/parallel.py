@@ -1,0 +1,212 @@
+"""`ParallelDuelBatch`: a `DuelBatch` whose games are shared among worker processes, each
+stepping its slice of the games into shared-memory batch arrays. One `step` call sends
+the actions to every worker at once and waits for all; the caller reads the same arrays
+as from a `DuelBatch`, and the games are the same (game i is seeded the same way whatever
+the number of workers). See `mtg_env.vector`."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import weakref
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
+from multiprocessing.shared_memory import SharedMemory
+from typing import Any
+
+import numpy as np
+
+from ..engine import IllegalActionError
+from ..env.duel import check_seed
+from .batch import DuelBatch
+
+
+def _split(n: int, k: int) -> list[tuple[int, int]]:
+    """`k` contiguous slices of range(n), sizes differing by at most one."""
+    bounds = [round(i * n / k) for i in range(k + 1)]
+    return [(bounds[i], bounds[i + 1]) for i in range(k)]
+
+
+def _worker(
+    conn: Connection,
+    layout: dict[str, tuple[str, tuple[int, ...], str]],
+    lo: int,
+    hi: int,
+    kwargs: dict[str, Any],
+    factory: Callable[[int], Any] | None,
+) -> None:
+    shms = {k: SharedMemory(name=name) for k, (name, _, _) in layout.items()}
+    try:
+        views = {
+            k: np.ndarray(shape, np.dtype(dt), buffer=shms[k].buf)[lo:hi]
+            for k, (_, shape, dt) in layout.items()
+            if k != "actions"
+        }
+        actions = np.ndarray(layout["actions"][1], np.int64, buffer=shms["actions"].buf)[lo:hi]
+        if factory is not None:
+            kwargs = {**kwargs, "opponent_factory": lambda j: factory(lo + j)}
+        batch = DuelBatch(hi - lo, **kwargs)
+        batch.use_arrays(views)
+        batch.first_index = lo
+        while True:
+            cmd, arg = conn.recv()
+            if cmd == "close":
+                return
+            try:
+                if cmd == "reset":
+                    batch.reset(arg)
+                else:
+                    batch.step(actions)
+                conn.send(("ok", [(lo + i, info) for i, info in batch.finals]))
+            except Exception as e:  # reported to the caller, which raises it there
+                conn.send(("error", (type(e).__name__, str(e))))
+    finally:
+        del views, actions  # release the buffers before closing the shared memory
+        for s in shms.values():
+            s.close()
+
+
+def _shutdown(procs: list[Any], conns: list[Connection], shms: list[SharedMemory]) -> None:
+    for c in conns:
+        with contextlib.suppress(BrokenPipeError, OSError):
+            c.send(("close", None))
+    for p in procs:
+        p.join(timeout=5)
+        if p.is_alive():
+            p.terminate()
+    for s in shms:
+        s.close()
+        s.unlink()
+
+
+class ParallelDuelBatch:
+    """`DuelBatch(num_games, ...)` stepped by `workers` processes. Same arguments, same
+    arrays; `opponent_factory` must be callable in the workers (started with `fork` where
+    the platform has it, else `spawn`, which needs it importable)."""
+
+    def __init__(
+        self,
+        num_games: int,
+        format: str = "classic",
+        decks: Any = None,
+        *,
+        workers: int = 2,
+        opponent_factory: Callable[[int], Any] | None = None,
+        mp_context: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+            raise ValueError(f"workers must be a positive integer, not {workers!r}")
+        if isinstance(num_games, int) and workers > num_games:
+            raise ValueError(f"workers ({workers}) must not exceed num_games ({num_games})")
+        # A batch in this process checks the arguments and gives the arrays' shapes.
+        proto = DuelBatch(
+            num_games,
+            format,
+            decks,
+            opponent_factory=(lambda i: None) if opponent_factory is not None else None,
+            **kwargs,
+        )
+        self.num_games = num_games
+        self.n_actions = proto.n_actions
+        self.single_observation_space = proto.single_observation_space
+        self.learner_mode = proto.learner_mode
+        self.obs_type = proto.obs_type
+        self.finals: list[tuple[int, dict[str, Any]]] = []
+        shapes = {k: (a.shape, a.dtype.str) for k, a in proto.arrays().items()}
+        shapes["actions"] = ((num_games,), np.dtype(np.int64).str)
+        self._shms: list[SharedMemory] = []
+        layout: dict[str, tuple[str, tuple[int, ...], str]] = {}
+        arrays: dict[str, np.ndarray] = {}
+        for k, (shape, dt) in shapes.items():
+            size = max(1, int(np.prod(shape)) * np.dtype(dt).itemsize)
+            shm = SharedMemory(create=True, size=size)
+            self._shms.append(shm)
+            layout[k] = (shm.name, shape, dt)
+            arrays[k] = np.ndarray(shape, np.dtype(dt), buffer=shm.buf)
+            arrays[k].fill(0)
+        self._actions = arrays.pop("actions")
+        self._arrays = arrays
+        if "obs" in arrays:
+            self.obs: Any = arrays["obs"]
+            self.masks = arrays["masks"]
+        else:
+            self.obs = {k[4:]: a for k, a in arrays.items() if k.startswith("obs.")}
+            self.masks = self.obs["action_mask"]
+        self.seats = arrays["seats"]
+        self.rewards = arrays["rewards"]
+        self.learner_rewards = arrays["learner_rewards"]
+        self.terminated = arrays["terminated"]
+        self.truncated = arrays["truncated"]
+        self.episodes_done = 0
+        ctx = mp.get_context(
+            mp_context or ("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+        )
+        kw = {"format": format, "decks": decks, **kwargs}
+        self._slices = _split(num_games, workers)
+        self._conns: list[Connection] = []
+        self._procs: list[Any] = []
+        for lo, hi in self._slices:
+            parent, child = ctx.Pipe()
+            p = ctx.Process(
+                target=_worker, args=(child, layout, lo, hi, kw, opponent_factory), daemon=True
+            )
+            p.start()
+            child.close()
+            self._conns.append(parent)
+            self._procs.append(p)
+        self._finalizer = weakref.finalize(self, _shutdown, self._procs, self._conns, self._shms)
+
+    def _call(self, cmd: str, args: Sequence[Any]) -> None:
+        for c, a in zip(self._conns, args, strict=True):
+            c.send((cmd, a))
+        finals: list[tuple[int, dict[str, Any]]] = []
+        errors = []
+        for c in self._conns:
+            status, payload = c.recv()
+            if status == "ok":
+                finals += payload
+            else:
+                errors.append(payload)
+        if errors:
+            kind, message = errors[0]
+            if kind == "IllegalActionError":
+                raise IllegalActionError(message)
+            raise RuntimeError(f"a worker failed: {kind}: {message}")
+        self.finals = finals
+        self.episodes_done += len(finals)
+
+    def reset(self, seed: int | Sequence[int | None] | None = None) -> None:
+        n = self.num_games
+        if seed is None or isinstance(seed, int | np.integer):
+            s = check_seed(seed)
+            seeds: list[int | None] = [None if s is None else s + i for i in range(n)]
+        else:
+            seeds = [check_seed(x) for x in seed]
+            if len(seeds) != n:
+                raise ValueError(f"reset: {len(seeds)} seeds for {n} games")
+        self._call("reset", [seeds[lo:hi] for lo, hi in self._slices])
+
+    def step(self, actions: Any) -> None:
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_games,):
+            raise ValueError(f"step: actions of shape {acts.shape}, expected ({self.num_games},)")
+        if not np.issubdtype(acts.dtype, np.integer):
+            raise TypeError(f"step: actions must be integers, not {acts.dtype}")
+        self._actions[:] = acts
+        self._call("step", [None] * len(self._conns))
+
+    def action_masks(self) -> np.ndarray:
+        return self.masks.astype(bool)
+
+    def close(self) -> None:
+        self._finalizer()
+
+
+def make_batch(
+    num_games: int, format: str = "classic", decks: Any = None, *, workers: int = 1, **kw: Any
+) -> DuelBatch | ParallelDuelBatch:
+    """A `DuelBatch` (`workers=1`, every game in this process) or a `ParallelDuelBatch`."""
+    if workers == 1:
+        return DuelBatch(num_games, format, decks, **kw)
+    return ParallelDuelBatch(num_games, format, decks, workers=workers, **kw)
