@@ -1,6 +1,7 @@
 """MkDocs hooks (mkdocs.yml): the pages read off the code, generated at every build so they
 can't drift from it. `index.md` is the README with its links made relative to docs/; the
-env card is the env's docs page (the module docstring of mtg_env/env/duel.py) with the
+vector env and OpenSpiel pages are their modules' docstrings; the env card is the env's docs
+page (the module docstring of mtg_env/env/duel.py) with the
 spaces of every format computed from the layout; rules coverage lists every scenario file
 under the Comprehensive Rules references it checks."""
 
@@ -22,6 +23,8 @@ def on_files(files: Files, config: Any) -> Files:
         ("index.md", index_page()),
         ("env_card.md", env_card()),
         ("rules.md", rules_coverage()),
+        ("vector.md", module_page("mtg_env/vector/__init__.py")),
+        ("openspiel.md", module_page("mtg_env/openspiel.py", "The OpenSpiel game")),
     ):
         files.append(File.generated(config, name, content=text))
     return files
@@ -33,6 +36,15 @@ def index_page() -> str:
     # A link to a source file: on the site, the env card is the env's page; others as text.
     text = text.replace("](mtg_env/env/duel.py)", "](env_card.md)")
     return re.sub(r"\[([^\]]+)\]\((?:mtg_env|agents|scripts)/[^)]+\)", r"\1", text)
+
+
+def module_page(path: str, title: str | None = None) -> str:
+    """A module's docstring as its page (read from the source: nothing is imported)."""
+    import ast
+
+    doc = ast.get_docstring(ast.parse((ROOT / path).read_text(encoding="utf-8"))) or ""
+    head = f"# {title}\n\n" if title else ""
+    return head + doc.strip() + f"\n\nThis page is the docstring of `{path}`.\n"
 
 
 def env_card() -> str:

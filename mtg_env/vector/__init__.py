@@ -10,6 +10,7 @@ numpy batch arrays (v0 flat or v1 entity), finished games restarted in the same 
 | `DuelBatch(n, ..., opponent="heuristic")` | one learner | inside the batch: an agent spec (`random`, `heuristic`, `ismcts`, `policy:PATH`), built once per game; an agent object or callable, shared; or `opponent_factory(i)` per game |
 | `VectorDuelEnv(n, ...)` | `gymnasium.vector.VectorEnv` (single learner) | as above (default `random`) |
 | `DuelVecEnv(n, ...)` | Stable-Baselines3 `VecEnv` with `action_masks()` for MaskablePPO (`train` extra) | as above |
+| `ParallelDuelBatch(n, ..., workers=k)` | a `DuelBatch` whose games are shared among `k` worker processes (shared-memory arrays); `workers=k` in the two envs | as above |
 
 ```python
 from mtg_env.vector import DuelBatch
@@ -37,11 +38,16 @@ b.step(acts)                                       # b.obs, b.masks, b.seats, b.
   so a run is reproducible from its first seed.
 - Not kept per game: replays (use `raw_env` to record one), PettingZoo's per-agent
   dictionaries, rendering. Speed: `mtg-env bench` prints `vector_steps_per_s` at N = 64
-  next to 64 separate `raw_env`s and their ratio (docs/performance.md).
+  next to 64 separate `raw_env`s and their ratio, and the same with one worker per CPU
+  (docs/performance.md: about 1.4x in one process, 1.5-2x with two workers).
+- Workers: `ParallelDuelBatch` (or `workers=k`) starts `k` processes (`fork` where the
+  platform has it); game i is seeded as in one process, so the games are the same whatever
+  `k`. A worker's error is raised by `step` (an illegal index as `IllegalActionError`
+  naming the game); a worker that dies is reported, not waited for. `close()` ends them.
 
 ## Version history
 
-- 0.1: `DuelBatch`, `VectorDuelEnv`, `DuelVecEnv`.
+- 0.1: `DuelBatch`, `ParallelDuelBatch`, `VectorDuelEnv`, `DuelVecEnv`.
 """
 
 from __future__ import annotations

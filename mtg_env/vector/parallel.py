@@ -158,12 +158,18 @@ class ParallelDuelBatch:
         self._finalizer = weakref.finalize(self, _shutdown, self._procs, self._conns, self._shms)
 
     def _call(self, cmd: str, args: Sequence[Any]) -> None:
-        for c, a in zip(self._conns, args, strict=True):
-            c.send((cmd, a))
+        try:
+            for c, a in zip(self._conns, args, strict=True):
+                c.send((cmd, a))
+            replies = [c.recv() for c in self._conns]
+        except (EOFError, OSError) as e:
+            codes = [p.exitcode for p in self._procs]
+            raise RuntimeError(
+                f"a worker process ended unexpectedly (exit codes {codes}): {e}"
+            ) from None
         finals: list[tuple[int, dict[str, Any]]] = []
         errors = []
-        for c in self._conns:
-            status, payload = c.recv()
+        for status, payload in replies:
             if status == "ok":
                 finals += payload
             else:

@@ -239,3 +239,15 @@ def test_the_vector_env_with_workers_gives_the_same_run() -> None:
             assert np.array_equal(ra, rb) and np.array_equal(ta, tb)
     finally:
         b.close()
+
+
+def test_a_worker_that_dies_is_reported_not_waited_for() -> None:
+    b = ParallelDuelBatch(4, "classic", workers=2)
+    try:
+        b.reset(seed=0)
+        b._procs[1].kill()
+        b._procs[1].join()
+        with pytest.raises(RuntimeError, match="ended unexpectedly"):
+            b.step(_pick(np.random.default_rng(0), b.masks))
+    finally:
+        b.close()
