@@ -35,6 +35,8 @@ def index_page() -> str:
     text = re.sub(r"\]\(docs/", "](", text)
     # A link to a source file: on the site, the env card is the env's page; others as text.
     text = text.replace("](mtg_env/env/duel.py)", "](env_card.md)")
+    text = text.replace("](mtg_env/vector/__init__.py)", "](vector.md)")
+    text = text.replace("](mtg_env/openspiel.py)", "](openspiel.md)")
     return re.sub(r"\[([^\]]+)\]\((?:mtg_env|agents|scripts)/[^)]+\)", r"\1", text)
 
 
