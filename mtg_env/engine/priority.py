@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import trait
+
 from . import combat as cb
 from .cards import (
     ActivatedAbility,
@@ -70,6 +72,7 @@ from .objects import (
     StackItem,
     activated_at,
 )
+from .protocol import GameLike
 
 PASS_ACTION = Action(PASS)
 KEEP_ACTION = Action(KEEP)
@@ -79,7 +82,8 @@ MULLIGAN_ACTION = Action(MULLIGAN)
 _PRIORITY = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))
 
 
-class Priority:
+@trait
+class Priority(GameLike):
     __slots__ = ()
 
     def _f_prio(self, p: int, resolve: bool = False) -> None:

@@ -1,20 +1,25 @@
-"""`GameLike`: the game as the modules below `Game` see it.
+"""`GameLike`: the game as its parts and the modules below `Game` see it.
 
 `Game` (engine.game) is built from its jobs (zones, turn, priority, targets, stack,
-state-based actions, setup) and calls down into the rules modules (combat, effects, layers,
-log, explain) and into the format's hooks (engine.formats). Those take the game as an
-argument; they type it with this protocol rather than with `Game`, so that every import in
-the engine points down and none has to be hidden from the import graph. `Game` satisfies
-it structurally; tests/test_layout.py checks that every member here exists on `Game`.
+state-based actions, setup), each a base class of it, and calls down into the rules
+modules (combat, effects, layers, log, explain) and into the format's hooks
+(engine.formats). Those take the game as an argument typed `GameLike`, and each job class
+derives from it, so that one job can call another's methods and every import in the
+engine points down (none hidden from the import graph).
 
-The fields come from `GameFields` (generated from engine.fields.FIELDS); the methods are
-the part of `Game` the rules modules and formats call.
+`GameLike` is a trait (`mypy_extensions.trait`: a base class that declares attributes and
+methods and is never instantiated; plain Python ignores the decorator, mypyc compiles it
+as an interface). Its fields come from `GameFields` (generated from engine.fields.FIELDS);
+its methods are declared here and implemented by `Game` or one of its jobs:
+tests/test_layout.py checks that each has an implementation elsewhere.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
+
+from mypy_extensions import trait
 
 from .cards import ActivatedAbility, CardDef, TargetSpec
 from .chars import Chars
@@ -24,26 +29,52 @@ from .objects import Action, Decision, StackItem
 from .state import GameFields
 
 
-class GameLike(GameFields, Protocol):
+@trait
+class GameLike(GameFields):
     __slots__ = ()
 
     # The public API (engine.game).
     @property
-    def decision(self) -> Decision | None: ...
-    def legal_actions(self) -> list[Action]: ...
-    def chars(self, cid: int) -> Chars: ...
-    def name(self, cid: int) -> str: ...
-    def controller(self, cid: int) -> int: ...
-    def controller_off_battlefield(self, cid: int) -> int: ...
-    def controlled(self, seat: int) -> list[int]: ...
-    def sick(self, cid: int) -> bool: ...
-    def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]: ...
-    def can_enchant(self, aura: int, target: int) -> bool: ...
+    def decision(self) -> Decision | None:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[Action]:
+        raise NotImplementedError
+
+    def chars(self, cid: int) -> Chars:
+        raise NotImplementedError
+
+    def name(self, cid: int) -> str:
+        raise NotImplementedError
+
+    def controller(self, cid: int) -> int:
+        raise NotImplementedError
+
+    def controller_off_battlefield(self, cid: int) -> int:
+        raise NotImplementedError
+
+    def controlled(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def sick(self, cid: int) -> bool:
+        raise NotImplementedError
+
+    def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]:
+        raise NotImplementedError
+
+    def can_enchant(self, aura: int, target: int) -> bool:
+        raise NotImplementedError
 
     # The run loop and the event log (engine.game).
-    def _run(self) -> None: ...
-    def _log(self, *event: Any) -> None: ...
-    def _derived(self) -> Derived: ...
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def _log(self, *event: Any) -> None:
+        raise NotImplementedError
+
+    def _derived(self) -> Derived:
+        raise NotImplementedError
+
     def _set_decision(
         self,
         kind: int,
@@ -51,12 +82,19 @@ class GameLike(GameFields, Protocol):
         source: int = -1,
         prompt: str = "",
         options: tuple[str, ...] = (),
-    ) -> None: ...
+    ) -> None:
+        raise NotImplementedError
 
     # Setup (engine.setup) and zones (engine.zones).
-    def _choose_first(self, first_player: int | None) -> int: ...
-    def _new_card(self, cdef: CardDef, owner: int) -> int: ...
-    def _tick(self) -> int: ...
+    def _choose_first(self, first_player: int | None) -> int:
+        raise NotImplementedError
+
+    def _new_card(self, cdef: CardDef, owner: int) -> int:
+        raise NotImplementedError
+
+    def _tick(self) -> int:
+        raise NotImplementedError
+
     def _move(
         self,
         cid: int,
@@ -64,22 +102,44 @@ class GameLike(GameFields, Protocol):
         seat: int | None = None,
         bottom: bool = False,
         controller: int | None = None,
-    ) -> None: ...
-    def _draw(self, seat: int) -> None: ...
-    def _discard(self, seat: int, cid: int) -> None: ...
+    ) -> None:
+        raise NotImplementedError
+
+    def _draw(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def _discard(self, seat: int, cid: int) -> None:
+        raise NotImplementedError
 
     # The turn (engine.turn).
-    def _start_turn(self, seat: int, first: bool = False) -> None: ...
-    def _untap_all(self, a: int) -> None: ...
-    def _end_turn_effects(self) -> None: ...
-    def _step_triggers(self, event: str) -> None: ...
+    def _start_turn(self, seat: int, first: bool = False) -> None:
+        raise NotImplementedError
+
+    def _untap_all(self, a: int) -> None:
+        raise NotImplementedError
+
+    def _end_turn_effects(self) -> None:
+        raise NotImplementedError
+
+    def _step_triggers(self, event: str) -> None:
+        raise NotImplementedError
 
     # Priority and casting (engine.priority).
-    def _f_prio(self, p: int, resolve: bool = False) -> None: ...
-    def _priority_actions(self, p: int) -> list[Action]: ...
-    def _take_priority_action(self, p: int, a: Action) -> None: ...
-    def _begin_cast(self, p: int, cid: int) -> None: ...
-    def _pay_mana(self, seat: int, cost: Any, exclude: int = -1) -> None: ...
+    def _f_prio(self, p: int, resolve: bool = False) -> None:
+        raise NotImplementedError
+
+    def _priority_actions(self, p: int) -> list[Action]:
+        raise NotImplementedError
+
+    def _take_priority_action(self, p: int, a: Action) -> None:
+        raise NotImplementedError
+
+    def _begin_cast(self, p: int, cid: int) -> None:
+        raise NotImplementedError
+
+    def _pay_mana(self, seat: int, cost: Any, exclude: int = -1) -> None:
+        raise NotImplementedError
+
     def _can_activate(
         self,
         p: int,
@@ -88,14 +148,26 @@ class GameLike(GameFields, Protocol):
         ab: ActivatedAbility,
         sorcery_ok: bool,
         srcs: list[Source] | None = None,
-    ) -> str | None: ...
+    ) -> str | None:
+        raise NotImplementedError
 
     # Targets (engine.targets), the stack (engine.stack), state-based actions (engine.sba).
     def _targets_exist(
         self, specs: Sequence[TargetSpec], src: int, you: int, kind: int, src_ch: Any
-    ) -> bool: ...
-    def _source_chars(self, cid: int, oid: int) -> Chars: ...
-    def _enter_from_stack(self, item: StackItem, copy_def: CardDef | None) -> None: ...
-    def _etb(self, cid: int) -> None: ...
-    def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int: ...
-    def _to_graveyard(self, cid: int, why: str) -> None: ...
+    ) -> bool:
+        raise NotImplementedError
+
+    def _source_chars(self, cid: int, oid: int) -> Chars:
+        raise NotImplementedError
+
+    def _enter_from_stack(self, item: StackItem, copy_def: CardDef | None) -> None:
+        raise NotImplementedError
+
+    def _etb(self, cid: int) -> None:
+        raise NotImplementedError
+
+    def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
+        raise NotImplementedError
+
+    def _to_graveyard(self, cid: int, why: str) -> None:
+        raise NotImplementedError

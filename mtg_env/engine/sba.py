@@ -6,6 +6,8 @@ fields are declared once in engine.fields.
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from .cards import (
     TriggeredAbility,
 )
@@ -30,9 +32,11 @@ from .layers import Chars
 from .objects import (
     Trigger,
 )
+from .protocol import GameLike
 
 
-class StateBasedActions:
+@trait
+class StateBasedActions(GameLike):
     __slots__ = ()
 
     def _sba_pending(self) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Self
 
+from mypy_extensions import trait
+
 from .carddb import Deck, load_cards, resolve_deck
 from .constants import (
     BATTLEFIELD,
@@ -27,10 +29,12 @@ from .layers import compute
 from .objects import (
     Perm,
 )
+from .protocol import GameLike
 from .state import init_state
 
 
-class Setup:
+@trait
+class Setup(GameLike):
     __slots__ = ()
 
     @classmethod

@@ -7,6 +7,8 @@ fields are declared once in engine.fields.
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from . import effects as fx
 from .cards import (
     CardDef,
@@ -41,9 +43,11 @@ from .objects import (
     StackItem,
     Trigger,
 )
+from .protocol import GameLike
 
 
-class Stack:
+@trait
+class Stack(GameLike):
     __slots__ = ()
 
     def _f_put_triggers(self) -> None:

@@ -3,7 +3,9 @@ edit (change FIELDS and regenerate; a test compares this file with the generator
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
+
+from mypy_extensions import trait
 
 from .cards import CardDef, CardSet
 from .chars import Chars, Effect
@@ -15,9 +17,11 @@ from .objects import Action, Decision, Perm, Resolution, StackItem, Trigger
 from .rng import Rng
 
 
-class GameFields(Protocol):
+@trait
+class GameFields:
     """The state fields of a game, typed (`rules` is the game's `Format`, which sits
-    above this module)."""
+    above this module). A trait (mypy_extensions): a base class of `Game` that
+    declares attributes and is never instantiated on its own."""
 
     __slots__ = ()
 

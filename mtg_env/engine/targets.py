@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from mypy_extensions import trait
+
 from .cards import (
     TargetSpec,
     spell_targets,
@@ -32,7 +34,8 @@ from .objects import (
 from .protocol import GameLike
 
 
-class Targeting:
+@trait
+class Targeting(GameLike):
     __slots__ = ()
 
     def _targets_exist(

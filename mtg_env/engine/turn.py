@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import trait
+
 from . import combat as cb
 from .cards import (
     TriggeredAbility,
@@ -54,9 +56,11 @@ from .objects import (
     Action,
     Trigger,
 )
+from .protocol import GameLike
 
 
-class Turn:
+@trait
+class Turn(GameLike):
     __slots__ = ()
 
     def _start_turn(self, seat: int, first: bool = False) -> None:

@@ -7,6 +7,8 @@ fields are declared once in engine.fields.
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from . import combat as cb
 from .cards import (
     CardDef,
@@ -24,9 +26,11 @@ from .objects import (
     SPELL,
     Perm,
 )
+from .protocol import GameLike
 
 
-class Zones:
+@trait
+class Zones(GameLike):
     __slots__ = ()
 
     def _new_card(self, cdef: CardDef, owner: int) -> int:
