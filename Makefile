@@ -19,6 +19,7 @@ $(STAMP): pyproject.toml
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # The browser test (tests/test_browser.py) needs Debian's chromium; where it is missing
 # it is left out here, and said so before and after the run (.ci/run installs chromium,

@@ -9,6 +9,7 @@ import pytest
 
 from mtg_env.engine import Game, load_decks
 from mtg_env.engine.fields import FIELDS, HASHED, LIST, PAIR, SHARE, SLOTS
+from mtg_env.engine.state import GameFields
 
 
 def _played(fmt: str, seed: int, n: int = 80) -> Game:
@@ -24,7 +25,9 @@ def _played(fmt: str, seed: int, n: int = 80) -> Game:
 
 
 def test_slots_are_the_declared_fields_and_each_unhashed_field_says_why() -> None:
-    assert Game.__slots__ == SLOTS and len(set(SLOTS)) == len(SLOTS)
+    # The slots are declared once, on the generated GameFields; no class adds a __dict__.
+    assert GameFields.__slots__ == SLOTS and len(set(SLOTS)) == len(SLOTS)
+    assert not hasattr(_played("classic", 0, 5), "__dict__")
     for f in FIELDS:
         assert (f.hash is None) == bool(f.why), f.name
     assert [f.name for f in HASHED][:3] == ["format", "turn", "active"]

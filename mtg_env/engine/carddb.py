@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -281,7 +282,7 @@ class SetModel(_Strict):
 # --------------------------------------------------------------------------- compile
 
 
-def _mask(names: list[str], table: dict[str, int]) -> int:
+def _mask(names: Sequence[str], table: dict[str, int]) -> int:
     m = 0
     for n in names:
         m |= table[n]

@@ -63,9 +63,24 @@ class Chars:
         self.plain = False
 
     def copy(self) -> Chars:
+        # Field by field (a loop over __slots__ with setattr does not compile with mypyc).
         c = Chars.__new__(Chars)
-        for k in Chars.__slots__:
-            setattr(c, k, getattr(self, k))
+        c.cdef = self.cdef
+        c.name = self.name
+        c.types = self.types
+        c.subtypes = self.subtypes
+        c.supertypes = self.supertypes
+        c.colors = self.colors
+        c.power = self.power
+        c.toughness = self.toughness
+        c.keywords = self.keywords
+        c.abilities = self.abilities
+        c.controller = self.controller
+        c.all_ctypes = self.all_ctypes
+        c.mv = self.mv
+        c.rules = self.rules
+        c.prot = self.prot
+        c.plain = self.plain
         return c
 
     def has_subtype(self, s: str) -> bool:

@@ -25,6 +25,7 @@ from .constants import (
     PLAY,
     TARGET,
 )
+from .decisions import BlockTarget
 from .log import describe_action
 from .mana import can_pay
 from .objects import Action, activated_at
@@ -113,7 +114,9 @@ def _reason(g: GameLike, a: Action) -> str:
             return f"{g.cdef[a.obj].name} is already blocking"
         return ""
     if d.kind == D_BLOCK_TARGET and k == BLOCK:
-        return cb.block_problem(g, g.ctx.blocker, a.obj) or ""
+        ctx = g.ctx
+        assert isinstance(ctx, BlockTarget)
+        return cb.block_problem(g, ctx.blocker, a.obj) or ""
     if d.kind == D_TARGET and k == TARGET:
         return "that is not a legal target for this spell or ability (CR 115, 601.2c)"
     if d.kind in _KINDS and ACTION_NAMES[k] not in _KINDS[d.kind]:

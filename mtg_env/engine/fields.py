@@ -201,7 +201,7 @@ FIELDS: tuple[Field, ...] = (
         "cache: characteristics from the layer system",
     ),
     Field("_drv", "Derived | None", "None", SHARE, None, "cache: tables derived from `_chars`"),
-    Field("_sba_ok", "bool | None", "None", SHARE, None, "cache: no state-based action applies"),
+    Field("_sba_ok", "Derived | None", "None", SHARE, None, "cache: no state-based action applies"),
     Field(
         "_offbf",
         "list[int]",
@@ -288,9 +288,10 @@ def generate() -> str:
         "    above this module). A trait (mypy_extensions): a base class of `Game` that",
         '    declares attributes and is never instantiated on its own."""',
         "",
-        "    __slots__ = ()",
-        "",
+        "    __slots__ = (",
     ]
+    out += [f'        "{f.name}",' for f in FIELDS]
+    out += ["    )", ""]
     out += [f"    {f.name}: {f.type}" for f in FIELDS]
     out += [
         "",

@@ -26,7 +26,6 @@ from .constants import (
 )
 from .derived import Derived
 from .explain import why_illegal
-from .fields import SLOTS
 from .formats import Format
 from .frames import (
     F_ACT_DONE,
@@ -69,7 +68,7 @@ class Game(Setup, Zones, Turn, Priority, Targeting, Stack, StateBasedActions):
     """A two-player game. Build one with `Game.new(...)` (or `Game.setup(...)` for a
     scripted position); then alternate `legal_actions()` and `apply()`."""
 
-    __slots__ = SLOTS  # the fields, declared once in engine.fields
+    __slots__ = ()  # the fields' slots are GameFields' (engine.state, from engine.fields)
 
     # ------------------------------------------------------------------ construction
 

@@ -272,9 +272,9 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
                 if comp.layer != layer:
                     continue
                 for cid in c.locked:
-                    ch = work.get(cid)
-                    if ch is not None:
-                        _apply(g, comp, ch, c)
+                    target = work.get(cid)
+                    if target is not None:
+                        _apply(g, comp, target, c)
                         if trace is not None:
                             trace.setdefault(cid, []).append(
                                 f"{LAYER_NAMES[layer]}: {c.text} [{comp.op}] (timestamp {c.ts})"
@@ -288,12 +288,12 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
     for cid, ch in work.items():
         counters = perm[cid].counters
         if counters and ch.types & CREATURE and ch.power is not None:
-            d = counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
-            if d:
-                ch.power += d
-                ch.toughness += d
+            n = counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+            if n:
+                ch.power += n
+                ch.toughness = (ch.toughness or 0) + n  # a creature with power has toughness
                 if trace is not None:
-                    trace.setdefault(cid, []).append(f"7c: counters {d:+d}/{d:+d}")
+                    trace.setdefault(cid, []).append(f"7c: counters {n:+d}/{n:+d}")
     _finish(g, work, holders)
     return work
 
@@ -328,7 +328,7 @@ def _compute_plain(g: GameLike) -> dict[int, Chars] | None:
             if counters and ch.types & CREATURE and ch.power is not None:
                 n = counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
                 ch.power += n
-                ch.toughness += n
+                ch.toughness = (ch.toughness or 0) + n
             ch.prot = _prot(ch.keywords)
             ch.plain = True
         work[cid] = ch

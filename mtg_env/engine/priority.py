@@ -50,12 +50,14 @@ from .constants import (
     TARGET,
 )
 from .decisions import (
+    BlockTarget,
     CleanupDiscard,
     Legend,
     LegendKeep,
     Redraw,
     Resolving,
     Targets,
+    Unstable,
 )
 from .frames import (
     F_ACT_DONE,
@@ -121,7 +123,9 @@ class Priority(GameLike):
             acts = [PASS_ACTION] if cb.blocks_legal(self) else []
             return acts + [Action(BLOCKER, c) for c in cb.blocker_choices(self)]
         if k == D_BLOCK_TARGET:
-            return [Action(BLOCK, a) for a in cb.block_target_choices(self, self.ctx.blocker)]
+            ctx = self.ctx
+            assert isinstance(ctx, BlockTarget)
+            return [Action(BLOCK, a) for a in cb.block_target_choices(self, ctx.blocker)]
         if k in (D_CHOICE, D_TRIGGER_ORDER):
             return [Action(CHOOSE, 0, i) for i in range(len(d.options))]
         if k == D_MULLIGAN:
@@ -135,7 +139,9 @@ class Priority(GameLike):
             redraw = isinstance(self.ctx, Redraw)
             return [PASS_ACTION, *cards] if redraw else cards
         if k == D_SELECT:
-            return [Action(CARD, c) for c in self.ctx.choices]
+            ctx = self.ctx
+            assert isinstance(ctx, Unstable | Legend | Resolving) and ctx.choices is not None
+            return [Action(CARD, c) for c in ctx.choices]
         raise AssertionError(k)  # pragma: no cover
 
     def cost_of(self, p: int, cd: CardDef) -> Any:
@@ -240,7 +246,9 @@ class Priority(GameLike):
                 answer(self, p, a)
                 return
         if k == D_TARGET:
-            item = self.ctx.item
+            ctx = self.ctx
+            assert isinstance(ctx, Targets)
+            item = ctx.item
             item.targets.append((a.obj, 0 if a.obj < 0 else self.oid[a.obj]))
             self._next_target()
             return
@@ -322,7 +330,9 @@ class Priority(GameLike):
         self._next_target()
 
     def _f_cast_done(self) -> None:
-        item = self.ctx.item
+        ctx = self.ctx
+        assert isinstance(ctx, Targets)
+        item = ctx.item
         self.ctx = None
         cd = self.cdef[item.cid]
         self._pay_mana(item.controller, self.rules.cost(self, item.controller, cd))
@@ -330,7 +340,9 @@ class Priority(GameLike):
         self.rules.after_cast(self, item.controller)
 
     def _f_act_done(self) -> None:
-        item = self.ctx.item
+        ctx = self.ctx
+        assert isinstance(ctx, Targets)
+        item = ctx.item
         self.ctx = None
         ab: ActivatedAbility = item.ability
         cid = item.cid

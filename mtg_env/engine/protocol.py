@@ -21,11 +21,11 @@ from typing import Any
 
 from mypy_extensions import trait
 
-from .cards import ActivatedAbility, CardDef, TargetSpec
+from .cards import ActivatedAbility, CardDef, TargetSpec, TriggeredAbility
 from .chars import Chars
 from .derived import Derived
 from .mana import Source
-from .objects import Action, Decision, StackItem
+from .objects import Action, Decision, StackItem, Trigger
 from .state import GameFields
 
 
@@ -65,8 +65,11 @@ class GameLike(GameFields):
     def can_enchant(self, aura: int, target: int) -> bool:
         raise NotImplementedError
 
-    # The run loop and the event log (engine.game).
+    # The run loop, the event log and the characteristics cache (engine.game).
     def _run(self) -> None:
+        raise NotImplementedError
+
+    def _recompute(self) -> None:
         raise NotImplementedError
 
     def _log(self, *event: Any) -> None:
@@ -90,6 +93,9 @@ class GameLike(GameFields):
         raise NotImplementedError
 
     def _new_card(self, cdef: CardDef, owner: int) -> int:
+        raise NotImplementedError
+
+    def _new_oid(self) -> int:
         raise NotImplementedError
 
     def _tick(self) -> int:
@@ -122,6 +128,20 @@ class GameLike(GameFields):
         raise NotImplementedError
 
     def _step_triggers(self, event: str) -> None:
+        raise NotImplementedError
+
+    def _settled(self, again: tuple[Any, ...], resolve: bool) -> bool:
+        raise NotImplementedError
+
+    def _answer_mulligan(self, p: int, a: Action) -> None:
+        raise NotImplementedError
+
+    def _add_trigger(
+        self, controller: int, cid: int, ab: TriggeredAbility, idx: int, info: dict[str, Any]
+    ) -> None:
+        raise NotImplementedError
+
+    def _condition_holds(self, ab: TriggeredAbility, cid: int, controller: int) -> bool:
         raise NotImplementedError
 
     # Priority and casting (engine.priority).
@@ -160,6 +180,18 @@ class GameLike(GameFields):
     def _source_chars(self, cid: int, oid: int) -> Chars:
         raise NotImplementedError
 
+    def _next_target(self) -> None:
+        raise NotImplementedError
+
+    def _target_choices(self) -> list[int]:
+        raise NotImplementedError
+
+    def target_still_legal(self, item: StackItem, i: int) -> bool:
+        raise NotImplementedError
+
+    def _put_trigger(self, t: Trigger) -> None:
+        raise NotImplementedError
+
     def _enter_from_stack(self, item: StackItem, copy_def: CardDef | None) -> None:
         raise NotImplementedError
 
@@ -170,4 +202,10 @@ class GameLike(GameFields):
         raise NotImplementedError
 
     def _to_graveyard(self, cid: int, why: str) -> None:
+        raise NotImplementedError
+
+    def _sba(self) -> str:
+        raise NotImplementedError
+
+    def _sba_pending(self) -> bool:
         raise NotImplementedError

@@ -89,7 +89,9 @@ class Stack(GameLike):
         self.stack.append(item)
 
     def _f_trig_done(self) -> None:
-        item = self.ctx.item
+        ctx = self.ctx
+        assert isinstance(ctx, Targets)
+        item = ctx.item
         self.ctx = None
         self.stack.append(item)
 

@@ -23,7 +23,74 @@ class GameFields:
     above this module). A trait (mypy_extensions): a base class of `Game` that
     declares attributes and is never instantiated on its own."""
 
-    __slots__ = ()
+    __slots__ = (
+        "format",
+        "rules",
+        "turn",
+        "active",
+        "step",
+        "first_player",
+        "lands_played",
+        "clock",
+        "last_turn_start",
+        "turn_start_clock",
+        "life",
+        "lost",
+        "drew_from_empty",
+        "rng",
+        "cdef",
+        "owner",
+        "zone",
+        "oid",
+        "next_oid",
+        "library",
+        "hand",
+        "graveyard",
+        "exile",
+        "battlefield",
+        "perm",
+        "stack",
+        "effects",
+        "triggers",
+        "delayed",
+        "attackers",
+        "blocked",
+        "blockers",
+        "fs_participants",
+        "fs_step",
+        "fog_turn",
+        "k",
+        "_decision",
+        "ctx",
+        "res",
+        "passes",
+        "mull_count",
+        "mull_kept",
+        "mull_round",
+        "over",
+        "winner",
+        "truncated",
+        "n_decisions",
+        "window",
+        "pool",
+        "pool_max",
+        "cardset",
+        "auto_pass",
+        "max_decisions",
+        "deck_names",
+        "lose_reason",
+        "stray_tokens",
+        "lki",
+        "_chars",
+        "_drv",
+        "_sba_ok",
+        "_offbf",
+        "_spend",
+        "_dirty",
+        "_legal",
+        "_events",
+        "_ev_shared",
+    )
 
     format: str
     rules: Any
@@ -84,7 +151,7 @@ class GameFields:
     lki: dict[int, tuple[int, Chars]]
     _chars: dict[int, Chars]
     _drv: Derived | None
-    _sba_ok: bool | None
+    _sba_ok: Derived | None
     _offbf: list[int]
     _spend: list[tuple[int, bool] | None]
     _dirty: bool

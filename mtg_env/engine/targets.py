@@ -26,6 +26,7 @@ from .constants import (
     STACK,
     player_ref,
 )
+from .decisions import Targets
 from .layers import Chars, matches
 from .objects import (
     SPELL,
@@ -119,6 +120,7 @@ class Targeting(GameLike):
 
     def _target_choices(self) -> list[int]:
         ctx = self.ctx
+        assert isinstance(ctx, Targets)
         item, specs = ctx.item, ctx.specs
         spec = specs[len(item.targets)]
         colors = self._item_colors(item)
@@ -152,6 +154,7 @@ class Targeting(GameLike):
 
     def _next_target(self) -> None:
         ctx = self.ctx
+        assert isinstance(ctx, Targets)
         item, specs = ctx.item, ctx.specs
         i = len(item.targets)
         if i < len(specs):

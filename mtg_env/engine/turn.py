@@ -234,12 +234,12 @@ class Turn(GameLike):
                     continue
                 self._add_trigger(ch.controller, cid, ab, idx, info)
         if event == "end_step" and self.delayed:
-            rest = []
-            for t in self.delayed:
-                if t.info.get("at") == "next_end_step":
-                    self.triggers.append(t)
+            rest: list[Trigger] = []
+            for trig in self.delayed:
+                if trig.info.get("at") == "next_end_step":
+                    self.triggers.append(trig)
                 else:
-                    rest.append(t)
+                    rest.append(trig)
             self.delayed = rest
 
     def _condition_holds(self, ab: TriggeredAbility, cid: int, controller: int) -> bool:

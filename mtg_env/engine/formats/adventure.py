@@ -14,7 +14,7 @@ stack resolves at once.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import combat as cb
 from ..constants import (
@@ -119,7 +119,7 @@ class Adventure(Format):
     opening_hand = 5
     max_hand = None
     mulligans = False
-    pool_cap = 8
+    pool_cap: ClassVar[int] = 8
     step_names = {
         UNTAP: "draw",
         MAIN1: "main",

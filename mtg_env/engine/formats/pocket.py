@@ -74,6 +74,7 @@ def _redraw(g: GameLike, seat: int, n: int, last: bool) -> None:
 
 def _answer_redraw(g: GameLike, p: int, a: Action) -> None:
     ctx = g.ctx
+    assert isinstance(ctx, Redraw)
     seat, n, last = ctx.seat, ctx.n, ctx.last
     g.ctx = None
     if a.kind == PASS:
