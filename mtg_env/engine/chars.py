@@ -63,9 +63,9 @@ class Chars:
         self.plain = False
 
     def copy(self) -> Chars:
-        # Field by field (a loop over __slots__ with setattr does not compile with mypyc).
-        c = Chars.__new__(Chars)
-        c.cdef = self.cdef
+        # Through the constructor and field by field: mypyc compiles neither __new__ nor a
+        # setattr loop over __slots__.
+        c = Chars(self.cdef, self.controller)
         c.name = self.name
         c.types = self.types
         c.subtypes = self.subtypes

@@ -166,7 +166,7 @@ class Game(Setup, Zones, Turn, Priority, Targeting, Stack, StateBasedActions):
 
     def clone(self) -> Game:
         """An independent copy (RNG included)."""
-        g = Game.__new__(Game)
+        g = Game()  # no initialiser: clone_state sets every field
         clone_state(self, g)
         return g
 

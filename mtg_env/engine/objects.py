@@ -62,23 +62,42 @@ class Perm:
         "copy_def",  # copiable values if it is a copy (layer 1), else None
     )
 
-    def __init__(self, cid: int, oid: int, controller: int, timestamp: int, clock: int) -> None:
-        self.cid = cid
-        self.oid = oid
-        self.controller = controller
-        self.tapped = False
-        self.damage = 0
-        self.deathtouched = False
-        self.counters: dict[str, int] | None = None
-        self.attached = -1
-        self.timestamp = timestamp
-        self.control_since = clock
-        self.last_ctrl = controller
-        self.attacked_turn = -1
-        self.copy_def: CardDef | None = None
+    # No initialiser: `Perm()` is the cheapest way to make an instance, in plain Python and
+    # compiled (mypyc cannot make one by __new__); `new` fills a fresh one, `copy` a copy.
+    cid: int
+    oid: int
+    controller: int
+    tapped: bool
+    damage: int
+    deathtouched: bool
+    counters: dict[str, int] | None
+    attached: int
+    timestamp: int
+    control_since: int
+    last_ctrl: int
+    attacked_turn: int
+    copy_def: CardDef | None
+
+    @staticmethod
+    def new(cid: int, oid: int, controller: int, timestamp: int, clock: int) -> Perm:
+        p = Perm()
+        p.cid = cid
+        p.oid = oid
+        p.controller = controller
+        p.tapped = False
+        p.damage = 0
+        p.deathtouched = False
+        p.counters = None
+        p.attached = -1
+        p.timestamp = timestamp
+        p.control_since = clock
+        p.last_ctrl = controller
+        p.attacked_turn = -1
+        p.copy_def = None
+        return p
 
     def copy(self) -> Perm:
-        p = Perm.__new__(Perm)
+        p = Perm()
         p.cid = self.cid
         p.oid = self.oid
         p.controller = self.controller
@@ -128,8 +147,19 @@ class StackItem:
         "info",
     )
 
-    def __init__(
-        self,
+    oid: int
+    kind: int
+    cid: int
+    src_oid: int
+    controller: int
+    ability: Any
+    ab_index: int
+    targets: list[tuple[int, int]]
+    info: dict[str, Any]
+
+    # No initialiser, as Perm: `new` fills a fresh item, `copy` a copy.
+    @staticmethod
+    def new(
         oid: int,
         kind: int,
         cid: int,
@@ -138,19 +168,21 @@ class StackItem:
         ability: Any,
         ab_index: int,
         info: dict[str, Any] | None = None,
-    ) -> None:
-        self.oid = oid
-        self.kind = kind
-        self.cid = cid
-        self.src_oid = src_oid
-        self.controller = controller
-        self.ability = ability
-        self.ab_index = ab_index
-        self.targets: list[tuple[int, int]] = []
-        self.info = info or {}
+    ) -> StackItem:
+        s = StackItem()
+        s.oid = oid
+        s.kind = kind
+        s.cid = cid
+        s.src_oid = src_oid
+        s.controller = controller
+        s.ability = ability
+        s.ab_index = ab_index
+        s.targets = []
+        s.info = info or {}
+        return s
 
     def copy(self) -> StackItem:
-        s = StackItem.__new__(StackItem)
+        s = StackItem()
         s.oid = self.oid
         s.kind = self.kind
         s.cid = self.cid
@@ -218,8 +250,7 @@ class Resolution:
         self.vars: dict[str, Any] = {}
 
     def copy(self, item: StackItem) -> Resolution:
-        r = Resolution.__new__(Resolution)
-        r.item = item
+        r = Resolution(item, ())
         r.frames = [list(f) for f in self.frames]
         r.vars = dict(self.vars)
         return r

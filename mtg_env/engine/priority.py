@@ -315,7 +315,7 @@ class Priority(GameLike):
         """CR 601.2: move the card to the stack, choose targets one at a time, pay."""
         cd = self.cdef[cid]
         self._move(cid, STACK)
-        item = StackItem(self.oid[cid], SPELL, cid, self.oid[cid], p, cd.spell, -1)
+        item = StackItem.new(self.oid[cid], SPELL, cid, self.oid[cid], p, cd.spell, -1)
         self.stack.append(item)
         self.k.append((F_CAST_DONE,))
         self.ctx = Targets(item, tuple(spell_targets(cd)), F_CAST_DONE)
@@ -324,7 +324,7 @@ class Priority(GameLike):
     def _begin_activate(self, p: int, cid: int, idx: int) -> None:
         """CR 602.2: announce, choose targets, pay costs; the ability goes on the stack."""
         ab = activated_at(self.chars(cid), idx)
-        item = StackItem(self._new_oid(), ABILITY, cid, self.oid[cid], p, ab, idx)
+        item = StackItem.new(self._new_oid(), ABILITY, cid, self.oid[cid], p, ab, idx)
         self.k.append((F_ACT_DONE,))
         self.ctx = Targets(item, tuple(ab.targets), F_ACT_DONE)
         self._next_target()

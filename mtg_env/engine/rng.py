@@ -33,6 +33,6 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
     def copy(self) -> Rng:
-        r = Rng.__new__(Rng)
+        r = Rng()
         r.state = self.state
         return r

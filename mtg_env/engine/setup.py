@@ -146,7 +146,7 @@ class Setup(GameLike):
                         n += 1
                         ts = e.get("timestamp")
                         order.append((ts if ts is not None else n, cid))
-                        p = Perm(cid, g.oid[cid], seat, 0, 0)
+                        p = Perm.new(cid, g.oid[cid], seat, 0, 0)
                         p.tapped = bool(e.get("tapped", False))
                         p.damage = int(e.get("damage", 0))
                         if e.get("counters"):
@@ -189,7 +189,7 @@ class Setup(GameLike):
 
     @classmethod
     def _empty(cls, fmt: str, seed: int, auto_pass: bool, max_decisions: int | None) -> Self:
-        g = cls.__new__(cls)
+        g = cls()
         rules = rules_for(fmt)
         init_state(g, fmt, rules, load_cards(rules.card_set), seed, auto_pass, max_decisions)
         return g

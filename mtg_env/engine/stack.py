@@ -74,7 +74,7 @@ class Stack(GameLike):
 
     def _put_trigger(self, t: Trigger) -> None:
         ab: TriggeredAbility = t.ability
-        item = StackItem(
+        item = StackItem.new(
             self._new_oid(), TRIGGER, t.cid, t.src_oid, t.controller, ab, t.ab_index, dict(t.info)
         )
         if ab.targets:

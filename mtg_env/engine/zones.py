@@ -123,7 +123,7 @@ class Zones(GameLike):
 
     def _enter_battlefield(self, cid: int, controller: int) -> None:
         ts = self._tick()
-        p = Perm(cid, self.oid[cid], controller, ts, ts)
+        p = Perm.new(cid, self.oid[cid], controller, ts, ts)
         self.perm[cid] = p
         self.battlefield.append(cid)
         self._dirty = True
