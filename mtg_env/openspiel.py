@@ -37,9 +37,7 @@ random-rollout evaluator, 64 simulations per decision, UCT c = 2) against unifor
 play, 40 classic games with seats alternating (`python scripts/openspiel_ismcts.py
 --games 40 --simulations 64 --out runs/os_ismcts.json`; the result is
 `docs/results/openspiel_ismcts_64.json`): 35 wins, 5 losses, no draw, score 0.875 (95%
-Wilson interval 0.74-0.95), 50 s per game, 0.79 s per bot decision on one CPU. The
-project's own ISMCTS agent (`agents/ismcts.py`) is faster per simulation: it works on the
-engine directly, without OpenSpiel's per-action calls into Python.
+Wilson interval 0.74-0.95), 50 s per game, 0.79 s per bot decision on one CPU.
 """
 
 from __future__ import annotations
