@@ -29,6 +29,45 @@ from ..env.spaces import Layout
 OBS_TYPES = ("flat", "entity")
 
 
+def game_seeds(seed: int | Sequence[int | None] | None, n: int) -> list[int | None]:
+    """Each game's seed: `seed + i` for an int, `seed[i]` for a list, None for None."""
+    if seed is None or isinstance(seed, int | np.integer):
+        s = check_seed(seed)
+        return [None if s is None else s + i for i in range(n)]
+    seeds = [check_seed(x) for x in seed]
+    if len(seeds) != n:
+        raise ValueError(f"reset: {len(seeds)} seeds for {n} games")
+    return seeds
+
+
+def check_actions(actions: Any, n: int) -> np.ndarray:
+    """`actions` as an integer array of shape (n,), or a one-line error."""
+    acts = np.asarray(actions)
+    if acts.shape != (n,):
+        raise ValueError(f"step: actions of shape {acts.shape}, expected ({n},)")
+    if not np.issubdtype(acts.dtype, np.integer):
+        raise TypeError(f"step: actions must be integers, not {acts.dtype}")
+    return acts
+
+
+def learner_batch(
+    cls_name: str,
+    num_envs: int,
+    format: str,
+    decks: Any,
+    opponent: Any,
+    obs_type: str,
+    kwargs: dict[str, Any],
+    make: Callable[..., Any],
+) -> Any:
+    """The batch of a single-learner vector env: an opponent (or a factory) is required."""
+    if "opponent_factory" in kwargs:
+        opponent = None
+    elif opponent is None:
+        raise ValueError(f"{cls_name} needs an opponent; for both seats use DuelBatch")
+    return make(num_envs, format, decks, obs_type=obs_type, opponent=opponent, **kwargs)
+
+
 class DuelBatch:
     """N games of one format, stepped together.
 
@@ -133,13 +172,7 @@ class DuelBatch:
         """Start every game: game i from `seed + i` (an int), from `seed[i]` (a list), or
         from fresh entropy (None)."""
         n = self.num_games
-        if seed is None or isinstance(seed, int | np.integer):
-            s = check_seed(seed)
-            seeds: list[int | None] = [None if s is None else s + i for i in range(n)]
-        else:
-            seeds = [check_seed(x) for x in seed]
-            if len(seeds) != n:
-                raise ValueError(f"reset: {len(seeds)} seeds for {n} games")
+        seeds = game_seeds(seed, n)
         self.rewards.fill(0.0)
         self.learner_rewards.fill(0.0)
         self.terminated.fill(False)
@@ -205,11 +238,7 @@ class DuelBatch:
 
     def step(self, actions: Any) -> None:
         """Apply `actions[i]` (an index of the acting seat's mask) in every game."""
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_games,):
-            raise ValueError(f"step: actions of shape {acts.shape}, expected ({self.num_games},)")
-        if not np.issubdtype(acts.dtype, np.integer):
-            raise TypeError(f"step: actions must be integers, not {acts.dtype}")
+        acts = check_actions(actions, self.num_games)
         self.rewards.fill(0.0)
         self.learner_rewards.fill(0.0)
         self.terminated.fill(False)

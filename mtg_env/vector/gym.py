@@ -10,6 +10,7 @@ from gymnasium import spaces
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .batch import learner_batch
 from .parallel import make_batch
 
 try:  # gymnasium >= 1.1 names its autoreset modes
@@ -44,12 +45,8 @@ class VectorDuelEnv(VectorEnv):
         copy: bool = True,
         **kwargs: Any,
     ) -> None:
-        if opponent is None and "opponent_factory" not in kwargs:
-            raise ValueError("VectorDuelEnv needs an opponent; for both seats use DuelBatch")
-        if "opponent_factory" in kwargs:
-            opponent = None
-        self.batch = make_batch(
-            num_envs, format, decks, obs_type=obs_type, opponent=opponent, **kwargs
+        self.batch = learner_batch(
+            "VectorDuelEnv", num_envs, format, decks, opponent, obs_type, kwargs, make_batch
         )
         self.num_envs = num_envs
         self.copy = copy

@@ -17,8 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import IllegalActionError
-from ..env.duel import check_seed
-from .batch import DuelBatch
+from .batch import DuelBatch, check_actions, game_seeds
 
 
 def _split(n: int, k: int) -> list[tuple[int, int]]:
@@ -183,23 +182,11 @@ class ParallelDuelBatch:
         self.episodes_done += len(finals)
 
     def reset(self, seed: int | Sequence[int | None] | None = None) -> None:
-        n = self.num_games
-        if seed is None or isinstance(seed, int | np.integer):
-            s = check_seed(seed)
-            seeds: list[int | None] = [None if s is None else s + i for i in range(n)]
-        else:
-            seeds = [check_seed(x) for x in seed]
-            if len(seeds) != n:
-                raise ValueError(f"reset: {len(seeds)} seeds for {n} games")
+        seeds = game_seeds(seed, self.num_games)
         self._call("reset", [seeds[lo:hi] for lo, hi in self._slices])
 
     def step(self, actions: Any) -> None:
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_games,):
-            raise ValueError(f"step: actions of shape {acts.shape}, expected ({self.num_games},)")
-        if not np.issubdtype(acts.dtype, np.integer):
-            raise TypeError(f"step: actions must be integers, not {acts.dtype}")
-        self._actions[:] = acts
+        self._actions[:] = check_actions(actions, self.num_games)
         self._call("step", [None] * len(self._conns))
 
     def action_masks(self) -> np.ndarray:

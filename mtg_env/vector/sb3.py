@@ -11,6 +11,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
+from .batch import learner_batch
 from .parallel import make_batch
 
 
@@ -30,12 +31,8 @@ class DuelVecEnv(VecEnv):
         obs_type: str = "flat",
         **kwargs: Any,
     ) -> None:
-        if opponent is None and "opponent_factory" not in kwargs:
-            raise ValueError("DuelVecEnv needs an opponent (an agent spec, object or callable)")
-        if "opponent_factory" in kwargs:
-            opponent = None
-        self.batch = make_batch(
-            num_envs, format, decks, obs_type=obs_type, opponent=opponent, **kwargs
+        self.batch = learner_batch(
+            "DuelVecEnv", num_envs, format, decks, opponent, obs_type, kwargs, make_batch
         )
         super().__init__(
             num_envs, self.batch.single_observation_space, spaces.Discrete(self.batch.n_actions)
