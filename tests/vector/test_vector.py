@@ -251,3 +251,18 @@ def test_a_worker_that_dies_is_reported_not_waited_for() -> None:
             b.step(_pick(np.random.default_rng(0), b.masks))
     finally:
         b.close()
+
+
+@pytest.mark.parametrize("opponent", ["ismcts:8", "policy:default"])
+def test_search_and_policy_opponents_play_inside_the_batch(opponent: str) -> None:
+    pytest.importorskip("torch")
+    b = DuelBatch(2, "classic", opponent=opponent, max_decisions=300)
+    b.reset(seed=4)
+    rng = np.random.default_rng(4)
+    start = [g.n_decisions for g in b.games]  # type: ignore[union-attr]
+    for _ in range(25):
+        assert (b.masks.sum(axis=1) > 0).all()
+        b.step(_pick(rng, b.masks))
+    made = [g.n_decisions - n for g, n in zip(b.games, start, strict=True)]  # type: ignore[union-attr]
+    # Each game had 25 learner moves: more decisions than that means the opponent moved.
+    assert b.episodes_done > 0 or max(made) > 25
