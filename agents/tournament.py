@@ -20,6 +20,7 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,7 +247,14 @@ def run_tournament(
         # can deadlock in torch's thread pool (policy agents hung the tournament). A Pool,
         # not a ProcessPoolExecutor: terminate() stops games in progress at once.
         ctx = multiprocessing.get_context("spawn")
-        pool = ctx.Pool(min(jobs, total), initializer=_worker_init, initargs=(os.getpid(),))
+        # Started with SIGINT ignored, which a new interpreter keeps: a Ctrl-C that arrives
+        # while a worker is still importing (before its initializer) must not print a
+        # traceback there. The parent's own handler is back once the workers exist.
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            pool = ctx.Pool(min(jobs, total), initializer=_worker_init, initargs=(os.getpid(),))
+        finally:
+            signal.signal(signal.SIGINT, handler)
         try:
             for row in pool.imap_unordered(_play_task, tasks):
                 atomic_append_line(path, _csv_line(row))
