@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
 
 SCENARIO_ROOT = Path(__file__).parent / "scenarios"
+
+# The Ctrl-C tests send SIGINT to the commands they start. A test run started in the
+# background of a non-interactive shell (or under nohup) inherits SIGINT ignored, and so
+# would every command it starts: Ctrl-C would do nothing there. Each test process (xdist
+# workers included) takes the default handler back, so that its children start with it.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
