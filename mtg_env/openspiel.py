@@ -49,8 +49,8 @@ import numpy as np
 import pyspiel
 
 from .engine import Game, load_cards, load_decks, resolve_deck
-from .engine.formats import FORMATS, rules_for
-from .env.duel import canonical
+from .engine.formats import FORMATS
+from .env.duel import pick_pair
 from .env.spaces import Layout
 from .env.text import text_view
 
@@ -100,7 +100,7 @@ class MtgDuelGame(pyspiel.Game):
         names = [n for n in str(p["decks"]).split("|") if n]
         if names and len(names) != 2:
             raise ValueError(f"{SHORT_NAME}: decks must name two decks joined by '|'")
-        self.fixed = tuple(resolve_deck(n, fmt) for n in names) if names else None
+        self.fixed = (resolve_deck(names[0], fmt), resolve_deck(names[1], fmt)) if names else None
         self.pool = pool
         self._rng = random.Random(int(p["seed"]))
         info = pyspiel.GameInfo(
@@ -116,14 +116,7 @@ class MtgDuelGame(pyspiel.Game):
 
     def new_initial_state(self) -> MtgDuelState:
         rng = self._rng
-        if self.fixed is not None:
-            pair = self.fixed
-        elif rules_for(self.format).piles == 1:
-            d = self.pool[rng.randrange(len(self.pool))]
-            pair = (d, d)
-        else:
-            a, b = rng.sample(range(len(self.pool)), 2)
-            pair = (self.pool[a], self.pool[b])
+        pair = pick_pair(rng, self.pool, self.fixed, self.format)
         g = Game.new(
             pair,
             seed=rng.getrandbits(63),
@@ -233,13 +226,6 @@ class MtgDuelState(pyspiel.State):
         seed = int(probability_sampler() * 2**31)
         own = (self.own[0][:], self.own[1][:])
         return MtgDuelState(self.get_game(), self.g.resample_hidden(player_id, seed), own)
-
-    def index_of(self, action: Any) -> int:
-        """The action index of a legal engine action (the first of equivalent ones)."""
-        g = self.pos.g
-        seat = g.current_player
-        assert seat is not None
-        return canonical(self.pos.layout, g, seat, action, g.legal_actions())[0]
 
     def __str__(self) -> str:
         g = self.pos.g

@@ -31,6 +31,9 @@ from .state import GameFields
 
 @trait
 class GameLike(GameFields):
+    # Declarations, not stubs: each method below is implemented by `Game` or one of its
+    # jobs, which come first in `Game`'s method resolution order, so these bodies never run
+    # (tests/test_layout.py checks that every one has an implementation elsewhere).
     __slots__ = ()
 
     # The public API (engine.game).

@@ -50,24 +50,6 @@ def check_actions(actions: Any, n: int) -> np.ndarray:
     return acts
 
 
-def learner_batch(
-    cls_name: str,
-    num_envs: int,
-    format: str,
-    decks: Any,
-    opponent: Any,
-    obs_type: str,
-    kwargs: dict[str, Any],
-    make: Callable[..., Any],
-) -> Any:
-    """The batch of a single-learner vector env: an opponent (or a factory) is required."""
-    if "opponent_factory" in kwargs:
-        opponent = None
-    elif opponent is None:
-        raise ValueError(f"{cls_name} needs an opponent; for both seats use DuelBatch")
-    return make(num_envs, format, decks, obs_type=obs_type, opponent=opponent, **kwargs)
-
-
 class DuelBatch:
     """N games of one format, stepped together.
 

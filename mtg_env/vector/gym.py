@@ -10,8 +10,7 @@ from gymnasium import spaces
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .batch import learner_batch
-from .parallel import make_batch
+from .parallel import learner_batch
 
 try:  # gymnasium >= 1.1 names its autoreset modes
     from gymnasium.vector import AutoresetMode
@@ -46,7 +45,7 @@ class VectorDuelEnv(VectorEnv):
         **kwargs: Any,
     ) -> None:
         self.batch = learner_batch(
-            "VectorDuelEnv", num_envs, format, decks, opponent, obs_type, kwargs, make_batch
+            "VectorDuelEnv", num_envs, format, decks, opponent, obs_type, kwargs
         )
         self.num_envs = num_envs
         self.copy = copy

@@ -203,3 +203,20 @@ def make_batch(
     if workers == 1:
         return DuelBatch(num_games, format, decks, **kw)
     return ParallelDuelBatch(num_games, format, decks, workers=workers, **kw)
+
+
+def learner_batch(
+    cls_name: str,
+    num_envs: int,
+    format: str,
+    decks: Any,
+    opponent: Any,
+    obs_type: str,
+    kwargs: dict[str, Any],
+) -> DuelBatch | ParallelDuelBatch:
+    """The batch of a single-learner vector env: an opponent (or a factory) is required."""
+    if "opponent_factory" in kwargs:
+        opponent = None
+    elif opponent is None:
+        raise ValueError(f"{cls_name} needs an opponent; for both seats use DuelBatch")
+    return make_batch(num_envs, format, decks, obs_type=obs_type, opponent=opponent, **kwargs)

@@ -11,8 +11,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from .batch import learner_batch
-from .parallel import make_batch
+from .parallel import learner_batch
 
 
 class DuelVecEnv(VecEnv):
@@ -32,7 +31,7 @@ class DuelVecEnv(VecEnv):
         **kwargs: Any,
     ) -> None:
         self.batch = learner_batch(
-            "DuelVecEnv", num_envs, format, decks, opponent, obs_type, kwargs, make_batch
+            "DuelVecEnv", num_envs, format, decks, opponent, obs_type, kwargs
         )
         super().__init__(
             num_envs, self.batch.single_observation_space, spaces.Discrete(self.batch.n_actions)
