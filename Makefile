@@ -9,8 +9,10 @@ STAMP := $(VENV)/.installed
 install: $(STAMP)
 
 # torch is installed first, pinned to the local CPU build, so that no later
-# requirement pulls a CUDA build of torch from the registry.
-$(STAMP): pyproject.toml
+# requirement pulls a CUDA build of torch from the registry. The install compiles the engine
+# (setup.py, docs/compiling.md): an edited engine source makes `make install` rebuild it.
+ENGINE_SOURCES := $(wildcard mtg_env/engine/*.py mtg_env/engine/formats/*.py)
+$(STAMP): pyproject.toml setup.py $(ENGINE_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
@@ -31,6 +33,13 @@ NO_BROWSER_NOTE := NOTE: the replay viewer's browser test did not run: $(CHROMIU
 docs: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
+# The whole suite runs on the engine `make install` built (compiled where a C compiler
+# exists), then the engine suite again on the pure-Python engine (docs/compiling.md).
+PURE_SUITE := tests/scenarios tests/test_golden_perft.py "tests/test_fuzz.py::test_invariant_fuzz[0]" \
+	tests/test_identity.py tests/test_engine_api.py tests/test_compiled.py tests/test_state_fields.py \
+	tests/test_layout.py tests/test_format_hooks.py tests/test_formats.py tests/test_layers_api.py \
+	tests/test_combat_legality.py
+
 test: install lint docs
 	@if [ -x "$(CHROMIUM)" ]; then \
 		$(BIN)/python -m pytest -n 2 -rs; \
@@ -39,15 +48,18 @@ test: install lint docs
 		$(BIN)/python -m pytest -n 2 -rs -m "not browser"; rc=$$?; \
 		echo "$(NO_BROWSER_NOTE)"; exit $$rc; \
 	fi
+	@echo "make test: the engine suite again, on the pure-Python engine (MTG_ENV_PURE=1)"
+	MTG_ENV_PURE=1 $(BIN)/python -m pytest -n 2 -rs $(PURE_SUITE)
 
 # The env tests on the lowest PettingZoo and Gymnasium that pyproject.toml allows, in their
-# own venv (no train extra: the tests that use SB3 need it and are left out).
+# own venv (no train extra: the tests that use SB3 need it and are left out). It compiles
+# nothing (MTG_ENV_PURE=1): the engine is the one `make install` built in this tree, if any.
 LOWEST := .venv-lowest
 test-lowest:
 	test -x $(LOWEST)/bin/python || $(PYTHON) -m venv $(LOWEST)
 	$(LOWEST)/bin/python -m pip install --quiet --upgrade pip
-	$(LOWEST)/bin/python -m pip install --quiet "pettingzoo==1.24.0" "gymnasium==0.29.1" \
-		pytest pytest-xdist hypothesis -e .
+	MTG_ENV_PURE=1 $(LOWEST)/bin/python -m pip install --quiet "pettingzoo==1.24.0" \
+		"gymnasium==0.29.1" pytest pytest-xdist hypothesis -e .
 	$(LOWEST)/bin/python -c "import pettingzoo, gymnasium; print('test-lowest: pettingzoo', pettingzoo.__version__, 'gymnasium', gymnasium.__version__)"
 	$(LOWEST)/bin/python -m pytest -n 2 -p no:cacheprovider tests/env -k "not maskable_ppo and not sb3"
 
@@ -68,4 +80,5 @@ bench: install
 	$(BIN)/mtg-env bench --seconds 10 --chess
 
 clean:
-	rm -rf $(VENV) $(LOWEST) build site *.egg-info
+	rm -rf $(VENV) $(LOWEST) build site *.egg-info mtg_env/engine/_compiled.json
+	find mtg_env -name '*.so' -delete

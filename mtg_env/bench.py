@@ -20,7 +20,11 @@ Every figure is random legal play, seeded, measured for a wall-clock budget:
   network for a few rollouts: steps/s and the share of wall time spent inside the env;
 - `chess` (optional): PettingZoo's chess `raw_env` in the same process with the same loop,
   and the ratio of `raw_env` to it; absolute numbers drift on shared machines, ratios in one
-  run much less.
+  run much less;
+- `engine_build` / `pure` / `compiled_vs_pure_ratio`: which engine ran the figures above
+  (`compiled`, the mypyc build, or `pure` Python; docs/compiling.md), and, when it was the
+  compiled one, the engine, clone and raw_env figures of the pure engine measured in a
+  child process (`MTG_ENV_PURE=1`) in the same run, with compiled / pure for each.
 
 Decisions are what an agent is asked: with `auto_pass` (the default) priority windows in
 which passing is the only legal action are not counted, as in the env.
@@ -28,8 +32,12 @@ which passing is the only legal action are not counted, as in the env.
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import random
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -37,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from .engine import Game, load_cards, load_decks
+from .engine import Game, build, load_cards, load_decks
 from .engine.formats import FORMATS as _FORMATS
 from .env import SelfPlayEnv, env, raw_env
 from .vector import DuelBatch, ParallelDuelBatch
@@ -375,6 +383,36 @@ def bench_chess(seconds: float) -> dict[str, float]:
     return _aec_loop(chess_v6.raw_env(), seconds)
 
 
+# The figures the compiled and the pure engine are compared on: (group, key) of each.
+BUILD_FIGURES = (
+    ("engine", "decisions_per_s"),
+    ("state", "clone_per_s"),
+    ("raw_env", "steps_per_s"),
+)
+
+
+def build_figures(fmt: str, seconds: float) -> dict[str, float]:
+    """Decisions/s, clone/s and raw_env steps/s of whichever engine this process runs."""
+    return {
+        "decisions_per_s": bench_engine(fmt, seconds)["decisions_per_s"],
+        "clone_per_s": bench_clone(fmt, seconds)["clone_per_s"],
+        "raw_env_steps_per_s": bench_raw_env(fmt, seconds)["steps_per_s"],
+    }
+
+
+def pure_figures(formats: tuple[str, ...], seconds: float) -> dict[str, dict[str, float]]:
+    """`build_figures` of the pure-Python engine, in a child process (an engine is chosen
+    once per process, when it is first imported)."""
+    cmd = [sys.executable, "-m", "mtg_env.bench", "--seconds", str(seconds), *formats]
+    done = subprocess.run(
+        cmd, env={**os.environ, "MTG_ENV_PURE": "1"}, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"the pure engine's figures failed: {last}")
+    return json.loads(done.stdout)
+
+
 def run_all(
     seconds: float = 5.0,
     formats: tuple[str, ...] = FORMATS,
@@ -383,10 +421,17 @@ def run_all(
     progress: Callable[[str], None] | None = None,
     ppo_rollouts: int = 10,
     vector: bool = True,
+    pure: bool = True,
 ) -> dict[str, Any]:
-    """Every figure; `seconds` is the budget of each timed loop."""
+    """Every figure; `seconds` is the budget of each timed loop. With `pure` (and the
+    compiled engine running here), the pure engine's figures too, and the ratios."""
     say = progress or (lambda _m: None)
-    out: dict[str, Any] = {"seconds_per_figure": seconds, "formats": {}}
+    out: dict[str, Any] = {
+        "seconds_per_figure": seconds,
+        "engine_build": build.engine_build(),
+        "engine_build_note": build.WHY_PURE,
+        "formats": {},
+    }
     for fmt in formats:
         r: dict[str, Any] = {}
         say(f"{fmt}: engine")
@@ -410,6 +455,19 @@ def run_all(
         say(f"{fmt}: memory")
         r["memory"] = bench_memory(fmt)
         out["formats"][fmt] = r
+    if pure and build.COMPILED:
+        say("the pure-Python engine: engine, clone and raw_env (a child process)")
+        p = pure_figures(formats, seconds)
+        out["pure"] = p
+        out["compiled_vs_pure_ratio"] = {
+            fmt: {
+                "decisions_per_s": r["engine"]["decisions_per_s"] / p[fmt]["decisions_per_s"],
+                "clone_per_s": r["state"]["clone_per_s"] / p[fmt]["clone_per_s"],
+                "raw_env_steps_per_s": r["raw_env"]["steps_per_s"]
+                / p[fmt]["raw_env_steps_per_s"],
+            }
+            for fmt, r in out["formats"].items()
+        }
     if ppo:
         say("MaskablePPO training")
         # Ten rollouts (about 20 s): three gave env shares 3 points apart run to run.
@@ -426,3 +484,17 @@ def run_all(
             for fmt, r in out["formats"].items()
         }
     return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m mtg_env.bench FORMAT...`: `build_figures` of each format as one JSON
+    object on stdout (what `pure_figures` runs)."""
+    ap = argparse.ArgumentParser(prog="python -m mtg_env.bench")
+    ap.add_argument("formats", nargs="+", choices=FORMATS)
+    ap.add_argument("--seconds", type=float, default=5.0)
+    args = ap.parse_args(argv)
+    print(json.dumps({fmt: build_figures(fmt, args.seconds) for fmt in args.formats}))
+
+
+if __name__ == "__main__":
+    main()

@@ -191,9 +191,17 @@ def bench(
     vector: Annotated[
         bool, typer.Option(help="Include the vector env against 64 separate raw_envs.")
     ] = True,
+    pure: Annotated[
+        bool,
+        typer.Option(
+            help="With the compiled engine: also measure the pure-Python engine (engine, "
+            "clone, raw_env) in a child process and print compiled / pure."
+        ),
+    ] = True,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Throughput: engine, raw_env, vector env, wrapped env, SelfPlay-v0, clone, memory, PPO."""
+    """Throughput: engine, raw_env, vector env, wrapped env, SelfPlay-v0, clone, memory, PPO;
+    compiled and pure-Python engine side by side."""
     from rich.console import Console
     from rich.table import Table
 
@@ -209,12 +217,15 @@ def bench(
         ppo=ppo,
         ppo_rollouts=ppo_rollouts,
         vector=vector,
+        pure=pure,
         progress=lambda m: err.print(f"[dim]bench: {m}...[/dim]"),
     )
     if json_out:
         _echo(json.dumps(res))
         return
-    t = Table(title=f"mtg-env bench ({seconds:g} s per figure)")
+    note = res["engine_build_note"]
+    build = res["engine_build"] + (f": {note}" if note else "")
+    t = Table(title=f"mtg-env bench ({seconds:g} s per figure; engine: {build})")
     t.add_column("figure")
     for f in res["formats"]:
         t.add_column(f, justify="right")
@@ -258,6 +269,17 @@ def bench(
         t.add_row("chess raw_env steps/s", f"{res['chess']['steps_per_s']:,.0f}")
         t.add_row("raw_env / chess", *(f"{x:.2f}x" for x in res["raw_env_vs_chess"].values()))
         t.add_row("raw_env v1 / chess", *(f"{x:.2f}x" for x in res["raw_env_v1_vs_chess"].values()))
+    if "compiled_vs_pure_ratio" in res:
+        for label, key in (
+            ("engine decisions/s", "decisions_per_s"),
+            ("clone()/s", "clone_per_s"),
+            ("raw_env steps/s", "raw_env_steps_per_s"),
+        ):
+            t.add_row(f"pure-Python {label}", *(f"{p[key]:,.1f}" for p in res["pure"].values()))
+            t.add_row(
+                f"compiled / pure, {label}",
+                *(f"{r[key]:.2f}x" for r in res["compiled_vs_pure_ratio"].values()),
+            )
     Console().print(t)
     if "ppo" in res:
         p = res["ppo"]

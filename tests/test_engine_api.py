@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
+import numpy as np
 import pytest
 
 from mtg_env.engine import (
@@ -85,6 +88,55 @@ def test_clone_is_independent() -> None:
     h2 = c2.state_hash()
     play_random(g, 3, limit=60)
     assert c2.state_hash() == h2
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy", "copy"])
+def test_a_game_copies_and_pickles_mid_game_in_either_build(how: str) -> None:
+    """pickle, copy.deepcopy and copy.copy of a game stopped mid-game (mid-stack, say):
+    the same state, the same legal actions and the same continuation, on the compiled
+    engine as on the pure one (docs/compiling.md)."""
+    for seed in range(6):
+        g = Game.new((DECKS[NAMES[seed % 6]], DECKS[NAMES[(seed + 2) % 6]]), seed=seed)
+        play_random(g, seed, limit=40 + 13 * seed)
+        twin = {
+            "pickle": lambda x: pickle.loads(pickle.dumps(x)),
+            "deepcopy": copy.deepcopy,
+            "copy": copy.copy,
+        }[how](g)
+        assert twin.state_hash() == g.state_hash()
+        assert twin.legal_actions() == g.legal_actions()
+        if how == "copy":
+            continue  # shallow: shares the lists with the original
+        rest = play_random(twin, 100 + seed, limit=80)
+        for a in rest:
+            g.apply(a)
+        assert twin.state_hash() == g.state_hash()
+
+
+def test_numpy_integers_are_taken_wherever_the_api_takes_an_int() -> None:
+    """What an agent holding numpy arrays passes (seeds, seats, card ids, actions built
+    from array entries) gives exactly what plain ints give, in either build."""
+    n = np.int64
+    pair = (DECKS[NAMES[0]], DECKS[NAMES[1]])
+    g = Game.new(pair, seed=3, first_player=1, max_decisions=500)
+    h = Game.new(pair, seed=n(3), first_player=n(1), max_decisions=n(500))
+    assert g.state_hash() == h.state_hash()
+    r = random.Random(0)
+    while not g.is_over and g.n_decisions < 60:
+        a = r.choice(g.legal_actions())
+        g.apply(a)
+        h.apply(type(a)(*(n(x) if isinstance(x, int) else x for x in a)))
+        assert g.state_hash() == h.state_hash()
+    cid = g.battlefield[0] if g.battlefield else 0
+    fields = ("name", "types", "colors", "power", "toughness", "keywords", "controller")
+    ours, theirs = h.chars(n(cid)), g.chars(cid)
+    assert [getattr(ours, f) for f in fields] == [getattr(theirs, f) for f in fields]
+    assert h.explain(n(cid)) == g.explain(cid)
+    seat = g.current_player or 0
+    assert h.resample_hidden(n(seat), n(7)).state_hash() == g.resample_hidden(seat, 7).state_hash()
+    s1, _ = Game.setup([{"life": 20}, {"life": 20}], seed=2, turn=3, active=1)
+    s2, _ = Game.setup([{"life": 20}, {"life": 20}], seed=n(2), turn=n(3), active=n(1))
+    assert s1.state_hash() == s2.state_hash()
 
 
 def test_legal_actions_are_exact() -> None:

@@ -141,6 +141,7 @@ def test_a_layer_imports_only_itself_and_the_layers_below(
     assert bad == []
 
 
+@pytest.mark.source
 def test_game_implements_every_member_of_gamelike() -> None:
     fields = set(GameFields.__annotations__)
     assert fields == set(SLOTS)

@@ -67,6 +67,20 @@ def test_bench_command_json_has_every_figure() -> None:
     assert res["raw_env_vs_chess"]["classic"] > 0 and res["raw_env_v1_vs_chess"]["classic"] > 0
     # v1's tables are a fraction of v0's vector (and at most 8 KB).
     assert 0 < r["obs_bytes"]["v1"] <= 8192 < r["obs_bytes"]["v0"]
+    # The compiled engine's figures come with the pure engine's, measured in the same run.
+    from mtg_env.engine import build
+
+    assert res["engine_build"] == build.engine_build()
+    if build.COMPILED:
+        pure, ratio = res["pure"]["classic"], res["compiled_vs_pure_ratio"]["classic"]
+        for key, ours in [
+            ("decisions_per_s", r["engine"]["decisions_per_s"]),
+            ("clone_per_s", r["state"]["clone_per_s"]),
+            ("raw_env_steps_per_s", r["raw_env"]["steps_per_s"]),
+        ]:
+            assert pure[key] > 0 and ratio[key] == pytest.approx(ours / pure[key]), key
+    else:
+        assert "compiled_vs_pure_ratio" not in res and res["engine_build_note"]
 
 
 def test_bench_command_rejects_unknown_format() -> None:

@@ -7,6 +7,8 @@ while not game.is_over:
     game.apply(game.legal_actions()[0])
 """
 
+# First: decides whether the compiled extensions or the .py sources are imported.
+from . import build
 from .carddb import CardSet, Deck, load_cards, load_deck_file, load_decks, parse_deck, resolve_deck
 from .cards import CardDataError, CardDef
 from .constants import (
@@ -33,6 +35,7 @@ from .layers import Chars
 from .objects import Action, Decision, IllegalActionError
 
 __all__ = [
+    "build",
     "ACTION_NAMES",
     "ACTIVATE",
     "ATTACK",

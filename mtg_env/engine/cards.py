@@ -23,6 +23,7 @@ from .constants import (
     L_PT_SWITCH,
     L_TYPE,
 )
+from .frozen import Frozen
 
 
 class CardDataError(ValueError):
@@ -35,7 +36,7 @@ _SYMBOL = re.compile(r"\{([^{}]*)\}")
 
 
 @dataclass(frozen=True, slots=True)
-class ManaCost:
+class ManaCost(Frozen):
     generic: int = 0
     pips: tuple[int, ...] = ()  # one color bit per colored symbol, e.g. {G}{G} -> (16, 16)
     text: str = ""
@@ -52,7 +53,7 @@ NO_MANA = ManaCost()
 
 
 @dataclass(frozen=True, slots=True)
-class Cost:
+class Cost(Frozen):
     """The cost of an activated ability (CR 602.1a) or an extra cost."""
 
     mana: ManaCost = NO_MANA
@@ -112,7 +113,7 @@ def _mana_text(generic: int, pips: list[int]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Filter:
+class Filter(Frozen):
     """Matches objects by characteristics and relation to a source.
 
     Every field is a conjunction; `types`/`subtypes`/`colors` match any of the listed.
@@ -152,7 +153,7 @@ TK_ENCHANTMENT = "enchantment"
 
 
 @dataclass(frozen=True, slots=True)
-class TargetSpec:
+class TargetSpec(Frozen):
     kind: str
     filter: Filter = ANY_FILTER
     text: str = ""
@@ -166,7 +167,7 @@ class TargetSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class Op:
+class Op(Frozen):
     """One instruction of an effect: `name` plus validated parameters."""
 
     name: str
@@ -177,7 +178,7 @@ class Op:
 
 
 @dataclass(frozen=True, slots=True)
-class SpellAbility:
+class SpellAbility(Frozen):
     """What an instant or sorcery does on resolution (CR 608.2)."""
 
     targets: tuple[TargetSpec, ...] = ()
@@ -186,7 +187,7 @@ class SpellAbility:
 
 
 @dataclass(frozen=True, slots=True)
-class ManaAbility:
+class ManaAbility(Frozen):
     """{T}: add one mana of one of `produce` (CR 605). `pain` damage to you when it
     makes colored mana (a painland)."""
 
@@ -198,7 +199,7 @@ class ManaAbility:
 
 
 @dataclass(frozen=True, slots=True)
-class ActivatedAbility:
+class ActivatedAbility(Frozen):
     cost: Cost
     targets: tuple[TargetSpec, ...] = ()
     effects: tuple[Op, ...] = ()
@@ -208,7 +209,7 @@ class ActivatedAbility:
 
 
 @dataclass(frozen=True, slots=True)
-class TriggeredAbility:
+class TriggeredAbility(Frozen):
     event: str  # enters | dies | upkeep | end_step | damage_to_opponent | next_end_step
     whose: str = "you"  # for step triggers: "you" | "enchanted_controller" | "each"
     condition: tuple[str, ...] = ()  # intervening "if" clauses (CR 603.4)
@@ -219,7 +220,7 @@ class TriggeredAbility:
 
 
 @dataclass(frozen=True, slots=True)
-class Component:
+class Component(Frozen):
     """One layer's part of a continuous effect (CR 613.1). `arg` depends on `op`."""
 
     layer: int
@@ -228,7 +229,7 @@ class Component:
 
 
 @dataclass(frozen=True, slots=True)
-class Count:
+class Count(Frozen):
     """A number a characteristic-defining ability reads from the game: `what` counted
     (`card_types_in_graveyards`: the card types among cards in all graveyards), plus
     `plus`."""
@@ -238,7 +239,7 @@ class Count:
 
 
 @dataclass(frozen=True, slots=True)
-class CharDef:
+class CharDef(Frozen):
     """What a characteristic-defining ability defines (card data `cda:`): power and/or
     toughness as counts (for example card types in graveyards, and that plus 1)."""
 
@@ -247,7 +248,7 @@ class CharDef:
 
 
 @dataclass(frozen=True, slots=True)
-class StaticAbility:
+class StaticAbility(Frozen):
     """A static ability: continuous-effect components applied to `affects`, and/or rules
     modifications (`rules`: e.g. "cant_attack", "cant_block") for the affected objects."""
 
@@ -283,7 +284,7 @@ Ability = ManaAbility | ActivatedAbility | TriggeredAbility | StaticAbility
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class CardDef:
+class CardDef(Frozen):
     """A card's printed characteristics and abilities (immutable; shared by all games)."""
 
     name: str
@@ -365,7 +366,7 @@ def spell_targets(cd: CardDef) -> tuple[TargetSpec, ...]:
 
 
 @dataclass(frozen=True)
-class CardSet:
+class CardSet(Frozen):
     name: str
     cards: dict[str, CardDef]
     tokens: dict[str, CardDef]

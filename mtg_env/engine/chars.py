@@ -4,12 +4,15 @@ from a resolved spell or ability. Plain data, below every module that reads them
 
 from __future__ import annotations
 
-from .cards import CardDef, Component, ManaAbility, StaticAbility
+from mypy_extensions import mypyc_attr
+
+from .cards import CardDef, Component, Cost, ManaAbility, StaticAbility
 from .constants import BASIC_LAND_TYPES, COLOR_WORDS, CREATURE, LAND, LAND_TYPE_MANA
 
-# Intrinsic mana abilities of the basic land types (CR 305.6), one shared object each.
+# Intrinsic mana abilities of the basic land types (CR 305.6), one shared object each. Their
+# cost text is empty, so that no printed "{T}: Add ..." ability compares equal to one.
 INTRINSIC = {
-    t: ManaAbility(cost=None, produce=LAND_TYPE_MANA[t], text=f"{{T}}: Add {t}")  # type: ignore[arg-type]
+    t: ManaAbility(cost=Cost(tap=True), produce=LAND_TYPE_MANA[t], text=f"{{T}}: Add {t}")
     for t in BASIC_LAND_TYPES
 }
 _INTRINSIC_SET = frozenset(INTRINSIC.values())
@@ -17,6 +20,9 @@ _BASIC_TYPES = frozenset(BASIC_LAND_TYPES)
 _PROT = {f"protection_from_{w}": bit for w, bit in COLOR_WORDS.items()}
 
 
+# An initialiser with arguments: serializable tells the compiled build how pickle and
+# deepcopy rebuild it (restore the fields, don't call __init__), as plain Python does.
+@mypyc_attr(serializable=True)
 class Chars:
     """Computed characteristics of one object (mutable only while being computed)."""
 
@@ -121,6 +127,9 @@ def _has_static(ch: Chars) -> bool:
     return any(ab.__class__ is StaticAbility for ab in ch.abilities)
 
 
+# An initialiser with arguments: serializable tells the compiled build how pickle and
+# deepcopy rebuild it (restore the fields, don't call __init__), as plain Python does.
+@mypyc_attr(serializable=True)
 class Effect:
     """A continuous effect from a resolved spell or ability (CR 611.2): its components,
     the objects it affects (locked when it began, CR 611.2c), timestamp and duration."""

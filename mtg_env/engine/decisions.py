@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import TargetSpec
+from .frozen import Frozen
 from .objects import StackItem
 
 
 @dataclass(frozen=True, slots=True)
-class Targets:
+class Targets(Frozen):
     """Targets of a spell or ability being put on the stack, chosen one at a time
     (CR 601.2c): `item` collects them; `done` is the frame that continues after them."""
 
@@ -29,7 +30,7 @@ class Targets:
 
 
 @dataclass(frozen=True, slots=True)
-class Attackers:
+class Attackers(Frozen):
     """Attackers being declared one at a time (CR 508.1)."""
 
     def state(self) -> tuple[Any, ...]:
@@ -37,7 +38,7 @@ class Attackers:
 
 
 @dataclass(frozen=True, slots=True)
-class Blockers:
+class Blockers(Frozen):
     """Blockers being declared: a blocker, then the attacker it blocks (CR 509.1)."""
 
     def state(self) -> tuple[Any, ...]:
@@ -45,7 +46,7 @@ class Blockers:
 
 
 @dataclass(frozen=True, slots=True)
-class BlockTarget:
+class BlockTarget(Frozen):
     """The attacker that `blocker`, just chosen, blocks."""
 
     blocker: int
@@ -55,7 +56,7 @@ class BlockTarget:
 
 
 @dataclass(frozen=True, slots=True)
-class TriggerOrder:
+class TriggerOrder(Frozen):
     """Simultaneous triggers of one player being put on the stack in order (CR 603.3b)."""
 
     def state(self) -> tuple[Any, ...]:
@@ -63,7 +64,7 @@ class TriggerOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class CleanupDiscard:
+class CleanupDiscard(Frozen):
     """Discarding to hand size in the cleanup step (CR 514.1)."""
 
     def state(self) -> tuple[Any, ...]:
@@ -71,7 +72,7 @@ class CleanupDiscard:
 
 
 @dataclass(frozen=True, slots=True)
-class Redraw:
+class Redraw(Frozen):
     """Pocket's opening: `seat` throws back cards one at a time to draw as many (`n` so
     far); `last` is the second player's turn to do so."""
 
@@ -84,7 +85,7 @@ class Redraw:
 
 
 @dataclass(frozen=True, slots=True)
-class Unstable:
+class Unstable(Frozen):
     """Pocket: which unspent unstable mana source to remove (`choices`)."""
 
     choices: tuple[int, ...]
@@ -94,7 +95,7 @@ class Unstable:
 
 
 @dataclass(frozen=True, slots=True)
-class Legend:
+class Legend(Frozen):
     """The legend rule: which of `choices` to keep (CR 704.5j)."""
 
     choices: tuple[int, ...]
@@ -104,7 +105,7 @@ class Legend:
 
 
 @dataclass(frozen=True, slots=True)
-class LegendKeep:
+class LegendKeep(Frozen):
     """The legend rule's answer, applied when state-based actions are checked again."""
 
     card: int
@@ -114,7 +115,7 @@ class LegendKeep:
 
 
 @dataclass(frozen=True, slots=True)
-class Resolving:
+class Resolving(Frozen):
     """A choice asked while a spell or ability resolves (yes/no, a mode, an option), or
     with `choices` an object to select. `purpose` says what the selection is for (`copy`:
     what a copy effect copies), so that agents need not read the prompt's words; it follows from

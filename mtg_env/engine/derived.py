@@ -3,6 +3,8 @@ read at every decision (see `Game._derived`)."""
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from .cards import ActivatedAbility, ManaAbility, StaticAbility, TriggeredAbility
 from .chars import Chars
 from .constants import AURA_SUBTYPE, CREATURE, LEGENDARY
@@ -10,6 +12,9 @@ from .mana import Source
 from .objects import Perm
 
 
+# An initialiser with arguments: serializable tells the compiled build how pickle and
+# deepcopy rebuild it (restore the fields, don't call __init__), as plain Python does.
+@mypyc_attr(serializable=True)
 class Derived:
     """Tables derived from one layer state (see `Game._derived`); never mutated."""
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
-
-from pydantic import Field, field_validator
+from typing import Any, NamedTuple
 
 from .cards import Component, Op, StaticAbility, TriggeredAbility, parse_mana_cost
 from .constants import (
@@ -46,9 +44,30 @@ from .decisions import Resolving
 from .layers import Chars, Effect
 from .mana import can_pay
 from .objects import SPELL, Resolution, Trigger
+from .opschema import (
+    AnimateOp,
+    AttachOp,
+    ColorsOp,
+    ControlOp,
+    CostOp,
+    CounterOp,
+    DamageOp,
+    DiscardOp,
+    DrawOp,
+    EmptyOp,
+    GrantOp,
+    LandTypeOp,
+    LifeOp,
+    PumpOp,
+    SubtypeOp,
+    SwitchOp,
+    TokenCopyOp,
+    TokenOp,
+    WhatOp,
+)
 from .protocol import GameLike
 from .text import words
-from .vocab import COLOR_NAMES, DURATIONS, REFS, TYPE_NAMES, Strict, check_keywords
+from .vocab import Strict
 
 DURATION = {
     "end_of_turn": DUR_EOT,
@@ -63,119 +82,6 @@ class OpDef(NamedTuple):
     model: type[Strict] | None  # the card-data schema of its arguments
     run: Callable[..., bool]  # (game, resolution, args) -> finished
     text: Callable[[dict[str, Any]], str] | None = None  # None: "<op> <what>"
-
-
-# ------------------------------------------------------------------ schemas (card data)
-
-
-class DamageOp(Strict):
-    amount: int = Field(ge=0)
-    to: REFS
-
-
-class WhatOp(Strict):
-    what: REFS
-
-
-class DrawOp(Strict):
-    count: int = Field(default=1, ge=1)
-    who: REFS = "you"
-
-
-class DiscardOp(Strict):
-    count: int = Field(default=1, ge=1)
-    who: REFS
-    random: bool = False
-
-
-class LifeOp(Strict):
-    amount: int = Field(ge=0)
-    who: REFS = "you"
-
-
-class PumpOp(Strict):
-    what: REFS
-    power: int = 0
-    toughness: int = 0
-    duration: DURATIONS = "end_of_turn"
-
-
-class SwitchOp(Strict):
-    what: REFS
-    duration: DURATIONS = "end_of_turn"
-
-
-class GrantOp(Strict):
-    what: REFS
-    keywords: list[str]
-    duration: DURATIONS = "end_of_turn"
-
-    _kw = field_validator("keywords")(check_keywords)
-
-
-class ControlOp(Strict):
-    what: REFS
-    duration: DURATIONS = "end_of_turn"
-
-
-class TokenOp(Strict):
-    token: str
-    count: int = Field(default=1, ge=1)
-
-
-class CounterOp(Strict):
-    what: REFS
-    counter: Literal["+1/+1", "-1/-1"]
-    count: int = Field(default=1, ge=1)
-
-
-class AnimateOp(Strict):
-    what: REFS
-    duration: DURATIONS = "end_of_turn"
-    add_types: list[TYPE_NAMES] = []
-    all_creature_types: bool = False
-    power: int
-    toughness: int
-
-
-class SubtypeOp(Strict):
-    what: REFS
-    subtypes: list[str]
-    duration: DURATIONS = "forever"
-
-
-class LandTypeOp(Strict):
-    what: REFS
-    duration: DURATIONS = "end_of_turn"
-
-
-class AttachOp(Strict):
-    what: REFS = "self"
-    to: REFS
-
-
-class TokenCopyOp(Strict):
-    what: REFS
-    haste: bool = False
-    sacrifice_at_next_end_step: bool = False
-
-
-class CostOp(Strict):
-    cost: str
-
-    @field_validator("cost")
-    @classmethod
-    def _cost(cls, v: str) -> str:
-        parse_mana_cost(v)
-        return v
-
-
-class ColorsOp(Strict):
-    colors: list[COLOR_NAMES]
-
-
-class EmptyOp(Strict):
-    pass
 
 
 def run_op(g: GameLike, res: Resolution, op: Op) -> bool:

@@ -5,8 +5,9 @@
 `Game.__slots__`, its typed fields (`GameFields`), its initialiser, `clone()` and the hashed
 parts are all built from this table, so a new field is one line here. `engine.state`, the
 typed fields and the straight-line code of the initialiser, `clone()` and the hash, is
-generated from this table as source text (`python -m
-mtg_env.engine.fields > mtg_env/engine/state.py`), and a test checks that it is current.
+generated from this table as source text (`MTG_ENV_PURE=1 python -m mtg_env.engine.fields >
+mtg_env/engine/state.py`: a compiled module cannot run as `-m`), and a test checks that it
+is current.
 
 The order of the hashed fields is the order of `state_hash()`'s parts: never reorder them
 (recorded traces and replays compare hashes).
@@ -260,17 +261,16 @@ def effect_state(e: Effect) -> tuple:
 def generate() -> str:
     """The source of `engine.state`: `init_state`, `clone_state` and `hash_parts` written
     out field by field from FIELDS (straight-line code: a loop over the fields would make
-    `clone()` 1.7x slower). `python -m mtg_env.engine.fields > mtg_env/engine/state.py`
-    writes it; a test checks that the file is what this returns."""
+    `clone()` 1.7x slower). `MTG_ENV_PURE=1 python -m mtg_env.engine.fields >
+    mtg_env/engine/state.py` writes it; a test checks that the file is what this returns."""
     out = [
-        '"""Generated from `engine.fields.FIELDS` by `python -m mtg_env.engine.fields`: do not',
-        'edit (change FIELDS and regenerate; a test compares this file with the generator)."""',
+        '"""Generated from `engine.fields.FIELDS` by `MTG_ENV_PURE=1 python -m',
+        "mtg_env.engine.fields`: do not edit (change FIELDS and regenerate; a test compares",
+        'this file with the generator)."""',
         "",
         "from __future__ import annotations",
         "",
         "from typing import Any",
-        "",
-        "from mypy_extensions import trait",
         "",
         "from .cards import CardDef, CardSet",
         "from .chars import Chars, Effect",
@@ -282,11 +282,10 @@ def generate() -> str:
         "from .rng import Rng",
         "",
         "",
-        "@trait",
         "class GameFields:",
         '    """The state fields of a game, typed (`rules` is the game\'s `Format`, which sits',
-        "    above this module). A trait (mypy_extensions): a base class of `Game` that",
-        '    declares attributes and is never instantiated on its own."""',
+        "    above this module): the root of `Game`'s single chain of base classes, so that the",
+        '    compiled build reads and writes them at fixed offsets. Never instantiated alone."""',
         "",
         "    __slots__ = (",
     ]
@@ -297,7 +296,7 @@ def generate() -> str:
         "",
         "",
         "def init_state(",
-        "    g: Any,",
+        "    g: GameFields,",
         "    fmt: str,",
         "    rules: Any,",
         "    cardset: CardSet,",
@@ -310,7 +309,7 @@ def generate() -> str:
     out += [
         "",
         "",
-        "def clone_state(s: Any, g: Any) -> None:",
+        "def clone_state(s: GameFields, g: GameFields) -> None:",
         "    items = {id(it): it.copy() for it in s.stack}  # shared by stack, ctx and res",
     ]
     for f in FIELDS:
@@ -318,7 +317,7 @@ def generate() -> str:
             out.append("    g._ev_shared = s._ev_shared = True  # the log is shared now")
         else:
             out.append(f"    g.{f.name} = {f.copy.format('s.' + f.name)}")
-    out += ["", "", "def hash_parts(s: Any) -> list:", "    return ["]
+    out += ["", "", "def hash_parts(s: GameFields) -> list:", "    return ["]
     out += [f"        {f.hash.format('s.' + f.name)}," for f in HASHED]  # type: ignore[union-attr]
     out.append("    ]")
     return "\n".join(out) + "\n"

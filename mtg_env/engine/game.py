@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from typing import Any
+from operator import index
+from typing import Any, SupportsIndex
 
 from . import combat as cb
 from .constants import (
@@ -53,18 +54,12 @@ from .objects import (
     Decision,
     IllegalActionError,
 )
-from .priority import Priority
 from .rng import Rng
-from .sba import StateBasedActions
 from .setup import Setup
-from .stack import Stack
 from .state import clone_state, hash_parts
-from .targets import Targeting
-from .turn import Turn
-from .zones import Zones
 
 
-class Game(Setup, Zones, Turn, Priority, Targeting, Stack, StateBasedActions):
+class Game(Setup):
     """A two-player game. Build one with `Game.new(...)` (or `Game.setup(...)` for a
     scripted position); then alternate `legal_actions()` and `apply()`."""
 
@@ -88,8 +83,10 @@ class Game(Setup, Zones, Turn, Priority, Targeting, Stack, StateBasedActions):
     def is_over(self) -> bool:
         return self.over
 
-    def chars(self, cid: int) -> Chars:
+    def chars(self, cid: SupportsIndex) -> Chars:
         """Characteristics of object `cid` as the layer system computes them."""
+        if not isinstance(cid, int):  # a numpy integer, say: the compiled build needs an int
+            cid = index(cid)
         if self._dirty:
             self._recompute()
         ch = self._chars.get(cid)
@@ -145,8 +142,12 @@ class Game(Setup, Zones, Turn, Priority, Targeting, Stack, StateBasedActions):
         if not isinstance(action, Action):
             action = Action(*action)
         legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(self._why_illegal(action))
+        try:
+            # The engine's own copy of the action: an equal one built from numpy integers
+            # would reach the rules with numbers the compiled build does not take.
+            action = legal[legal.index(action)]
+        except ValueError:
+            raise IllegalActionError(self._why_illegal(action)) from None
         self.n_decisions += 1
         d = self._decision
         assert d is not None
@@ -250,10 +251,11 @@ class Game(Setup, Zones, Turn, Priority, Targeting, Stack, StateBasedActions):
             self._dirty = True
         return changed
 
-    def explain(self, cid: int) -> list[str]:
+    def explain(self, cid: SupportsIndex) -> list[str]:
         """Why object `cid` looks the way it does: its printed (or copied) values, then the
         continuous effects applied to it layer by layer with their timestamps (CR 613),
         then the result."""
+        cid = index(cid)
         cd = self.cdef[cid]
         pt = f" {cd.power}/{cd.toughness}" if cd.power is not None else ""
         lines = [f"{obj_name(self, cid)}: printed {cd.name}{pt}"]
@@ -356,12 +358,12 @@ class Game(Setup, Zones, Turn, Priority, Targeting, Stack, StateBasedActions):
 
     # ------------------------------------------------------------------ hidden information
 
-    def resample_hidden(self, seat: int, rng: Any = None) -> Game:
+    def resample_hidden(self, seat: SupportsIndex, rng: Any = None) -> Game:
         """A copy where what `seat` cannot see is re-dealt: the opponent's hand is redrawn
         from the opponent's unseen cards (hand + library) and both libraries are
         reshuffled. `seat`'s own hand, all public zones and the decision are unchanged."""
         g = self.clone()
-        g.rules.resample_hidden(g, seat, _as_rng(rng))
+        g.rules.resample_hidden(g, index(seat), _as_rng(rng))
         g._legal = None
         return g
 
@@ -373,6 +375,8 @@ def _as_rng(rng: Any) -> Rng:
         return rng
     if isinstance(rng, int):
         return Rng(rng)
+    if hasattr(rng, "__index__"):  # a numpy integer
+        return Rng(index(rng))
     # random.Random or numpy Generator: draw a seed from it
     if hasattr(rng, "getrandbits"):
         return Rng(rng.getrandbits(63))

@@ -10,9 +10,14 @@ before flexible ones, and pips of the scarcest color first.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from .cards import ManaCost
 
 
+# An initialiser with arguments: serializable tells the compiled build how pickle and
+# deepcopy rebuild it (restore the fields, don't call __init__), as plain Python does.
+@mypyc_attr(serializable=True)
 class Source:
     """One mana source: `colors` it can pay colored pips with (bit mask), whether that
     colored mana hurts (`pain`), and a preference `score` (lower is tapped first)."""

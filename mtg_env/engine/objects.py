@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from .cards import ActivatedAbility, CardDef, ManaAbility
 from .constants import ACTION_NAMES, DECISION_NAMES
 
@@ -207,6 +209,9 @@ class StackItem:
         )
 
 
+# An initialiser with arguments: serializable tells the compiled build how pickle and
+# deepcopy rebuild it (restore the fields, don't call __init__), as plain Python does.
+@mypyc_attr(serializable=True)
 class Trigger:
     """A triggered ability waiting to be put on the stack (CR 603.3)."""
 
@@ -238,6 +243,9 @@ class Trigger:
         )
 
 
+# An initialiser with arguments: serializable tells the compiled build how pickle and
+# deepcopy rebuild it (restore the fields, don't call __init__), as plain Python does.
+@mypyc_attr(serializable=True)
 class Resolution:
     """A resolving spell or ability paused for a choice: nested op lists with their
     program counters, scratch variables, and the pending answer."""

@@ -1,15 +1,13 @@
 """Priority and casting: what a player may do (CR 117), answering decisions, playing lands (CR
 305), casting spells (CR 601) and activating abilities (CR 602), paying mana.
 
-One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.fields.
+One job of `Game` (engine.game), the one state class, as a link of its chain of base
+classes (engine.protocol); the state fields are declared once in engine.fields.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from mypy_extensions import trait
 
 from . import combat as cb
 from .cards import (
@@ -74,7 +72,7 @@ from .objects import (
     StackItem,
     activated_at,
 )
-from .protocol import GameLike
+from .targets import Targeting
 
 PASS_ACTION = Action(PASS)
 KEEP_ACTION = Action(KEEP)
@@ -84,8 +82,7 @@ MULLIGAN_ACTION = Action(MULLIGAN)
 _PRIORITY = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))
 
 
-@trait
-class Priority(GameLike):
+class Priority(Targeting):
     __slots__ = ()
 
     def _f_prio(self, p: int, resolve: bool = False) -> None:

@@ -1,25 +1,25 @@
 """`GameLike`: the game as its parts and the modules below `Game` see it.
 
 `Game` (engine.game) is built from its jobs (zones, turn, priority, targets, stack,
-state-based actions, setup), each a base class of it, and calls down into the rules
-modules (combat, effects, layers, log, explain) and into the format's hooks
-(engine.formats). Those take the game as an argument typed `GameLike`, and each job class
-derives from it, so that one job can call another's methods and every import in the
-engine points down (none hidden from the import graph).
+state-based actions, setup), one module each, and calls down into the rules modules
+(combat, effects, layers, log, explain) and into the format's hooks (engine.formats).
+Those take the game as an argument typed `GameLike`, so that one job can call another's
+methods and every import in the engine points down (none hidden from the import graph).
 
-`GameLike` is a trait (`mypy_extensions.trait`: a base class that declares attributes and
-methods and is never instantiated; plain Python ignores the decorator, mypyc compiles it
-as an interface). Its fields come from `GameFields` (generated from engine.fields.FIELDS);
-its methods are declared here and implemented by `Game` or one of its jobs:
-tests/test_layout.py checks that each has an implementation elsewhere.
+The jobs form one chain of base classes, `Game -> Setup -> Zones -> Turn -> Priority ->
+Targeting -> Stack -> StateBasedActions -> GameLike -> GameFields` (the method resolution
+order a class listing all seven jobs as bases would have): with single inheritance the
+compiled build (docs/compiling.md) reads fields at fixed offsets and calls methods
+through a vtable, where traits (interfaces) cost a search on every access. Its fields
+come from `GameFields` (generated from engine.fields.FIELDS); its methods are declared
+here and implemented by `Game` or one of its jobs: tests/test_layout.py checks that each
+has an implementation elsewhere.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from mypy_extensions import trait
+from typing import Any, SupportsIndex
 
 from .cards import ActivatedAbility, CardDef, TargetSpec, TriggeredAbility
 from .chars import Chars
@@ -29,7 +29,6 @@ from .objects import Action, Decision, StackItem, Trigger
 from .state import GameFields
 
 
-@trait
 class GameLike(GameFields):
     # Declarations, not stubs: each method below is implemented by `Game` or one of its
     # jobs, which come first in `Game`'s method resolution order, so these bodies never run
@@ -44,7 +43,7 @@ class GameLike(GameFields):
     def legal_actions(self) -> list[Action]:
         raise NotImplementedError
 
-    def chars(self, cid: int) -> Chars:
+    def chars(self, cid: SupportsIndex) -> Chars:
         raise NotImplementedError
 
     def name(self, cid: int) -> str:

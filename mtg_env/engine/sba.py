@@ -1,12 +1,10 @@
 """State-based actions (CR 704) and the end of the game.
 
-One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.fields.
+One job of `Game` (engine.game), the one state class, as a link of its chain of base
+classes (engine.protocol); the state fields are declared once in engine.fields.
 """
 
 from __future__ import annotations
-
-from mypy_extensions import trait
 
 from .cards import (
     TriggeredAbility,
@@ -35,7 +33,6 @@ from .objects import (
 from .protocol import GameLike
 
 
-@trait
 class StateBasedActions(GameLike):
     __slots__ = ()
 

@@ -1,16 +1,15 @@
 """Building a game: a new game from two decks (CR 103), or a scripted position
 (docs/scenarios.md).
 
-One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.fields.
+One job of `Game` (engine.game), the one state class, as a link of its chain of base
+classes (engine.protocol); the state fields are declared once in engine.fields.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Self
-
-from mypy_extensions import trait
+from operator import index
+from typing import Any, Self, SupportsIndex
 
 from .carddb import Deck, load_cards, resolve_deck
 from .constants import (
@@ -29,33 +28,34 @@ from .layers import compute
 from .objects import (
     Perm,
 )
-from .protocol import GameLike
 from .state import init_state
+from .zones import Zones
 
 
-@trait
-class Setup(GameLike):
+class Setup(Zones):
     __slots__ = ()
 
     @classmethod
     def new(
         cls,
         decks: Sequence[Deck | str | Sequence[str]],
-        seed: int = 0,
+        seed: SupportsIndex = 0,
         format: str = "classic",
         *,
-        first_player: int | None = None,
+        first_player: SupportsIndex | None = None,
         auto_pass: bool = True,
         mulligans: bool = True,
-        max_decisions: int | None = None,
+        max_decisions: SupportsIndex | None = None,
     ) -> Self:
         """A new game: shuffle, choose the first player by the seed (unless
         `first_player` fixes it), draw seven each, then London mulligans as decisions."""
         if len(decks) != 2:
             raise ValueError("a game needs exactly two decks")
-        g = cls._empty(format, seed, auto_pass, max_decisions)
+        # Numbers as plain ints (numpy integers included): the compiled build takes no
+        # other kind, and the hashes and logs must not depend on which kind was given.
+        g = cls._empty(format, index(seed), auto_pass, _index_or_none(max_decisions))
         names = [_deck_names(d, format) for d in decks]
-        g.rules.deal(g, names, first_player, mulligans)
+        g.rules.deal(g, names, _index_or_none(first_player), mulligans)
         g._run()
         return g
 
@@ -74,12 +74,12 @@ class Setup(GameLike):
         players: Sequence[dict[str, Any]],
         *,
         format: str = "classic",
-        seed: int = 0,
-        turn: int = 1,
-        active: int = 0,
-        step: int = MAIN1,
+        seed: SupportsIndex = 0,
+        turn: SupportsIndex = 1,
+        active: SupportsIndex = 0,
+        step: SupportsIndex = MAIN1,
         auto_pass: bool = False,
-        max_decisions: int | None = None,
+        max_decisions: SupportsIndex | None = None,
     ) -> tuple[Self, dict[str, int]]:
         """A scripted position (docs/scenarios.md): the active player has priority in `step` with
         an empty stack. `players[i]` has `life` and zone lists (`hand`, `library` top card
@@ -89,7 +89,8 @@ class Setup(GameLike):
         order (seat 0 first) unless `timestamp` overrides (smaller is earlier)."""
         if len(players) != 2:
             raise ValueError("setup needs exactly two players")
-        g = cls._empty(format, seed, auto_pass, max_decisions)
+        turn, active, step = index(turn), index(active), index(step)
+        g = cls._empty(format, index(seed), auto_pass, _index_or_none(max_decisions))
         g.rules.check_setup_step(step)
         labels: dict[str, int] = {}
         g.turn = turn
@@ -203,3 +204,7 @@ def _deck_names(d: Deck | str | Sequence[str], fmt: str) -> tuple[str, ...]:
     if isinstance(d, str):
         return resolve_deck(d, fmt).cards
     return tuple(d)
+
+
+def _index_or_none(n: SupportsIndex | None) -> int | None:
+    return None if n is None else index(n)

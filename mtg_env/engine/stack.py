@@ -1,13 +1,11 @@
 """The stack and triggers: putting triggered abilities on the stack (CR 603.3), resolving
 spells and abilities (CR 608), permanents entering, damage (CR 120).
 
-One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.fields.
+One job of `Game` (engine.game), the one state class, as a link of its chain of base
+classes (engine.protocol); the state fields are declared once in engine.fields.
 """
 
 from __future__ import annotations
-
-from mypy_extensions import trait
 
 from . import effects as fx
 from .cards import (
@@ -43,11 +41,10 @@ from .objects import (
     StackItem,
     Trigger,
 )
-from .protocol import GameLike
+from .sba import StateBasedActions
 
 
-@trait
-class Stack(GameLike):
+class Stack(StateBasedActions):
     __slots__ = ()
 
     def _f_put_triggers(self) -> None:

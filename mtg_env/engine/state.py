@@ -1,11 +1,10 @@
-"""Generated from `engine.fields.FIELDS` by `python -m mtg_env.engine.fields`: do not
-edit (change FIELDS and regenerate; a test compares this file with the generator)."""
+"""Generated from `engine.fields.FIELDS` by `MTG_ENV_PURE=1 python -m
+mtg_env.engine.fields`: do not edit (change FIELDS and regenerate; a test compares
+this file with the generator)."""
 
 from __future__ import annotations
 
 from typing import Any
-
-from mypy_extensions import trait
 
 from .cards import CardDef, CardSet
 from .chars import Chars, Effect
@@ -17,11 +16,10 @@ from .objects import Action, Decision, Perm, Resolution, StackItem, Trigger
 from .rng import Rng
 
 
-@trait
 class GameFields:
     """The state fields of a game, typed (`rules` is the game's `Format`, which sits
-    above this module). A trait (mypy_extensions): a base class of `Game` that
-    declares attributes and is never instantiated on its own."""
+    above this module): the root of `Game`'s single chain of base classes, so that the
+    compiled build reads and writes them at fixed offsets. Never instantiated alone."""
 
     __slots__ = (
         "format",
@@ -161,7 +159,7 @@ class GameFields:
 
 
 def init_state(
-    g: Any,
+    g: GameFields,
     fmt: str,
     rules: Any,
     cardset: CardSet,
@@ -237,7 +235,7 @@ def init_state(
     g._ev_shared = False
 
 
-def clone_state(s: Any, g: Any) -> None:
+def clone_state(s: GameFields, g: GameFields) -> None:
     items = {id(it): it.copy() for it in s.stack}  # shared by stack, ctx and res
     g.format = s.format
     g.rules = s.rules
@@ -307,7 +305,7 @@ def clone_state(s: Any, g: Any) -> None:
     g._ev_shared = s._ev_shared = True  # the log is shared now
 
 
-def hash_parts(s: Any) -> list:
+def hash_parts(s: GameFields) -> list:
     return [
         s.format,
         s.turn,

@@ -1,16 +1,14 @@
 """Targets (CR 115): which exist, choosing them one at a time, and whether they are still legal
 on resolution (CR 608.2b).
 
-One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.fields.
+One job of `Game` (engine.game), the one state class, as a link of its chain of base
+classes (engine.protocol); the state fields are declared once in engine.fields.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
-
-from mypy_extensions import trait
 
 from .cards import (
     TargetSpec,
@@ -33,10 +31,10 @@ from .objects import (
     StackItem,
 )
 from .protocol import GameLike
+from .stack import Stack
 
 
-@trait
-class Targeting(GameLike):
+class Targeting(Stack):
     __slots__ = ()
 
     def _targets_exist(

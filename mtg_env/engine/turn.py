@@ -2,15 +2,13 @@
 actions, triggers and the stack between them, cleanup, and the London mulligan before the
 first turn (CR 103.5).
 
-One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.fields.
+One job of `Game` (engine.game), the one state class, as a link of its chain of base
+classes (engine.protocol); the state fields are declared once in engine.fields.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from mypy_extensions import trait
 
 from . import combat as cb
 from .cards import (
@@ -56,11 +54,10 @@ from .objects import (
     Action,
     Trigger,
 )
-from .protocol import GameLike
+from .priority import Priority
 
 
-@trait
-class Turn(GameLike):
+class Turn(Priority):
     __slots__ = ()
 
     def _start_turn(self, seat: int, first: bool = False) -> None:

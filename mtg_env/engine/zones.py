@@ -1,13 +1,11 @@
 """Zones: moving objects between zones (CR 400), drawing and discarding, object ids and
 timestamps.
 
-One job of `Game` (engine.game), the one state class, as a base class of it; the state
-fields are declared once in engine.fields.
+One job of `Game` (engine.game), the one state class, as a link of its chain of base
+classes (engine.protocol); the state fields are declared once in engine.fields.
 """
 
 from __future__ import annotations
-
-from mypy_extensions import trait
 
 from . import combat as cb
 from .cards import (
@@ -26,11 +24,10 @@ from .objects import (
     SPELL,
     Perm,
 )
-from .protocol import GameLike
+from .turn import Turn
 
 
-@trait
-class Zones(GameLike):
+class Zones(Turn):
     __slots__ = ()
 
     def _new_card(self, cdef: CardDef, owner: int) -> int:

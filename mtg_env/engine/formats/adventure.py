@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from .. import combat as cb
 from ..constants import (
     COMBAT_DAMAGE,
@@ -110,6 +112,7 @@ def _priority(g: GameLike, p: int) -> None:
     g._f_prio(p, True)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a new format may extend it
 class Adventure(Format):
     __slots__ = ()
 

@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from .. import combat as cb
 from ..cards import CardDef
 from ..constants import (
@@ -51,6 +53,9 @@ from ..rng import Rng
 Frame = Callable[..., None]
 
 
+# A new format is a subclass of Format (docs/formats.md), which may be plain Python (a
+# test's, a user's module) where Format is compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Format:
     """The Comprehensive Rules' answers (the classic format); a format overrides what it
     changes. Instances are stateless: one per format, shared by all its games."""

@@ -7,9 +7,12 @@ hands, a 40-card deck each.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from .base import Format
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a new format may extend it
 class Classic(Format):
     __slots__ = ()
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .. import combat as cb
 from ..cards import CardDef, ManaCost, spell_targets
 from ..constants import (
@@ -180,6 +182,7 @@ def _after_battle(g: GameLike) -> None:
     g.k.append((F_PRIO, g.active))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a new format may extend it
 class Pocket(Format):
     __slots__ = ()
 

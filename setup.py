@@ -1,0 +1,123 @@
+"""Build: the engine (mtg_env/engine) compiled with mypyc, or pure Python where it cannot be.
+
+Everything else about the package is in pyproject.toml; this file only adds the compiled
+engine. The same `.py` files are compiled and installed beside their extensions, so that
+the pure engine is always there as the fallback (docs/compiling.md):
+
+- `MTG_ENV_PURE=1` at install time builds no extensions (the user's opt-out);
+- an interpreter other than CPython, or no mypyc, builds none;
+- a failed compile (no C compiler, a mypyc error) says so in one warning and installs the
+  pure engine instead of failing the install.
+
+A successful build writes `mtg_env/engine/_compiled.json`, the SHA-256 of every compiled
+source. `mtg_env.engine` reads it at import: if any source has changed since (an edited
+file in a developer's tree), it imports the `.py` files instead of the stale extensions
+and says so, so that a stale build never shadows edited source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import sys
+import warnings
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).parent
+ENGINE = "mtg_env/engine"
+# Interpreted beside the compiled modules: the package and its import guard (build.py),
+# and the modules that define pydantic models (pydantic builds classes and validators when
+# the module runs, which a compiled class does not support).
+UNCOMPILED = {"__init__.py", "build.py", "carddb.py", "vocab.py", "opschema.py"}
+# The shared library of the compiled modules, inside the package (mypyc names it
+# `<group>__mypyc`).
+GROUP = "mtg_env.engine._native"
+MANIFEST = "_compiled.json"
+BUILT: dict = {}  # the manifest of the build under way
+
+
+def compiled_sources() -> list[str]:
+    """The engine modules that are compiled, as paths relative to the project root."""
+    paths = sorted((ROOT / ENGINE).glob("*.py")) + sorted((ROOT / ENGINE / "formats").glob("*.py"))
+    return [p.relative_to(ROOT).as_posix() for p in paths if p.name not in UNCOMPILED]
+
+
+def manifest() -> dict:
+    """What `mtg_env.engine` checks before it imports the compiled modules."""
+    import mypy.version
+
+    return {
+        "mypy": mypy.version.__version__,
+        "python": platform.python_version(),
+        "sources": {
+            p[len(ENGINE) + 1 :]: hashlib.sha256((ROOT / p).read_bytes()).hexdigest()
+            for p in compiled_sources()
+        },
+    }
+
+
+def _warn(why: str) -> None:
+    # One line, on stderr, in pip's output; the install goes on with the pure engine.
+    warnings.warn(f"mtg_env: installing the pure-Python engine: {why}", stacklevel=1)
+    print(f"mtg_env: installing the pure-Python engine: {why}", file=sys.stderr)
+
+
+def ext_modules() -> list:
+    if os.environ.get("MTG_ENV_PURE", "") not in ("", "0"):
+        return []  # asked for: no message needed
+    if platform.python_implementation() != "CPython":
+        _warn(f"mypyc compiles for CPython only, not {platform.python_implementation()}")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _warn("mypyc (part of mypy) is not installed")
+        return []
+    # The sources' hashes before they are compiled: a file edited during the build must
+    # show as changed afterwards, not be recorded as built.
+    BUILT.update(manifest())
+    try:
+        return mypycify(compiled_sources(), opt_level="3", group_name=GROUP)
+    except (Exception, SystemExit) as e:  # mypyc exits on a type error
+        _warn(f"mypyc failed on the engine ({type(e).__name__}: {e})")
+        return []
+
+
+class BuildEngine(build_ext):
+    """build_ext that falls back to the pure engine when compiling fails, and writes the
+    manifest of compiled sources when it succeeds."""
+
+    def run(self) -> None:
+        if not self.extensions:
+            return
+        try:
+            super().run()
+        except Exception as e:  # no C compiler, a compile error: pure Python it is
+            _warn(f"compiling the engine failed ({type(e).__name__}: {e})")
+            self._remove_outputs()
+            return
+        text = json.dumps(BUILT, indent=1, sort_keys=True) + "\n"
+        for base in {self.build_lib, "." if self.inplace or self.editable_mode else None} - {None}:
+            out = Path(base) / ENGINE / MANIFEST
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(text)
+
+    def get_outputs(self) -> list[str]:
+        outs = super().get_outputs()
+        return outs + [os.path.join(self.build_lib, ENGINE, MANIFEST)] if self.extensions else outs
+
+    def _remove_outputs(self) -> None:
+        # A half-built set of extensions must not stay where it would be imported.
+        for ext in self.extensions:
+            for base in (self.build_lib, "."):
+                path = Path(base) / self.get_ext_filename(ext.name)
+                path.unlink(missing_ok=True)
+        self.extensions = []
+
+
+setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildEngine})

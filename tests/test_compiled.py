@@ -1,0 +1,146 @@
+"""The two engine builds (docs/compiling.md): the mypyc-compiled engine that `make install`
+builds, and the pure-Python engine (`MTG_ENV_PURE=1`), which `make test` runs the engine
+suite on as well. Here: which one runs, that both give the same state-hash traces, and
+that a compiled file never shadows a source edited after the build."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import mtg_env
+import mtg_env.engine.game
+from mtg_env.engine import Game, build, load_decks
+from mtg_env.engine.formats import FORMATS
+
+PACKAGE = Path(mtg_env.__file__).parent
+PURE = os.environ.get("MTG_ENV_PURE", "") not in ("", "0")
+
+
+def _has_c_compiler() -> bool:
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc) is not None
+
+
+def test_the_engine_runs_compiled_unless_asked_for_pure_python() -> None:
+    """`make install` compiled the engine (where a C compiler exists), and it is what runs;
+    with MTG_ENV_PURE=1 the same installation runs the `.py` files."""
+    module = mtg_env.engine.game.__file__
+    if PURE:
+        assert not build.COMPILED and build.WHY_PURE == "MTG_ENV_PURE is set"
+        assert module.endswith(".py")
+        return
+    if not _has_c_compiler():
+        pytest.skip("no C compiler here: the install fell back to the pure engine")
+    assert build.COMPILED, build.WHY_PURE
+    assert build.engine_build() == "compiled"
+    assert module.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), module
+
+
+def hash_traces(games: int) -> dict[str, str]:
+    """Per format, one digest over the state hash after every action of `games` seeded
+    games of random legal play (each format's decks in turn)."""
+    out = {}
+    for fmt in sorted(FORMATS):
+        decks = load_decks(fmt)
+        names = sorted(decks)
+        h = hashlib.sha256()
+        for i in range(games):
+            pair = (decks[names[i % len(names)]], decks[names[(i + 1) % len(names)]])
+            g = Game.new(pair, seed=i, format=fmt, max_decisions=3000)
+            r = random.Random(i)
+            while not g.is_over:
+                g.apply(r.choice(g.legal_actions()))
+                h.update(g.state_hash().encode())
+            h.update(repr((g.winner, g.turn, len(g.events))).encode())
+        out[fmt] = h.hexdigest()
+    return out
+
+
+def test_the_compiled_and_the_pure_engine_give_the_same_hash_traces() -> None:
+    """The same seeded games, here and in a child process that runs the other build: the
+    state hash after every action, the winner, the turn and the log length agree."""
+    other = "0" if PURE else "1"
+    code = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); import test_compiled as t; "
+        "print(json.dumps([t.build.engine_build(), t.hash_traces(12)]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(Path(__file__).parent)],
+        env={**os.environ, "MTG_ENV_PURE": other},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    their_build, theirs = json.loads(done.stdout)
+    if build.COMPILED or their_build == "compiled":
+        assert {build.engine_build(), their_build} == {"compiled", "pure"}
+    assert theirs == hash_traces(12)
+
+
+def _copy_package(tmp_path: Path) -> Path:
+    """The installed package (its built extensions included) copied under tmp_path."""
+    if not any(PACKAGE.joinpath("engine").glob("*.so")):
+        pytest.skip("no compiled engine installed here")
+    root = tmp_path / "site"
+    shutil.copytree(PACKAGE, root / "mtg_env", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def _import_engine(root: Path) -> subprocess.CompletedProcess[str]:
+    code = (
+        "import mtg_env.engine.game as g, mtg_env.engine.build as b; "
+        "print(b.COMPILED, g.__file__)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "MTG_ENV_PURE"}
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env={**env, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+
+
+def test_an_unchanged_copy_of_the_compiled_engine_runs_compiled(tmp_path: Path) -> None:
+    root = _copy_package(tmp_path)
+    done = _import_engine(root)
+    compiled, module = done.stdout.split()
+    assert compiled == "True" and module.startswith(str(root)) and not module.endswith(".py")
+    assert done.stderr == ""
+
+
+@pytest.mark.parametrize("change", ["edit", "no record"])
+def test_a_source_changed_after_the_build_runs_as_python_and_says_so(
+    tmp_path: Path, change: str
+) -> None:
+    """An engine file edited after `make install` (or a build with no record of its
+    sources): the `.py` files run, never the stale extensions, with one warning naming
+    the file and how to rebuild."""
+    root = _copy_package(tmp_path)
+    engine = root / "mtg_env" / "engine"
+    if change == "edit":
+        rng = engine / "rng.py"
+        rng.write_text(rng.read_text() + "\n# an edit after the build\n")
+    else:
+        (engine / "_compiled.json").unlink()
+    done = _import_engine(root)
+    compiled, module = done.stdout.split()
+    assert compiled == "False" and module == str(engine / "game.py")
+    assert "Traceback" not in done.stderr
+    why = "mtg_env/engine/rng.py changed since it was compiled" if change == "edit" else (
+        "_compiled.json is missing or unreadable"
+    )
+    assert why in done.stderr and "make install rebuilds" in done.stderr
+    assert len([ln for ln in done.stderr.splitlines() if "StaleBuildWarning" in ln]) == 1
