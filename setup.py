@@ -22,10 +22,9 @@ import json
 import os
 import platform
 import sys
-import warnings
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).parent
@@ -38,7 +37,6 @@ UNCOMPILED = {"__init__.py", "build.py", "carddb.py", "vocab.py", "opschema.py"}
 # `<group>__mypyc`).
 GROUP = "mtg_env.engine._native"
 MANIFEST = "_compiled.json"
-BUILT: dict = {}  # the manifest of the build under way
 
 
 def compiled_sources() -> list[str]:
@@ -62,38 +60,56 @@ def manifest() -> dict:
 
 
 def _warn(why: str) -> None:
-    # One line, on stderr, in pip's output; the install goes on with the pure engine.
-    warnings.warn(f"mtg_env: installing the pure-Python engine: {why}", stacklevel=1)
+    # One line in the build's output (`pip install -v` shows it); the install goes on
+    # with the pure engine, and `mtg_env.engine.build.WHY_PURE` says so at run time.
     print(f"mtg_env: installing the pure-Python engine: {why}", file=sys.stderr)
 
 
-def ext_modules() -> list:
+def wanted() -> bool:
+    """Whether to try compiling at all: not when asked for pure Python, not on another
+    interpreter than CPython, not without mypyc (each said in one line but the first)."""
     if os.environ.get("MTG_ENV_PURE", "") not in ("", "0"):
-        return []  # asked for: no message needed
+        return False
     if platform.python_implementation() != "CPython":
         _warn(f"mypyc compiles for CPython only, not {platform.python_implementation()}")
-        return []
+        return False
     try:
-        from mypyc.build import mypycify
+        import mypyc.build  # noqa: F401
     except ImportError:
         _warn("mypyc (part of mypy) is not installed")
-        return []
-    # The sources' hashes before they are compiled: a file edited during the build must
-    # show as changed afterwards, not be recorded as built.
-    BUILT.update(manifest())
-    try:
-        return mypycify(compiled_sources(), opt_level="3", group_name=GROUP)
-    except (Exception, SystemExit) as e:  # mypyc exits on a type error
-        _warn(f"mypyc failed on the engine ({type(e).__name__}: {e})")
-        return []
+        return False
+    return True
+
+
+# A stand-in that marks the distribution as having extensions (a platform wheel); mypyc
+# makes the real ones when build_ext runs, not each time setup.py is read (pip reads it
+# for the metadata too, and mypyc type-checks the whole engine each time it is called).
+PLACEHOLDER = Extension(f"{GROUP}__mypyc", sources=[])
 
 
 class BuildEngine(build_ext):
-    """build_ext that falls back to the pure engine when compiling fails, and writes the
-    manifest of compiled sources when it succeeds."""
+    """build_ext that compiles the engine with mypyc, falls back to the pure engine when
+    that fails, and writes the manifest of compiled sources when it succeeds."""
+
+    built: dict | None = None
+
+    def finalize_options(self) -> None:
+        if self.distribution.ext_modules == [PLACEHOLDER]:
+            # The sources' hashes before they are compiled: a file edited during the build
+            # must show as changed afterwards, not be recorded as built.
+            self.built = manifest()
+            try:
+                from mypyc.build import mypycify
+
+                exts = mypycify(compiled_sources(), opt_level="3", group_name=GROUP)
+            except (Exception, SystemExit) as e:  # mypyc exits on a type error
+                _warn(f"mypyc failed on the engine ({type(e).__name__}: {e})")
+                exts = []
+            self.distribution.ext_modules = exts
+        super().finalize_options()
 
     def run(self) -> None:
-        if not self.extensions:
+        if not self.extensions or self.built is None:
             return
         try:
             super().run()
@@ -101,7 +117,7 @@ class BuildEngine(build_ext):
             _warn(f"compiling the engine failed ({type(e).__name__}: {e})")
             self._remove_outputs()
             return
-        text = json.dumps(BUILT, indent=1, sort_keys=True) + "\n"
+        text = json.dumps(self.built, indent=1, sort_keys=True) + "\n"
         for base in {self.build_lib, "." if self.inplace or self.editable_mode else None} - {None}:
             out = Path(base) / ENGINE / MANIFEST
             out.parent.mkdir(parents=True, exist_ok=True)
@@ -120,4 +136,4 @@ class BuildEngine(build_ext):
         self.extensions = []
 
 
-setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildEngine})
+setup(ext_modules=[PLACEHOLDER] if wanted() else [], cmdclass={"build_ext": BuildEngine})
