@@ -86,7 +86,11 @@ class VectorDuelEnv(VectorEnv):
         return self.batch.action_masks()
 
     def close_extras(self, **kwargs: Any) -> None:
-        self.batch.close()
+        # Gymnasium's __del__ closes an env whose __init__ refused its input before the
+        # batch existed; there is nothing to close then.
+        batch = getattr(self, "batch", None)
+        if batch is not None:
+            batch.close()
 
     def _obs(self) -> Any:
         obs = self.batch.obs
