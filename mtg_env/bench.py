@@ -19,12 +19,16 @@ Every figure is random legal play, seeded, measured for a wall-clock budget:
 - `ppo`: MaskablePPO on `SelfPlay-v0` with the default training config's vector env and
   network for a few rollouts: steps/s and the share of wall time spent inside the env;
 - `chess` (optional): PettingZoo's chess `raw_env` in the same process with the same loop,
-  and the ratio of `raw_env` to it; absolute numbers drift on shared machines, ratios in one
-  run much less;
+  and the ratio of `raw_env` to it;
 - `engine_build` / `pure` / `compiled_vs_pure_ratio`: which engine ran the figures above
   (`compiled`, the mypyc build, or `pure` Python; docs/compiling.md), and, when it was the
   compiled one, the engine, clone and raw_env figures of the pure engine measured in a
   child process (`MTG_ENV_PURE=1`) in the same run, with compiled / pure for each.
+
+Absolute numbers drift on shared machines by tens of percent within minutes; ratios are
+therefore measured in paired rounds (`rounds`, 3 by default): the two sides alternate, each
+for a third of the budget, and a ratio is the median of the rounds' ratios (the rounds'
+figures are in the JSON, `*_rounds`).
 
 Decisions are what an agent is asked: with `auto_pass` (the default) priority windows in
 which passing is the only legal action are not counted, as in the env.
@@ -400,17 +404,95 @@ def build_figures(fmt: str, seconds: float) -> dict[str, float]:
     }
 
 
-def pure_figures(formats: tuple[str, ...], seconds: float) -> dict[str, dict[str, float]]:
-    """`build_figures` of the pure-Python engine, in a child process (an engine is chosen
-    once per process, when it is first imported)."""
-    cmd = [sys.executable, "-m", "mtg_env.bench", "--seconds", str(seconds), *formats]
-    done = subprocess.run(
-        cmd, env={**os.environ, "MTG_ENV_PURE": "1"}, capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise RuntimeError(f"the pure engine's figures failed: {last}")
-    return json.loads(done.stdout)
+class PureEngine:
+    """A child process running the pure-Python engine (an engine is chosen once per
+    process, when it is first imported) that measures `build_figures` on request, so that
+    its rounds can alternate with the compiled engine's in this process."""
+
+    def __init__(self, seconds: float) -> None:
+        cmd = [sys.executable, "-m", "mtg_env.bench", "--serve", "--seconds", str(seconds)]
+        self.proc = subprocess.Popen(
+            cmd,
+            env={**os.environ, "MTG_ENV_PURE": "1"},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def figures(self, fmt: str) -> dict[str, float]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(fmt + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            err = self.proc.stderr.read() if self.proc.stderr is not None else ""
+            last = (err.strip().splitlines() or ["no output"])[-1]
+            raise RuntimeError(f"the pure engine's figures failed: {last}")
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
+def _median(xs: list[float]) -> float:
+    return float(np.median(xs))
+
+
+def paired_pure(formats: tuple[str, ...], seconds: float, rounds: int) -> dict[str, Any]:
+    """The compiled engine (this process) and the pure one (a child) measured in
+    alternating rounds of `build_figures`, `seconds / rounds` per figure per round: each
+    ratio is the median of the rounds' ratios, so that a slow spell of a shared machine
+    falls on both sides of a pair rather than on one build."""
+    pure = PureEngine(seconds / rounds)
+    per_round: dict[str, list[dict[str, dict[str, float]]]] = {f: [] for f in formats}
+    try:
+        for _ in range(rounds):
+            for fmt in formats:
+                ours = build_figures(fmt, seconds / rounds)
+                per_round[fmt].append({"compiled": ours, "pure": pure.figures(fmt)})
+    finally:
+        pure.close()
+    keys = [f"{'raw_env_' if g == 'raw_env' else ''}{k}" for g, k in BUILD_FIGURES]
+    return {
+        "compiled_vs_pure_rounds": per_round,
+        "pure": {
+            f: {k: _median([r["pure"][k] for r in rs]) for k in keys} for f, rs in per_round.items()
+        },
+        "compiled_paired": {
+            f: {k: _median([r["compiled"][k] for r in rs]) for k in keys}
+            for f, rs in per_round.items()
+        },
+        "compiled_vs_pure_ratio": {
+            f: {k: _median([r["compiled"][k] / r["pure"][k] for r in rs]) for k in keys}
+            for f, rs in per_round.items()
+        },
+    }
+
+
+def paired_chess(formats: tuple[str, ...], seconds: float, rounds: int) -> dict[str, Any]:
+    """PettingZoo chess and our raw_env (v0 and v1) in alternating rounds in this process;
+    each ratio is the median of the rounds' ratios."""
+    chess: list[float] = []
+    ours: dict[str, dict[str, list[float]]] = {f: {"flat": [], "entity": []} for f in formats}
+    s = seconds / rounds
+    for _ in range(rounds):
+        chess.append(bench_chess(s)["steps_per_s"])
+        for fmt in formats:
+            for obs in ("flat", "entity"):
+                ours[fmt][obs].append(bench_raw_env(fmt, s, obs)["steps_per_s"])
+
+    def ratio(xs: list[float]) -> float:
+        return _median([x / c for x, c in zip(xs, chess)])
+
+    return {
+        "chess": {"steps_per_s": _median(chess), "rounds": chess},
+        "raw_env_vs_chess": {f: ratio(o["flat"]) for f, o in ours.items()},
+        "raw_env_v1_vs_chess": {f: ratio(o["entity"]) for f, o in ours.items()},
+        "raw_env_vs_chess_rounds": ours,
+    }
 
 
 def run_all(
@@ -422,9 +504,11 @@ def run_all(
     ppo_rollouts: int = 10,
     vector: bool = True,
     pure: bool = True,
+    rounds: int = 3,
 ) -> dict[str, Any]:
     """Every figure; `seconds` is the budget of each timed loop. With `pure` (and the
-    compiled engine running here), the pure engine's figures too, and the ratios."""
+    compiled engine running here), the pure engine's figures too, and the ratios; ratios
+    (compiled / pure, ours / chess) come from `rounds` alternating paired measurements."""
     say = progress or (lambda _m: None)
     out: dict[str, Any] = {
         "seconds_per_figure": seconds,
@@ -456,43 +540,33 @@ def run_all(
         r["memory"] = bench_memory(fmt)
         out["formats"][fmt] = r
     if pure and build.COMPILED:
-        say("the pure-Python engine: engine, clone and raw_env (a child process)")
-        p = pure_figures(formats, seconds)
-        out["pure"] = p
-        out["compiled_vs_pure_ratio"] = {
-            fmt: {
-                "decisions_per_s": r["engine"]["decisions_per_s"] / p[fmt]["decisions_per_s"],
-                "clone_per_s": r["state"]["clone_per_s"] / p[fmt]["clone_per_s"],
-                "raw_env_steps_per_s": r["raw_env"]["steps_per_s"]
-                / p[fmt]["raw_env_steps_per_s"],
-            }
-            for fmt, r in out["formats"].items()
-        }
+        say("the pure-Python engine (a child process) and the compiled one, in paired rounds")
+        out.update(paired_pure(formats, seconds, rounds))
     if ppo:
         say("MaskablePPO training")
         # Ten rollouts (about 20 s): three gave env shares 3 points apart run to run.
         out["ppo"] = bench_ppo(formats[0], rollouts=ppo_rollouts)
     if chess:
-        say("PettingZoo chess raw_env")
-        c = bench_chess(seconds)
-        out["chess"] = c
-        out["raw_env_vs_chess"] = {
-            fmt: r["raw_env"]["steps_per_s"] / c["steps_per_s"] for fmt, r in out["formats"].items()
-        }
-        out["raw_env_v1_vs_chess"] = {
-            fmt: r["raw_env_v1"]["steps_per_s"] / c["steps_per_s"]
-            for fmt, r in out["formats"].items()
-        }
+        say("PettingZoo chess raw_env and ours, in paired rounds")
+        out.update(paired_chess(formats, seconds, rounds))
     return out
 
 
 def main(argv: list[str] | None = None) -> None:
     """`python -m mtg_env.bench FORMAT...`: `build_figures` of each format as one JSON
-    object on stdout (what `pure_figures` runs)."""
+    object on stdout; with `--serve`, one JSON line per format name read from stdin (what
+    `PureEngine` runs)."""
     ap = argparse.ArgumentParser(prog="python -m mtg_env.bench")
-    ap.add_argument("formats", nargs="+", choices=FORMATS)
+    ap.add_argument("formats", nargs="*", help=f"any of {', '.join(FORMATS)}")
     ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--serve", action="store_true")
     args = ap.parse_args(argv)
+    if bad := sorted(set(args.formats) - set(FORMATS)):
+        ap.error(f"unknown format {bad[0]!r} (known: {', '.join(FORMATS)})")
+    if args.serve:
+        for line in sys.stdin:
+            print(json.dumps(build_figures(line.strip(), args.seconds)), flush=True)
+        return
     print(json.dumps({fmt: build_figures(fmt, args.seconds) for fmt in args.formats}))
 
 

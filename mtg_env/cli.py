@@ -198,6 +198,14 @@ def bench(
             "clone, raw_env) in a child process and print compiled / pure."
         ),
     ] = True,
+    rounds: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Paired rounds behind each ratio (compiled / pure, ours / chess): the two "
+            "sides alternate and the ratio is the median of the rounds'.",
+        ),
+    ] = 3,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Throughput: engine, raw_env, vector env, wrapped env, SelfPlay-v0, clone, memory, PPO;
@@ -218,6 +226,7 @@ def bench(
         ppo_rollouts=ppo_rollouts,
         vector=vector,
         pure=pure,
+        rounds=rounds,
         progress=lambda m: err.print(f"[dim]bench: {m}...[/dim]"),
     )
     if json_out:
@@ -266,7 +275,7 @@ def bench(
             ),
         )
     if "chess" in res:
-        t.add_row("chess raw_env steps/s", f"{res['chess']['steps_per_s']:,.0f}")
+        t.add_row("chess raw_env steps/s (median round)", f"{res['chess']['steps_per_s']:,.0f}")
         t.add_row("raw_env / chess", *(f"{x:.2f}x" for x in res["raw_env_vs_chess"].values()))
         t.add_row("raw_env v1 / chess", *(f"{x:.2f}x" for x in res["raw_env_v1_vs_chess"].values()))
     if "compiled_vs_pure_ratio" in res:
@@ -275,6 +284,10 @@ def bench(
             ("clone()/s", "clone_per_s"),
             ("raw_env steps/s", "raw_env_steps_per_s"),
         ):
+            t.add_row(
+                f"compiled {label}, paired rounds",
+                *(f"{p[key]:,.1f}" for p in res["compiled_paired"].values()),
+            )
             t.add_row(f"pure-Python {label}", *(f"{p[key]:,.1f}" for p in res["pure"].values()))
             t.add_row(
                 f"compiled / pure, {label}",

@@ -99,8 +99,7 @@ def _copy_package(tmp_path: Path) -> Path:
 
 def _import_engine(root: Path) -> subprocess.CompletedProcess[str]:
     code = (
-        "import mtg_env.engine.game as g, mtg_env.engine.build as b; "
-        "print(b.COMPILED, g.__file__)"
+        "import mtg_env.engine.game as g, mtg_env.engine.build as b; print(b.COMPILED, g.__file__)"
     )
     env = {k: v for k, v in os.environ.items() if k != "MTG_ENV_PURE"}
     return subprocess.run(
@@ -139,8 +138,10 @@ def test_a_source_changed_after_the_build_runs_as_python_and_says_so(
     compiled, module = done.stdout.split()
     assert compiled == "False" and module == str(engine / "game.py")
     assert "Traceback" not in done.stderr
-    why = "mtg_env/engine/rng.py changed since it was compiled" if change == "edit" else (
-        "_compiled.json is missing or unreadable"
+    why = (
+        "mtg_env/engine/rng.py changed since it was compiled"
+        if change == "edit"
+        else ("_compiled.json is missing or unreadable")
     )
     assert why in done.stderr and "make install rebuilds" in done.stderr
     assert len([ln for ln in done.stderr.splitlines() if "StaleBuildWarning" in ln]) == 1
