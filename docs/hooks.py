@@ -3,7 +3,8 @@ can't drift from it. `index.md` is the README with its links made relative to do
 vector env and OpenSpiel pages are their modules' docstrings; the env card is the env's docs
 page (the module docstring of mtg_env/env/duel.py) with the
 spaces of every format computed from the layout; rules coverage lists every scenario file
-under the Comprehensive Rules references it checks."""
+under the Comprehensive Rules references it checks; the cards page lists the core set with
+the scenario that tests each card."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ def on_files(files: Files, config: Any) -> Files:
         ("index.md", index_page()),
         ("env_card.md", env_card()),
         ("rules.md", rules_coverage()),
+        ("cards.md", cards_page()),
         ("vector.md", module_page("mtg_env/vector/__init__.py")),
         ("openspiel.md", module_page("mtg_env/openspiel.py", "The OpenSpiel game")),
     ):
@@ -81,6 +83,12 @@ def env_card() -> str:
             out.append(f"| `{k}` | {sl.start}-{sl.stop - 1} | {sl.stop - sl.start} |")
         out.append("")
     return "\n".join(out)
+
+
+def cards_page() -> str:
+    from mtg_env.cardlist import card_list_page
+
+    return card_list_page("core", ROOT / "tests" / "scenarios" / "core", ROOT)
 
 
 def rules_coverage() -> str:

@@ -49,6 +49,8 @@ puzzle_app = _group("Puzzles: positions with a goal.")
 app.add_typer(puzzle_app, name="puzzle")
 policy_app = _group("Policy files: convert a trusted pickled checkpoint to safetensors.")
 app.add_typer(policy_app, name="policy")
+deck_app = _group("Deck lists: import a text deck list, generate a random legal deck.")
+app.add_typer(deck_app, name="deck")
 
 DEBUG = {"on": False}
 MAX_GAMES = 1_000_000  # a bound on --games: a typo of many zeros is an error, not a week
@@ -372,6 +374,41 @@ def match(
             err=True,
         )
         raise typer.Exit(130)
+
+
+@app.command()
+def heldout(
+    agent: Annotated[str, typer.Argument(help="Agent spec (random, heuristic, ismcts, ...).")],
+    opponent: Annotated[str, typer.Option(help="The fixed opponent's agent spec.")] = "heuristic",
+    games: Annotated[
+        int, typer.Option(min=2, max=MAX_GAMES, help="Games on each part (seat-swapped pairs).")
+    ] = 100,
+    seed: Annotated[int, typer.Option(min=0, help="Base seed.")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """The held-out-deck benchmark: win rates on the training decks and on the held-out
+    decks of the core format (Wilson 95% intervals) and the gap between them."""
+    from rich.progress import Progress
+
+    from agents.heldout import run_heldout
+
+    with Progress(transient=True, disable=json_out) as bar:
+        task = bar.add_task(
+            f"{_markup(agent)} vs {_markup(opponent)}", total=2 * (games + games % 2)
+        )
+        res = run_heldout(
+            agent, opponent, games, seed, progress=lambda n: bar.update(task, advance=n)
+        )
+    if json_out:
+        _echo(json.dumps(res))
+        return
+    for part, label in (("train", "training decks"), ("heldout", "held-out decks")):
+        r = res[part]
+        _echo(
+            f"{agent} vs {opponent} on the {label}: win rate {r['win_rate']:.3f} "
+            f"(95% CI {r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}, {r['games']} games)"
+        )
+    _echo(f"gap (training - held out): {res['gap']:+.3f}")
 
 
 def _write_records(path: str, rows: list[dict[str, Any]]) -> None:
@@ -737,6 +774,87 @@ def play(
 
     pair = _deck_pair(fmt, decks, seed)
     play_game(opponent, seat, seed, fmt, pair, input_fn=input, output_fn=_echo, save=save)
+
+
+def _deck_out(text: str, out: str | None, what: str) -> None:
+    """A deck to stdout, or to `out` through the one write helper."""
+    if out is None:
+        _echo(text.rstrip("\n"))
+        return
+    from .io import write_text
+
+    write_text(out, text)
+    _echo(f"wrote {out} ({what})")
+
+
+@deck_app.command("import")
+@_clean
+def deck_import(
+    file: Annotated[str, typer.Argument(help="A text deck list: '4 Name' a line.")],
+    fmt: Annotated[str, typer.Option("--format", help="Rules format.")] = "classic",
+    name: Annotated[str | None, typer.Option(help="Deck name (default: the file's).")] = None,
+    out: Annotated[
+        str | None, typer.Option(help="YAML deck file to write (default: print it).")
+    ] = None,
+) -> None:
+    """Check a text deck list and print it as a YAML deck.
+
+    One '4 Name' (or '4x Name') a line; '#' and '//' comments, Deck and Sideboard headers.
+    Every bad line is reported, one 'error: FILE:LINE: ...' line each (exit status 2)."""
+    import dataclasses
+
+    from .decks import deck_to_yaml
+    from .engine.carddb import load_deck_text
+    from .engine.cards import CardDataError
+
+    if out is not None:
+        from .io import check_writable
+
+        check_writable(out)  # before the work, not after
+    try:
+        deck = load_deck_text(file, fmt)
+    except CardDataError as e:
+        # All the problems, not only the first (_clean's one line): a deck list is
+        # fixed in one go.
+        for line in str(e).splitlines():
+            _echo(f"error: {line}", err=True)
+        raise typer.Exit(2) from None
+    if name is not None:
+        deck = dataclasses.replace(deck, name=name)
+    _deck_out(deck_to_yaml(deck), out, f"{deck.name}: {len(deck.cards)} cards")
+
+
+@deck_app.command("generate")
+@_clean
+def deck_generate(
+    fmt: Annotated[str, typer.Option("--format", help="Rules format (classic, core).")] = "core",
+    seed: Annotated[int, typer.Option(min=0, help="Seed: the same seed, the same deck.")] = 0,
+    colors: Annotated[
+        str | None,
+        typer.Option(help="Colour letters, e.g. WU (default: two drawn with the seed)."),
+    ] = None,
+    lands: Annotated[
+        int | None, typer.Option(min=0, help="Basic lands (default 17 of 40, scaled).")
+    ] = None,
+    name: Annotated[str | None, typer.Option(help="Deck name.")] = None,
+    text: Annotated[
+        bool, typer.Option("--text", help="Write the text deck list instead of YAML.")
+    ] = False,
+    out: Annotated[str | None, typer.Option(help="File to write (default: print it).")] = None,
+) -> None:
+    """Generate a seeded random deck, legal for the format.
+
+    The exact deck size, the chosen colours, at most four copies of a card, basic lands by
+    the spells' mana symbols, spells on a mana curve; the same seed gives the same deck."""
+    from .decks import deck_to_text, deck_to_yaml, generate_deck
+
+    if out is not None:
+        from .io import check_writable
+
+        check_writable(out)
+    deck = generate_deck(fmt, seed=seed, colors=colors, lands=lands, name=name)
+    body = deck_to_text(deck) if text else deck_to_yaml(deck)
+    _deck_out(body, out, f"{deck.name}: {len(deck.cards)} cards")
 
 
 def _click_exception() -> type[Exception]:

@@ -7,6 +7,7 @@ Card data is package data under `mtg_env/data/cards/<set>.yaml`; decks under
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import re
 from collections.abc import Sequence
@@ -44,7 +45,7 @@ from .constants import (
     TYPE_BITS,
 )
 from .effects import OPS
-from .files import InputFileError, load_yaml
+from .files import InputFileError, load_yaml, read_text
 from .formats import FORMATS
 from .vocab import COLOR_NAMES, SUPERTYPE_NAMES, TYPE_NAMES
 from .vocab import KEYWORDS as KEYWORDS  # re-exported: the keywords card data may use
@@ -473,8 +474,9 @@ def _read_yaml(path: Path, what: str = "YAML file") -> Any:
         raise CardDataError(str(e)) from None
 
 
-def parse_card_set(raw: Any, path: str) -> CardSet:
-    """Validate raw YAML data of a card set; errors name the file, card and field."""
+def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -> CardSet:
+    """Validate raw YAML data of a card set; errors name the file, card and field. `parts`
+    are further files of the set, (path, raw) each: a mapping with `cards` only."""
     if not isinstance(raw, dict):
         raise CardDataError(f"{path}: a card set is a mapping with 'set' and 'cards'")
     for key in raw:
@@ -488,13 +490,24 @@ def parse_card_set(raw: Any, path: str) -> CardSet:
     cards: dict[str, CardDef] = {}
     tokens: dict[str, CardDef] = {}
     face_down: dict[str, CardDef] = {}
-    for section, out, is_token in (("tokens", tokens, True), ("cards", cards, False)):
-        entries = raw.get(section, [])
+    sections: list[tuple[str, str, Any, dict[str, CardDef], bool]] = [
+        (path, "tokens", raw.get("tokens", []), tokens, True),
+        (path, "cards", raw.get("cards", []), cards, False),
+    ]
+    for part_path, part in parts:
+        if not isinstance(part, dict) or set(part) != {"cards"}:
+            raise CardDataError(f"{part_path}: a part of a card set is a mapping with 'cards'")
+        sections.append((part_path, "cards", part["cards"], cards, False))
+    for where_path, section, entries, out, is_token in sections:
         if not isinstance(entries, list):
-            raise CardDataError(f"{path}: '{section}' must be a list")
+            raise CardDataError(f"{where_path}: '{section}' must be a list")
         for i, entry in enumerate(entries):
             label = entry.get("name") if isinstance(entry, dict) else None
-            where = f"{path}: {section[:-1]} {label!r}" if label else f"{path}: {section}[{i}]"
+            where = (
+                f"{where_path}: {section[:-1]} {label!r}"
+                if label
+                else f"{where_path}: {section}[{i}]"
+            )
             if isinstance(entry, dict) and ("top" in entry or "bottom" in entry):
                 _add_split(entry, where, set_name, out, face_down)
                 continue
@@ -645,13 +658,38 @@ def _all_ops(c: CardDef) -> list[Op]:
     return ops
 
 
+def set_keywords(cs: CardSet) -> frozenset[str]:
+    """Every keyword the set's cards and tokens can have: printed, granted by a static
+    ability or by an effect (an observation encodes only the keywords its set can show)."""
+    out: set[str] = set()
+    for c in (*cs.cards.values(), *cs.tokens.values()):
+        out |= c.keywords
+        for op in _all_ops(c):
+            if op.name == "grant":
+                out.update(op.args["keywords"])
+        for a in c.abilities:
+            if isinstance(a, StaticAbility):
+                for comp in a.components:
+                    if comp.op == "add_keywords":
+                        out |= comp.arg
+    return frozenset(out)
+
+
 @functools.cache
 def load_cards(set_name: str = "classic") -> CardSet:
-    """The card set `set_name` from package data (cached; CardDefs are immutable)."""
+    """The card set `set_name` from package data (cached; CardDefs are immutable): the file
+    `cards/<set>.yaml`, or the folder `cards/<set>/` of a large set (its `set.yaml` with the
+    set's name and tokens, then every other `*.yaml` in name order, each with `cards`)."""
+    folder = DATA_DIR / "cards" / set_name
     path = DATA_DIR / "cards" / f"{set_name}.yaml"
+    if folder.is_dir() and not path.exists():
+        head = folder / "set.yaml"
+        parts = [(str(p), _read_yaml(p)) for p in sorted(folder.glob("*.yaml")) if p != head]
+        return parse_card_set(_read_yaml(head), str(head), parts)
     if not path.exists():
         known = sorted(p.stem for p in (DATA_DIR / "cards").glob("*.yaml"))
-        raise CardDataError(f"unknown card set {set_name!r} (known: {', '.join(known)})")
+        known += sorted(p.name for p in (DATA_DIR / "cards").iterdir() if p.is_dir())
+        raise CardDataError(f"unknown card set {set_name!r} (known: {', '.join(sorted(known))})")
     return parse_card_set(_read_yaml(path), str(path))
 
 
@@ -758,12 +796,134 @@ def load_decks(fmt: str = "classic") -> dict[str, Deck]:
 
 
 def resolve_deck(spec: str | Deck, fmt: str = "classic") -> Deck:
-    """A bundled deck name, a YAML path, or a Deck."""
+    """A bundled deck name, a YAML path, a text deck-list path (`.txt`), or a Deck."""
     if isinstance(spec, Deck):
         return spec
     decks = load_decks(fmt)
     if spec in decks:
         return decks[spec]
+    if spec.endswith(".txt"):
+        return load_deck_text(spec, fmt)
     if spec.endswith((".yaml", ".yml")) or "/" in spec:
         return load_deck_file(spec)
     raise CardDataError(f"unknown deck {spec!r} (bundled {fmt} decks: {', '.join(decks)})")
+
+
+# --------------------------------------------------------------------------- text deck lists
+
+# "4 NAME", "4x NAME", "4 x NAME".
+_TEXT_LINE = re.compile(r"^(\d+)\s*[xX]?\s+(\S.*?)\s*$")
+# An exported line's set code and collector number: "4 NAME (M10) 146".
+_SET_SUFFIX = re.compile(r"\s+\([A-Za-z0-9]{2,6}\)(\s+\S+)?$")
+_MAIN_HEADERS = {"deck", "main", "maindeck", "mainboard"}
+_SIDE_HEADERS = {"sideboard", "side", "sb"}
+MAX_DECK_PROBLEMS = 50  # a file of a million bad lines is reported in a screenful
+
+
+def _header(line: str) -> str:
+    return line.rstrip(":").strip().lower()
+
+
+def _lookup(name: str, cs: CardSet, folded: dict[str, str]) -> str | None:
+    """The set's name for a deck-list name: exact, else the one card equal ignoring case
+    (lists are typed by hand), else without an exported set code and collector number.
+    Whole cards only (`folded` holds no halves of two-part cards)."""
+    for n in (name, _SET_SUFFIX.sub("", name)):
+        if n in cs.cards and not cs.cards[n].half_of:
+            return n
+        if n.casefold() in folded:
+            return folded[n.casefold()]
+    return None
+
+
+def parse_deck_text(
+    text: str,
+    path: str,
+    fmt: str = "classic",
+    name: str | None = None,
+    card_set: CardSet | None = None,
+) -> Deck:
+    """A text deck list: one `4 Name` (or `4x Name`) a line; blank lines, `#` and `//`
+    comments and a `Deck` header are ignored; entries after a `Sideboard` header (or with
+    an `SB:` prefix) are checked but kept out of the deck. Every bad line is reported at
+    once: one CardDataError, one `PATH:LINE: problem` line each, then the deck size."""
+    if fmt not in FORMATS:
+        raise CardDataError(f"{path}: unknown format {fmt!r} (one of {', '.join(sorted(FORMATS))})")
+    cs = card_set or load_cards(fmt)
+    size = DECK_SIZE.get(fmt)
+    limit = size if size is not None else MAX_DECK_CARDS
+    # Whole cards only: a half of a two-part card is named in its own message, and
+    # suggestions never offer a half.
+    wholes = sorted(n for n, c in cs.cards.items() if not c.half_of)
+    folded: dict[str, str] = {}
+    for n in wholes:
+        # Two names equal but for case are ambiguous: neither is matched loosely.
+        folded[n.casefold()] = "" if n.casefold() in folded else n
+    folded = {k: v for k, v in folded.items() if v}
+    problems: list[str] = []
+    entries: list[tuple[str, int]] = []  # main deck only: (name, count)
+    sideboard = False
+    # A byte-order mark (Windows editors write one) is not part of the first line.
+    for lineno, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        line = raw.strip()
+        where = f"{path}:{lineno}"
+        if not line or line.startswith(("#", "//")):
+            continue
+        if _header(line) in _MAIN_HEADERS:
+            sideboard = False
+            continue
+        if _header(line) in _SIDE_HEADERS:
+            sideboard = True
+            continue
+        in_side = sideboard
+        if line[:3].lower() == "sb:":
+            in_side, line = True, line[3:].strip()
+        m = _TEXT_LINE.match(line)
+        if m is None:
+            problems.append(f"{where}: not a deck-list line: {line[:60]!r}")
+            continue
+        digits, card = m.group(1), m.group(2)
+        # Bounded before int(): a line of thousands of digits is an error, not a slow
+        # conversion (and no list of that many names is ever built).
+        count = int(digits) if len(digits) <= 9 else limit + 1
+        if count < 1:
+            problems.append(f"{where}: a count is at least 1, not {count}")
+        elif count > limit:
+            problems.append(f"{where}: a count is at most {limit}, not {digits[:12]}")
+        if card in cs.cards and cs.cards[card].half_of:
+            problems.append(
+                f"{where}: {card[:60]!r} is half of a card; list the whole card "
+                f"{cs.cards[card].half_of!r}"
+            )
+            continue
+        found = _lookup(card, cs, folded)
+        if found is None:
+            close = difflib.get_close_matches(card, wholes, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"{where}: unknown card {card[:60]!r} in set {cs.name!r}{hint}")
+            continue
+        if 1 <= count <= limit and not in_side:
+            entries.append((found, count))
+    total = sum(n for _, n in entries)
+    if size is not None and total != size:
+        article = "an" if fmt[0] in "aeiou" else "a"
+        problems.append(f"{path}: has {total} cards, {article} {fmt} deck has exactly {size}")
+    elif size is None and not 1 <= total <= limit:
+        problems.append(f"{path}: has {total} cards, a deck has 1 to {limit}")
+    if problems:
+        if len(problems) > MAX_DECK_PROBLEMS:
+            more = len(problems) - MAX_DECK_PROBLEMS
+            problems = [*problems[:MAX_DECK_PROBLEMS], f"{path}: ... and {more} more problems"]
+        raise CardDataError("\n".join(problems))
+    names = tuple(n for n, count in entries for _ in range(count))
+    return Deck(name if name is not None else Path(path).stem, fmt, names, path)
+
+
+def load_deck_text(path: str | Path, fmt: str = "classic") -> Deck:
+    """A text deck-list file (see `parse_deck_text`); named after the file."""
+    p = Path(path)
+    try:
+        text = read_text(p, "deck list")
+    except InputFileError as e:
+        raise CardDataError(str(e)) from None
+    return parse_deck_text(text, str(p), fmt)

@@ -26,6 +26,7 @@ from .constants import (
     DUR_FOREVER,
     DUR_WHILE_CONTROL_SOURCE,
     ENCHANTMENT,
+    EXILE,
     GRAVEYARD,
     HAND,
     L_ABILITY,
@@ -55,9 +56,11 @@ from .opschema import (
     DiscardOp,
     DrawOp,
     EmptyOp,
+    FightOp,
     GrantOp,
     LandTypeOp,
     LifeOp,
+    MillOp,
     PumpOp,
     SubtypeOp,
     SwitchOp,
@@ -210,13 +213,14 @@ def op_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 def op_destroy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
-        g._to_graveyard(c, "destroyed")
+        if "indestructible" not in g.chars(c).keywords:  # 702.12b
+            g._to_graveyard(c, "destroyed")
     return True
 
 
 def op_sacrifice(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """The ability's controller sacrifices the objects; a player can sacrifice only a
-    permanent they control (701.17a), so one controlled by another player stays."""
+    permanent they control (701.21a), so one controlled by another player stays."""
     you = res.item.controller
     for c in _on_battlefield(g, res, a["what"]):
         if g.chars(c).controller == you:
@@ -263,6 +267,56 @@ def op_gain_life(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for seat in _players(g, res, a["who"]):
         g.life[seat] += a["amount"]
         g._log("gain_life", seat, a["amount"])
+    return True
+
+
+def op_lose_life(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Life loss (CR 119.3): not damage, so nothing prevents it and lifelink has no part."""
+    for seat in _players(g, res, a["who"]):
+        g.life[seat] -= a["amount"]
+        g._sba_ok = None  # 704.5a may apply now
+        g._log("lose_life", seat, a["amount"])
+    return True
+
+
+def op_exile(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Exile permanents or cards in graveyards (CR 406.3)."""
+    for c in _objects(g, res, a["what"]):
+        if g.zone[c] in (BATTLEFIELD, GRAVEYARD):
+            g._move(c, EXILE)
+            g._log("exiled", c)
+    return True
+
+
+def op_mill(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Mill (CR 701.17a): put the top `count` cards of the library into the graveyard;
+    with fewer cards, all of them (701.17b)."""
+    for seat in _players(g, res, a["who"]):
+        pile = g.library[g.rules.pile_of[seat]]
+        for _ in range(a["count"]):
+            if not pile:
+                break
+            top = pile[-1]
+            g._move(top, GRAVEYARD)
+            g._log("milled", top)
+    return True
+
+
+def op_fight(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """`what` fights `other` (CR 701.14a): each deals damage equal to its power to the
+    other; if either is no longer a creature on the battlefield, neither deals damage
+    (701.14b), and a creature that fights itself deals damage to itself (701.14c)."""
+    one = [c for c in _on_battlefield(g, res, a["what"]) if g.chars(c).types & CREATURE]
+    two = [c for c in _on_battlefield(g, res, a["other"]) if g.chars(c).types & CREATURE]
+    if not one or not two:
+        return True
+    x, y = one[0], two[0]
+    cx, cy = g.chars(x), g.chars(y)
+    if x == y:
+        g._damage(x, cx, x, max(cx.power or 0, 0), False)
+        return True
+    g._damage(x, cx, y, max(cx.power or 0, 0), False)
+    g._damage(y, cy, x, max(cy.power or 0, 0), False)
     return True
 
 
@@ -672,6 +726,10 @@ OPS: dict[str, OpDef] = {
         OpDef("tap", WhatOp, op_tap),
         OpDef("draw", DrawOp, op_draw, lambda a: f"draw {a['count']}"),
         OpDef("gain_life", LifeOp, op_gain_life),
+        OpDef("lose_life", LifeOp, op_lose_life, lambda a: f"{a['who']} loses {a['amount']} life"),
+        OpDef("exile", WhatOp, op_exile),
+        OpDef("mill", MillOp, op_mill, lambda a: f"{a['who']} mills {a['count']}"),
+        OpDef("fight", FightOp, op_fight, lambda a: f"{a['what']} fights {a['other']}"),
         OpDef("discard", DiscardOp, op_discard),
         OpDef("pump", PumpOp, _pt(L_PT_MOD, "modify_pt"), lambda a: _pt_text("pump", a)),
         OpDef("set_base_pt", PumpOp, _pt(L_PT_SET, "set_pt"), lambda a: _pt_text("set", a)),

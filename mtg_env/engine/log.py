@@ -153,6 +153,12 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} gains {e[2]} life (lifelink)"
     if k == "gain_life":
         return f"  player {e[1]} gains {e[2]} life"
+    if k == "lose_life":
+        return f"  player {e[1]} loses {e[2]} life"
+    if k == "exiled":
+        return f"  {n(e[1])} is exiled"
+    if k == "milled":
+        return f"  {n(e[1])} is milled"
     if k in ("sba", "to_graveyard"):
         return f"  {n(e[1])} goes to the graveyard ({e[2]})"
     if k == "lose":

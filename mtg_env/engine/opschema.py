@@ -41,6 +41,16 @@ class LifeOp(Strict):
     who: REFS = "you"
 
 
+class MillOp(Strict):
+    count: int = Field(default=1, ge=1)
+    who: REFS = "you"
+
+
+class FightOp(Strict):
+    what: REFS
+    other: REFS
+
+
 class PumpOp(Strict):
     what: REFS
     power: int = 0

@@ -61,10 +61,13 @@ class StateBasedActions(GameLike):
                 if t <= 0:
                     acts.append(("graveyard", cid, "toughness 0 or less (CR 704.5f)"))
                     continue
-                if p.damage >= t:
+                # 702.12b: an indestructible permanent isn't destroyed by lethal or
+                # deathtouch damage (its damage stays marked).
+                doomed = "indestructible" not in ch.keywords
+                if p.damage >= t and doomed:
                     acts.append(("destroy", cid, "lethal damage (CR 704.5g)"))
                     continue
-                if p.deathtouched and p.damage > 0:
+                if p.deathtouched and p.damage > 0 and doomed:
                     acts.append(("destroy", cid, "deathtouch damage (CR 704.5h)"))
                     continue
             if ch.types & 4 and ch.has_subtype(AURA_SUBTYPE):

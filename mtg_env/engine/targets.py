@@ -82,7 +82,8 @@ class Targeting(Stack):
                 yield cid
 
     def _target_ok(self, spec: TargetSpec, cid: int, src: int, you: int, src_colors: int) -> bool:
-        """Is object `cid` a legal target for `spec` (CR 115, 702.16b protection)?"""
+        """Is object `cid` a legal target for `spec` (CR 115, 702.11b hexproof, 702.16b
+        protection)?"""
         k = spec.kind
         z = self.zone[cid]
         if k == "spell":
@@ -113,6 +114,10 @@ class Targeting(Stack):
             if not t & 4:
                 return False
         if src_colors & ch.prot:
+            return False
+        # 702.11b: hexproof - can't be the target of spells or abilities your opponents
+        # control.
+        if ch.controller != you and "hexproof" in ch.keywords:
             return False
         return matches(spec.filter, ch, cid, src, you, self.owner[cid])
 

@@ -17,7 +17,7 @@ DURATIONS = Literal["end_of_turn", "forever", "while_you_control_source"]
 
 _LANDWALKS = {f"{t.lower()}walk" for t in BASIC_LAND_TYPES}
 _PROTECTIONS = {f"protection_from_{c}" for c in COLOR_WORDS}
-KEYWORDS = frozenset(
+_FIRST_KEYWORDS = frozenset(
     {
         "flying",
         "first_strike",
@@ -35,6 +35,13 @@ KEYWORDS = frozenset(
     | _LANDWALKS
     | _PROTECTIONS
 )
+# Keywords added since, in the order they were added. `KEYWORD_ORDER` is the order of the
+# observations' keyword features and bits: append-only, so that an observation of a game
+# whose cards use none of the new keywords is what it was before they existed.
+_ADDED_KEYWORDS = ("hexproof", "indestructible")
+KEYWORD_ORDER: tuple[str, ...] = tuple(sorted(_FIRST_KEYWORDS)) + _ADDED_KEYWORDS
+KEYWORDS = frozenset(KEYWORD_ORDER)
+FIRST_KEYWORDS = _FIRST_KEYWORDS
 
 REFS = Literal[
     "target",

@@ -57,7 +57,7 @@ OBJECT_FIELDS: tuple[tuple[str, str], ...] = (
     ("has_pt", "1 if it has power and toughness"),
     ("power", "power, clipped to 0-255"),
     ("toughness", "toughness, clipped to 0-255"),
-    ("keywords0", "keyword bits 0-7 (KEYWORDS order, see `keyword_names`)"),
+    ("keywords0", "keyword bits 0-7 (engine.vocab.KEYWORD_ORDER, see `keyword_names`)"),
     ("keywords1", "keyword bits 8-15"),
     ("keywords2", "keyword bits 16-23"),
     ("abilities", "bits: mana 1, activated 2, triggered 4, static 8"),

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..engine import Action, Game
 from ..engine.carddb import TARGET_KINDS as _TARGET_KIND_LITERAL
-from ..engine.carddb import CardSet
+from ..engine.carddb import CardSet, set_keywords
 from ..engine.constants import (
     ACTIVATE,
     ARTIFACT,
@@ -44,7 +44,7 @@ from ..engine.constants import (
 from ..engine.decisions import BlockTarget, Targets
 from ..engine.layers import Chars
 from ..engine.objects import SPELL, TRIGGER
-from ..engine.vocab import KEYWORDS
+from ..engine.vocab import FIRST_KEYWORDS, KEYWORD_ORDER
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,8 @@ class Limits:
 
 
 TARGET_KINDS: tuple[str, ...] = get_args(_TARGET_KIND_LITERAL)
-KEYWORD_LIST = tuple(sorted(KEYWORDS))
+# Every keyword in feature order (append-only: engine.vocab.KEYWORD_ORDER).
+KEYWORD_LIST = KEYWORD_ORDER
 _TYPES = (ARTIFACT, CREATURE, ENCHANTMENT, LAND, INSTANT, SORCERY)
 TYPE_ORDER = _TYPES  # the order of a permanent slot's "types" field
 # Mana observation: the count indices (colours 0-4, colourless-maker 5) of a source key.
@@ -120,8 +121,12 @@ class Layout:
         self._a0 = {k: s.start for k, s in self.action_slices.items()}
 
         # Observation layout.
-        self.kw_index = {k: i for i, k in enumerate(KEYWORD_LIST)}
-        nk = len(KEYWORD_LIST)
+        # The first keywords always, a later one where the card set uses it: a set that
+        # uses none of them (the classic, adventure and pocket sets) keeps its layout.
+        used = set_keywords(cardset)
+        self.keywords = tuple(k for k in KEYWORD_LIST if k in FIRST_KEYWORDS or k in used)
+        self.kw_index = {k: i for i, k in enumerate(self.keywords)}
+        nk = len(self.keywords)
         self.perm_fields: list[tuple[str, int]] = [
             ("present", 1),
             ("identity", ni),

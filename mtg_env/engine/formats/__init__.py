@@ -6,6 +6,8 @@ triggers, state-based actions and the layer system are shared. `base.py` documen
 protocol; docs/formats.md shows how to add a format.
 
 - `classic`: Magic: The Gathering (the Comprehensive Rules where they matter for play).
+- `core`: the classic rules with the core pool of real cards (`classic`'s set is the
+  first benchmark, kept as it was).
 - `adventure`: "Adventure Cards" (source document 004): six phases, no lands, an automatic
   mana pool, priority to the other player after every action.
 - `pocket`: "Pocket Game: The Gathering" (source document 003): one shared pile, two-part
@@ -17,20 +19,23 @@ from __future__ import annotations
 from .adventure import ADVENTURE, Adventure
 from .base import FORMATS, Format, register, rules_for
 from .classic import CLASSIC, Classic
+from .core import CORE, Core
 from .pocket import POCKET, Pocket
 
 Rules = Format  # the name this class had before formats were modules
 
-for _f in (CLASSIC, ADVENTURE, POCKET):
+for _f in (CLASSIC, ADVENTURE, POCKET, CORE):
     register(_f)
 
 __all__ = [
     "ADVENTURE",
     "CLASSIC",
+    "CORE",
     "FORMATS",
     "POCKET",
     "Adventure",
     "Classic",
+    "Core",
     "Format",
     "Pocket",
     "Rules",
