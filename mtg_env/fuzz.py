@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .engine import Game, load_decks
+from .engine import Deck, Game, load_decks
 from .engine.constants import (
     BATTLEFIELD,
     D_PRIORITY,
@@ -160,16 +160,18 @@ def check_actions(g: Game) -> None:
 
 def fuzz_game(
     fmt: str,
-    deck_a: str,
-    deck_b: str,
+    deck_a: str | Deck,
+    deck_b: str | Deck,
     seed: int,
     max_decisions: int,
     out_dir: Path | None = None,
     full: bool = True,
 ) -> tuple[int, str | None]:
-    """Play one seeded random game with every check; (decisions, failure or None)."""
+    """Play one seeded random game with every check; (decisions, failure or None). A deck
+    is a bundled deck's name or a Deck (a generated one)."""
     decks = load_decks(fmt)
-    pair = (decks[deck_a], decks[deck_b])
+    pair = tuple(d if isinstance(d, Deck) else decks[d] for d in (deck_a, deck_b))
+    deck_a, deck_b = (d.name for d in pair)
     g = Game.new(pair, seed=seed, format=fmt, max_decisions=max_decisions)
     rec = Recorder(
         g, pair, seed, agents=["random", "random"], options={"max_decisions": max_decisions}
@@ -221,10 +223,15 @@ def run(
     out_dir: Path | None = None,
     max_decisions: int = 3000,
     progress: bool = False,
+    random_decks: bool = False,
 ) -> FuzzStats:
     """Fuzz until `decisions` decisions have been checked, cycling formats and deck
-    pairs (every ordered pair of bundled decks)."""
+    pairs (every ordered pair of bundled decks); with `random_decks`, every game two new
+    decks from the seeded deck generator (`mtg_env.decks`) instead, in the formats it
+    builds decks for."""
     stats = FuzzStats()
+    if random_decks:
+        return _run_random_decks(decisions, seed, formats, out_dir, max_decisions, stats)
     pairs = [
         (f, a, b)
         for f in formats
@@ -246,6 +253,30 @@ def run(
             if fail:
                 stats.failures.append(fail)
             k += 1
+    return stats
+
+
+def _run_random_decks(
+    decisions: int,
+    seed: int,
+    formats: tuple[str, ...],
+    out_dir: Path | None,
+    max_decisions: int,
+    stats: FuzzStats,
+) -> FuzzStats:
+    from .decks import generate_deck
+
+    k = 0
+    while stats.decisions < decisions:
+        fmt = formats[k % len(formats)]
+        gseed = seed * 1_000_003 + k
+        pair = (generate_deck(fmt, seed=2 * gseed), generate_deck(fmt, seed=2 * gseed + 1))
+        n, fail = fuzz_game(fmt, pair[0], pair[1], gseed, max_decisions, out_dir)
+        stats.decisions += n
+        stats.games += 1
+        if fail:
+            stats.failures.append(fail)
+        k += 1
     return stats
 
 

@@ -1,6 +1,7 @@
 """Long invariant-fuzzing runs (the CI-sized run is in tests/test_fuzz.py).
 
     python scripts/fuzz.py --decisions 1000000 [--seed 1] [--out fuzz_failures/]
+    python scripts/fuzz.py --decisions 1000000 --random-decks core   # generated decks
     python scripts/fuzz.py --replay fuzz_failures/fuzz_fail_classic_12.json
 
 Exit status 1 if any invariant failed (each failure wrote a replay that reproduces it).
@@ -39,6 +40,12 @@ def main() -> int:
     ap.add_argument("--seed", type=_count(0), default=0)
     ap.add_argument("--out", default="fuzz_failures")
     ap.add_argument("--replay", help="re-run the checks along a failure's replay file")
+    ap.add_argument(
+        "--random-decks",
+        metavar="FORMAT",
+        help="every game two new seeded random decks of FORMAT (mtg_env.decks) instead of "
+        "the bundled decks of every format",
+    )
     args = ap.parse_args()
     if args.replay:
         try:
@@ -49,7 +56,16 @@ def main() -> int:
         print(err or f"no invariant fails along {args.replay}")
         return 1 if err else 0
     t0 = time.perf_counter()
-    stats = run(args.decisions, seed=args.seed, out_dir=Path(args.out), progress=True)
+    if args.random_decks:
+        stats = run(
+            args.decisions,
+            seed=args.seed,
+            formats=(args.random_decks,),
+            out_dir=Path(args.out),
+            random_decks=True,
+        )
+    else:
+        stats = run(args.decisions, seed=args.seed, out_dir=Path(args.out), progress=True)
     dt = time.perf_counter() - t0
     for f in stats.failures:
         print("FAIL", f)
