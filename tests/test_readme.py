@@ -26,7 +26,8 @@ def test_readme_links_point_to_files() -> None:
     assert links
     for link in links:
         assert (root / link).exists(), link
-    generated = {"index.md", "env_card.md", "rules.md", "cards.md"}  # made by docs/hooks.py at build
+    # made by docs/hooks.py at build
+    generated = {"index.md", "env_card.md", "rules.md", "cards.md"}
     for page in (root / "docs").glob("*.md"):
         for link in re.findall(r"\]\(([^)#:]+)\)", page.read_text()):
             assert (page.parent / link).exists() or link in generated, (page.name, link)
