@@ -4,7 +4,7 @@ vector env and OpenSpiel pages are their modules' docstrings; the env card is th
 page (the module docstring of mtg_env/env/duel.py) with the
 spaces of every format computed from the layout; rules coverage lists every scenario file
 under the Comprehensive Rules references it checks; the cards page lists the core set with
-the scenario that tests each card."""
+the scenario that tests each card; the core decks page lists every bundled core deck."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ def on_files(files: Files, config: Any) -> Files:
         ("env_card.md", env_card()),
         ("rules.md", rules_coverage()),
         ("cards.md", cards_page()),
+        ("core_decks.md", core_decks_page()),
         ("vector.md", module_page("mtg_env/vector/__init__.py")),
         ("openspiel.md", module_page("mtg_env/openspiel.py", "The OpenSpiel game")),
     ):
@@ -89,6 +90,16 @@ def cards_page() -> str:
     from mtg_env.cardlist import card_list_page
 
     return card_list_page("core", ROOT / "tests" / "scenarios" / "core", ROOT)
+
+
+def core_decks_page() -> str:
+    from mtg_env.cardlist import deck_list_page
+
+    split = yaml.safe_load(
+        (ROOT / "mtg_env" / "data" / "benchmarks" / "heldout.yaml").read_text(encoding="utf-8")
+    )
+    parts = {n: part for part in ("train", "heldout") for n in split[part]}
+    return deck_list_page(split["format"], parts, ROOT)
 
 
 def rules_coverage() -> str:

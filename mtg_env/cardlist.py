@@ -75,3 +75,47 @@ def card_list_page(set_name: str, scenarios: Path, root: Path) -> str:
         text = c.text.replace("|", "/").replace("\n", " ")
         out.append(f"| {name} | {cost} | {_type_line(c)} | {pt} | {text} | {test} |")
     return "\n".join(out) + "\n"
+
+
+def deck_list_page(fmt: str, parts: dict[str, str], root: Path) -> str:
+    """A Markdown page: every bundled deck of the format with its colours, land count,
+    creatures, mana curve (nonland cards by mana value, 6 for 6 or more), its benchmark
+    part (`parts`: deck name -> part) and description."""
+    from .engine import load_decks
+    from .engine.constants import COLOR_BITS
+    from .engine.constants import LAND as LAND_BIT
+
+    cards = load_cards(fmt).cards
+    decks = load_decks(fmt)
+    out = [
+        f"# Decks: the `{fmt}` format",
+        "",
+        f"{len(decks)} bundled decks, generated from `mtg_env/data/decks/{fmt}/` when this page "
+        "was built. Curve: nonland cards by mana value 0-1, 2, 3, 4, 5, 6+. Part: the "
+        "held-out-deck benchmark's split (`mtg_env/data/benchmarks/heldout.yaml`).",
+        "",
+        "| deck | colours | lands | creatures | curve | part | plan |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name in sorted(decks):
+        d = decks[name]
+        defs = [cards[n] for n in d.cards]
+        colours = 0
+        curve = [0] * 6
+        lands = creatures = 0
+        for c in defs:
+            if c.types & LAND_BIT:
+                lands += 1
+                continue
+            colours |= c.colors
+            creatures += c.is_creature
+            curve[max(min(c.mv, 6), 1) - 1] += 1
+        letters = "".join(k for k, bit in COLOR_BITS.items() if colours & bit)
+        raw = yaml.safe_load(Path(d.path).read_text(encoding="utf-8")) if d.path else {}
+        plan = str((raw or {}).get("description", "")).replace("|", "/")
+        curve_text = "/".join(str(n) for n in curve)
+        out.append(
+            f"| {name} | {letters} | {lands} | {creatures} | {curve_text} | "
+            f"{parts.get(name, '')} | {plan} |"
+        )
+    return "\n".join(out) + "\n"

@@ -32,8 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import mtg_env  # noqa: E402,F401 - registers SelfPlay-v1
 from agents.base import make_agent  # noqa: E402
+from agents.heldout import load_split, train_decks  # noqa: E402
 from agents.match import deck_pairs  # noqa: E402
 from agents.policy import export_policy  # noqa: E402
+from mtg_env.engine import Deck  # noqa: E402
 from mtg_env.engine.formats import FORMATS  # noqa: E402
 from mtg_env.entity_nets import CandidatePolicy  # noqa: E402
 from mtg_env.env import SelfPlayEnv  # noqa: E402
@@ -75,6 +77,10 @@ class Config:
     eval_games: Pos = 40
     final_eval_games: Pos = 200  # the evaluation at the end (per opponent)
     max_decisions: Pos = 2000
+    # The decks games are drawn from: "all" the format's bundled decks, or "train" the
+    # held-out benchmark's training decks only (mtg_env/data/benchmarks/heldout.yaml), so
+    # that `mtg-env heldout policy:PATH` measures the policy on decks it never saw.
+    decks: Literal["all", "train"] = "all"
     # "dummy": SB3's DummyVecEnv of SelfPlay-v1 envs; "batch": every game in one
     # mtg_env.vector.DuelVecEnv (opponents inside the batch). With 16 envs on 2 CPU threads
     # the network's updates dominate and both train at the same speed (docs/performance.md),
@@ -84,6 +90,23 @@ class Config:
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
             raise ValueError(f"format: one of {sorted(FORMATS)}")
+        if self.decks == "train" and self.format != load_split().format:
+            raise ValueError(f"decks: 'train' is the split of format {load_split().format!r}")
+
+
+def deck_pool(cfg: Config) -> list[Deck] | None:
+    """The decks of training games (None: all the format's bundled decks)."""
+    return train_decks() if cfg.decks == "train" else None
+
+
+def eval_pairs(cfg: Config, n: int, seed: int) -> list[tuple[Deck, Deck]]:
+    """The deck pair of each evaluation game pair, from the training pool."""
+    pool = deck_pool(cfg)
+    if pool is None:
+        return deck_pairs(cfg.format, None, n, seed)
+    pairs = [(x, y) for x in pool for y in pool if x is not y]
+    random.Random(seed).shuffle(pairs)
+    return [pairs[i % len(pairs)] for i in range(n)]
 
 
 SMOKE = {
@@ -139,7 +162,12 @@ class PoolEnv(SelfPlayEnv):
     """SelfPlay-v1 whose opponent is drawn per episode: heuristic or random."""
 
     def __init__(self, cfg: Config, seed: int) -> None:
-        super().__init__(format=cfg.format, obs_type="entity", max_decisions=cfg.max_decisions)
+        super().__init__(
+            format=cfg.format,
+            decks=deck_pool(cfg),
+            obs_type="entity",
+            max_decisions=cfg.max_decisions,
+        )
         self.p_heuristic = cfg.p_heuristic
         self.pool_rng = random.Random(seed)
         self.bots = {
@@ -169,7 +197,7 @@ def evaluate(policy: Any, cfg: Config, games: int, seed: int) -> dict[str, float
     out = {}
     for spec in ("random", "heuristic"):
         score = n = 0.0
-        pairs = deck_pairs(cfg.format, None, (games + 1) // 2, seed)
+        pairs = eval_pairs(cfg, (games + 1) // 2, seed)
         for i, pair in enumerate(pairs):
             for me in (0, 1):
                 e = raw_env(
@@ -210,6 +238,7 @@ def behaviour_cloning(policy: Any, cfg: Config, log: Any) -> None:
         for _ in range(min(per, cfg.bc_games - start)):
             e = raw_env(
                 format=cfg.format,
+                decks=deck_pool(cfg),
                 obs_type="entity",
                 max_decisions=cfg.max_decisions,
                 replay_hashes=False,
@@ -278,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         venv: Any = DuelVecEnv(
             cfg.n_envs,
             cfg.format,
+            decks=deck_pool(cfg),
             obs_type="entity",
             opponent_factory=lambda i: PoolBot(cfg, cfg.seed * 1000 + i),
             max_decisions=cfg.max_decisions,

@@ -79,3 +79,35 @@ def test_set_keywords_reads_printed_granted_and_static_keywords() -> None:
     core = Layout(load_cards("core"))
     used = set_keywords(load_cards("core"))
     assert set(core.keywords) == set(FIRST_KEYWORDS) | used
+
+
+def test_a_set_sizes_its_own_observation_tables() -> None:
+    """set.yaml `layout`: core's token boards get 64 permanent slots a side and 256 entity
+    rows; every other set keeps the default tables, so its observations are unchanged."""
+    from mtg_env.engine.carddb import LAYOUT_LIMIT_KEYS
+    from mtg_env.env.entity import EntityLayout, EntityLimits
+    from mtg_env.env.spaces import Limits
+
+    assert set(LAYOUT_LIMIT_KEYS) == set(Limits.__dataclass_fields__) | set(
+        EntityLimits.__dataclass_fields__
+    )
+    core = Layout(load_cards("core"))
+    assert core.limits == Limits(permanents=64)
+    assert EntityLayout(core).limits == EntityLimits(objects=256)
+    for name in ("classic", "adventure", "pocket"):
+        lay = Layout(load_cards(name))
+        assert lay.limits == Limits() and EntityLayout(lay).limits == EntityLimits()
+
+
+@pytest.mark.parametrize(
+    ("layout", "message"),
+    [
+        ({"slots": 3}, r"x/set.yaml: field layout.slots: unknown table"),
+        ({"permanents": 0}, r"x/set.yaml: field layout.permanents: a whole number"),
+        ({"permanents": True}, r"x/set.yaml: field layout.permanents: a whole number"),
+        ([64], r"x/set.yaml: field 'layout' must be a mapping"),
+    ],
+)
+def test_a_bad_layout_entry_names_the_file_and_field(layout: object, message: str) -> None:
+    with pytest.raises(CardDataError, match=message):
+        parse_card_set({"set": "x", "layout": layout, "cards": []}, "x/set.yaml")

@@ -427,3 +427,47 @@ def test_cli_deck_without_command_is_a_usage_error(tmp_path: Path) -> None:
     r = _run("deck", cwd=tmp_path)
     _clean(r, 2)
     assert "Usage" in r.stderr
+
+
+# --------------------------------------------------------------------------- bundled core decks
+
+
+def test_core_bundles_twenty_two_colour_decks_with_sensible_curves() -> None:
+    """At least 20 core decks, each a two-colour archetype: its spells are of exactly two
+    colours (and colourless), its lands make only those colours, 16-18 lands, no more than
+    four of a nonbasic card, a curve that starts low and tops out with a few big cards."""
+    from mtg_env.engine.cards import ManaAbility
+
+    cards = load_cards("core").cards
+    decks = load_decks("core")
+    assert len(decks) >= 20
+    pairs = set()
+    for name, d in decks.items():
+        colours = lands = cheap = big = 0
+        for c in (cards[n] for n in d.cards):
+            if c.types & LAND:
+                lands += 1
+                for ab in c.abilities:
+                    if isinstance(ab, ManaAbility):
+                        colours_made = ab.produce & sum(COLOR_BITS.values())  # not {C}
+                        assert not colours_made & ~_deck_colours(d, cards), (name, c.name)
+                continue
+            colours |= c.colors
+            cheap += c.mv <= 2
+            big += c.mv >= 6
+        n_colours = bin(colours).count("1")
+        assert n_colours == 2, (name, n_colours)
+        pairs.add(colours)
+        assert 16 <= lands <= 18, (name, lands)
+        assert cheap >= 6 and big <= 4, (name, cheap, big)
+        for card, n in d.counts().items():
+            assert n <= MAX_COPIES or cards[card].supertypes & BASIC, (name, card, n)
+    assert len(pairs) >= 6  # every pair of the set's four deck colours
+
+
+def _deck_colours(d: Deck, cards: dict) -> int:
+    out = 0
+    for n in d.cards:
+        if not cards[n].types & LAND:
+            out |= cards[n].colors
+    return out

@@ -398,6 +398,38 @@ def test_train_entity_smoke_writes_data_only_results(tmp_path: Path, vec_env: st
     assert agent.entity is not None
 
 
+def test_train_entity_on_the_heldout_training_decks(tmp_path: Path) -> None:
+    """`decks: train` (configs/train/entity_core.yaml): every training and evaluation game
+    draws from the held-out benchmark's training decks, none from its held-out part."""
+    from agents.heldout import load_split
+
+    entity = _script_module("train_entity")
+    cfg = entity.load_config_yaml(str(ROOT / "configs/train/entity_core.yaml"), entity.Config)
+    split = load_split()
+    assert cfg.decks == "train" and cfg.format == split.format
+    pool = entity.deck_pool(cfg)
+    assert sorted(d.name for d in pool) == sorted(split.train)
+    env = entity.PoolEnv(cfg, 0)
+    seen = set()
+    for s in range(30):
+        env.reset(seed=s)
+        seen |= {d.name for d in env.aec.decks}
+    assert seen <= set(split.train) and len(seen) > 2
+    pairs = entity.eval_pairs(cfg, 50, 900)
+    assert {d.name for p in pairs for d in p} <= set(split.train)
+    assert all(a is not b for a, b in pairs)
+    with pytest.raises(ValueError, match="decks"):
+        entity.Config(format="classic", decks="train")
+    out = tmp_path / "core"
+    stdout = run(
+        "scripts/train_entity.py", "--config", "configs/train/entity_core.yaml", "--smoke",
+        "--out", str(out),
+    )  # fmt: skip
+    assert "done: 256 steps" in stdout
+    card = json.loads((out / "model_card.json").read_text())
+    assert card["config"]["decks"] == "train" and card["config"]["format"] == "core"
+
+
 def test_train_entity_bad_config_is_one_line(tmp_path: Path) -> None:
     cfg = tmp_path / "bad.yaml"
     cfg.write_text("entity_dim: 0\n")

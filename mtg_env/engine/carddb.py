@@ -480,11 +480,12 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     if not isinstance(raw, dict):
         raise CardDataError(f"{path}: a card set is a mapping with 'set' and 'cards'")
     for key in raw:
-        if key not in ("set", "include", "tokens", "cards"):
+        if key not in ("set", "include", "tokens", "cards", "layout"):
             raise CardDataError(f"{path}: unknown top-level key {key!r}")
     set_name = raw.get("set")
     if not isinstance(set_name, str):
         raise CardDataError(f"{path}: field 'set' (the set name) is missing")
+    layout = _layout_limits(raw.get("layout", {}), path)
     if "include" in raw:
         raw = _with_included(raw, path)
     cards: dict[str, CardDef] = {}
@@ -531,7 +532,27 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
                 )
     if face_down:
         tokens.setdefault(FACE_DOWN, _face_down(set_name, "", len(tokens)))
-    return CardSet(set_name, cards, tokens, path, face_down)
+    return CardSet(set_name, cards, tokens, path, face_down, layout)
+
+
+# The table sizes a set may raise: the flat layout's (env.spaces.Limits) and the v1
+# entity tables' (env.entity.EntityLimits).
+LAYOUT_LIMIT_KEYS = ("permanents", "stack", "abilities", "options", "objects", "candidates")
+
+
+def _layout_limits(raw: Any, path: str) -> dict[str, int]:
+    if not isinstance(raw, dict):
+        raise CardDataError(f"{path}: field 'layout' must be a mapping of table sizes")
+    out: dict[str, int] = {}
+    for key, value in raw.items():
+        if key not in LAYOUT_LIMIT_KEYS:
+            raise CardDataError(
+                f"{path}: field layout.{key}: unknown table (one of {', '.join(LAYOUT_LIMIT_KEYS)})"
+            )
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1024:
+            raise CardDataError(f"{path}: field layout.{key}: a whole number from 1 to 1024")
+        out[str(key)] = value
+    return out
 
 
 _SPLIT_KEYS = {"name", "suits", "top", "bottom"}

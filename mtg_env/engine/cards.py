@@ -373,6 +373,10 @@ class CardSet(Frozen):
     path: str
     # Two-part cards (pocket): whole card name -> its face-down side (a mana source).
     face_down: dict[str, CardDef] = field(default_factory=dict)
+    # Observation table sizes the set asks for (LAYOUT_LIMIT_KEYS): a set whose games hold
+    # more permanents than the default layout gives itself room without changing the
+    # layouts of other sets.
+    layout: dict[str, int] = field(default_factory=dict)
 
     def get(self, name: str) -> CardDef:
         try:

@@ -158,7 +158,10 @@ class EntityLayout:
 
     def __init__(self, flat: Layout, limits: EntityLimits | None = None) -> None:
         self.flat = flat
-        self.limits = lim = limits or EntityLimits()
+        own = {
+            k: v for k, v in flat.cardset_layout.items() if k in EntityLimits.__dataclass_fields__
+        }
+        self.limits = lim = limits or EntityLimits(**own)
         self.n_actions = lim.candidates
         self.card_names = flat.card_names  # `card` values index this tuple
         self.keyword_names = KEYWORD_LIST

@@ -86,7 +86,10 @@ class Layout:
     """Action slices and observation slices for one format."""
 
     def __init__(self, cardset: CardSet, limits: Limits | None = None) -> None:
-        self.limits = lim = limits or Limits()
+        # The set's own table sizes (set.yaml `layout`) over the defaults.
+        own = {k: v for k, v in cardset.layout.items() if k in Limits.__dataclass_fields__}
+        self.limits = lim = limits or Limits(**own)
+        self.cardset_layout = dict(cardset.layout)
         names = list(cardset.cards) + [t for t in cardset.tokens if t not in cardset.cards]
         self.card_names: tuple[str, ...] = tuple(names)
         self.ident = {n: i for i, n in enumerate(names)}
