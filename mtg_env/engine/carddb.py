@@ -50,6 +50,7 @@ from .formats import FORMATS
 from .vocab import COLOR_NAMES, SUPERTYPE_NAMES, TYPE_NAMES
 from .vocab import KEYWORDS as KEYWORDS  # re-exported: the keywords card data may use
 from .vocab import Strict as _Strict
+from .vocab import check_event as _check_event
 from .vocab import check_keywords as _check_keywords
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -156,12 +157,14 @@ class ActivatedModel(_Effects):
 
 
 class TriggeredModel(_Effects):
-    event: Literal["enters", "dies", "upkeep", "end_step", "damage_to_opponent"]
+    event: str  # one of vocab.TRIGGER_EVENTS
     whose: Literal["you", "enchanted_controller", "each"] = "you"
     if_: list[Literal["not_attacked_this_turn", "controlled_since_turn_start"]] = Field(
         default=[], alias="if"
     )
     targets: list[TargetField] = []
+
+    _event = field_validator("event")(_check_event)
 
 
 class CountModel(_Strict):
@@ -246,6 +249,8 @@ class CardModel(_Strict):
     enters_as_copy: EntersAsCopyModel | None = None
     # Pocket reactions (instants): when they may be played.
     reaction: Literal["opponent_plays_card", "during_attack"] | None = None
+    # Ward (CR 702.21) and its cost, a mana cost ("{2}"): the keyword and its ability.
+    ward: str | None = None
     text: str = ""
 
     _kw = field_validator("keywords")(_check_keywords)
@@ -255,6 +260,13 @@ class CardModel(_Strict):
     def _cost(cls, v: str | None) -> str | None:
         if v is not None:
             parse_mana_cost(v)
+        return v
+
+    @field_validator("ward")
+    @classmethod
+    def _ward(cls, v: str | None) -> str | None:
+        if v is not None and not parse_mana_cost(v):
+            raise ValueError(f"ward costs some mana, not {v!r}")
         return v
 
     def model_post_init(self, __context: Any) -> None:
@@ -411,6 +423,17 @@ def compile_ability(a: AbilityModel) -> Any:
     return compile_static(a.static, text)
 
 
+def ward_ability(cost: str) -> TriggeredAbility:
+    """Ward [cost] (CR 702.21a): "Whenever this permanent becomes the target of a spell or
+    ability an opponent controls, counter that spell or ability unless that player pays
+    [cost]"."""
+    return TriggeredAbility(
+        "targeted_by_opponent",
+        effects=(Op("counter_unless_pay", {"cost": cost}),),
+        text=f"Ward {cost}",
+    )
+
+
 def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -> CardDef:
     cost = parse_mana_cost(m.cost) if m.cost is not None else None
     colors = _mask(m.colors, COLOR_BITS) if m.colors is not None else colors_of_cost(cost)
@@ -428,8 +451,9 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         cost=cost,
         power=None if m.power is None else (0 if m.power == "*" else m.power),
         toughness=None if m.toughness is None else (0 if m.toughness == "*" else m.toughness),
-        keywords=frozenset(m.keywords),
-        abilities=tuple(compile_ability(a) for a in m.abilities),
+        keywords=frozenset(m.keywords) | ({"ward"} if m.ward is not None else set()),
+        abilities=tuple(compile_ability(a) for a in m.abilities)
+        + ((ward_ability(m.ward),) if m.ward is not None else ()),
         spell=spell,
         enchant=compile_target(m.enchant) if m.enchant is not None else None,
         token=token,

@@ -210,7 +210,7 @@ class ActivatedAbility(Frozen):
 
 @dataclass(frozen=True, slots=True)
 class TriggeredAbility(Frozen):
-    event: str  # enters | dies | upkeep | end_step | damage_to_opponent | next_end_step
+    event: str  # a name in vocab.TRIGGER_EVENTS, or next_end_step (a delayed trigger)
     whose: str = "you"  # for step triggers: "you" | "enchanted_controller" | "each"
     condition: tuple[str, ...] = ()  # intervening "if" clauses (CR 603.4)
     targets: tuple[TargetSpec, ...] = ()

@@ -118,6 +118,8 @@ def answer_attackers(g: GameLike, a: Action) -> None:
                 p.tapped = True
             p.attacked_turn = g.turn
             g._log("attack", cid, g.attackers[cid])
+        for cid in g.attackers:
+            g._fire("attacks", cid, {})  # 508.1m: once the attackers are declared
         return
     g.attackers[a.obj] = a.arg
     g._set_decision(D_ATTACKERS, g.active, -1, "declare attackers (one at a time, then done)")
@@ -270,6 +272,8 @@ def _finish_blocks(g: GameLike) -> None:
     g.blocked = set(g.blockers.values())  # 509.1h: these attackers are blocked
     for b, a in g.blockers.items():
         g._log("block", b, a)
+    for b in g.blockers:
+        g._fire("blocks", b, {})  # 509.1i: once the blockers are declared
 
 
 # ---------------------------------------------------------------------- damage

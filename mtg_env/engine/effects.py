@@ -36,6 +36,7 @@ from .constants import (
     L_PT_SWITCH,
     L_TEXT,
     L_TYPE,
+    LIBRARY,
     STACK,
     TYPE_BITS,
     player_ref,
@@ -60,6 +61,7 @@ from .opschema import (
     GrantOp,
     LandTypeOp,
     LifeOp,
+    LookOp,
     MillOp,
     PumpOp,
     SubtypeOp,
@@ -302,6 +304,65 @@ def op_mill(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def _look(g: GameLike, res: Resolution, a: dict[str, Any], away: str) -> bool:
+    """Scry (`away` "bottom", CR 701.22a) or surveil (`away` "graveyard", CR 701.25a): the
+    controller looks at the top `count` cards of their library (all of them if fewer,
+    701.22b) and puts each on top of the library or away (on the bottom, or into the
+    graveyard), one card at a time: a choice among "<card> on top" and "<card> <away>" for
+    each card still looked at. Cards put on top later lie above those put there before,
+    cards put on the bottom later below those put there before, so any order of both piles
+    can be chosen. The looked-at cards stay on top of the library while the choice is made."""
+    v = res.vars
+    seat = res.item.controller
+    pile = g.library[g.rules.pile_of[seat]]
+    state = v.pop("look", None)
+    if state is None:
+        n = min(a["count"], len(pile))
+        if n == 0:
+            return True
+        looking = pile[len(pile) - n :][::-1]  # top card first
+        g._log("scry" if away == "bottom" else "surveil", seat, n)
+    else:
+        looking = list(state)
+    ans = v.pop("answer", None)
+    if ans is not None:
+        c = looking.pop(ans // 2)
+        # The looked-at cards are still in the library, except in a copy whose hidden
+        # cards `resample_hidden` re-dealt: a card moved away is skipped.
+        looking = [x for x in looking if x in pile]
+        if c not in pile:
+            pass
+        elif ans % 2 == 0:
+            # On top of the library, below the cards still looked at.
+            pile.remove(c)
+            pile.insert(len(pile) - len(looking), c)
+            g._log("look_top", seat, c)
+        elif away == "bottom":
+            g._move(c, LIBRARY, bottom=True)
+            g._log("look_bottom", seat, c)
+        else:
+            g._move(c, GRAVEYARD)
+            g._log("surveil_graveyard", seat, c)
+    if not looking:
+        return True
+    v["look"] = tuple(looking)
+    where = "on the bottom" if away == "bottom" else "into the graveyard"
+    opts: list[str] = []
+    for c in looking:
+        opts += [f"{g.name(c)} on top", f"{g.name(c)} {where}"]
+    verb = "scry" if away == "bottom" else "surveil"
+    _ask(g, res, D_CHOICE, seat, f"{verb}: put a card on top or {where}", tuple(opts))
+    return False
+
+
+def op_scry(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    return _look(g, res, a, "bottom")
+
+
+def op_surveil(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    return _look(g, res, a, "graveyard")
+
+
 def op_fight(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """`what` fights `other` (CR 701.14a): each deals damage equal to its power to the
     other; if either is no longer a creature on the battlefield, neither deals damage
@@ -492,6 +553,45 @@ def op_sacrifice_unless_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> 
         g._pay_mana(item.controller, cost)
     else:
         g._to_graveyard(src, "sacrificed")
+    return True
+
+
+def op_counter_unless_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Counter that spell or ability unless its controller pays <cost>" (ward, CR
+    702.21a): the spell or ability that triggered this one (`info["item"]`), if it is still
+    on the stack; its controller chooses on resolution, and one who can't pay doesn't. A
+    countered spell goes to its owner's graveyard, a countered ability leaves the stack
+    (701.6a)."""
+    oid = res.item.info.get("item")
+    found = [s for s in g.stack if s.oid == oid and s is not res.item]
+    if not found:
+        return True
+    it = found[0]
+    seat = it.controller
+    cost = parse_mana_cost(a["cost"])
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        if can_pay(g.mana_sources(seat), cost):
+            _ask(
+                g,
+                res,
+                D_CHOICE,
+                seat,
+                f"pay {cost.text} or {g.name(it.cid)} is countered?",
+                (f"pay {cost.text}", "don't pay"),
+            )
+            return False
+        ans = 1
+    if ans == 0:
+        g._pay_mana(seat, cost)
+        g._log("paid", seat, cost.text)
+    elif it.kind == SPELL:
+        g._move(it.cid, GRAVEYARD)
+        g._log("countered", it.cid)
+    else:
+        g.stack.remove(it)
+        g._legal = None
+        g._log("ability_countered", it.cid)
     return True
 
 
@@ -729,6 +829,8 @@ OPS: dict[str, OpDef] = {
         OpDef("lose_life", LifeOp, op_lose_life, lambda a: f"{a['who']} loses {a['amount']} life"),
         OpDef("exile", WhatOp, op_exile),
         OpDef("mill", MillOp, op_mill, lambda a: f"{a['who']} mills {a['count']}"),
+        OpDef("scry", LookOp, op_scry, lambda a: f"scry {a['count']}"),
+        OpDef("surveil", LookOp, op_surveil, lambda a: f"surveil {a['count']}"),
         OpDef("fight", FightOp, op_fight, lambda a: f"{a['what']} fights {a['other']}"),
         OpDef("discard", DiscardOp, op_discard),
         OpDef("pump", PumpOp, _pt(L_PT_MOD, "modify_pt"), lambda a: _pt_text("pump", a)),
@@ -746,6 +848,12 @@ OPS: dict[str, OpDef] = {
         OpDef("add_counter", CounterOp, op_add_counter),
         OpDef("prevent_combat_damage", EmptyOp, op_prevent_combat_damage),
         OpDef("sacrifice_unless_pay", CostOp, op_sacrifice_unless_pay),
+        OpDef(
+            "counter_unless_pay",
+            CostOp,
+            op_counter_unless_pay,
+            lambda a: f"counter that spell or ability unless its controller pays {a['cost']}",
+        ),
         OpDef("return_own_enchantment", ColorsOp, op_return_own_enchantment),
         OpDef("attach", AttachOp, op_attach),
         OpDef("create_token_copy", TokenCopyOp, op_create_token_copy),

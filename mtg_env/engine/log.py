@@ -159,6 +159,16 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  {n(e[1])} is exiled"
     if k == "milled":
         return f"  {n(e[1])} is milled"
+    if k == "scry":
+        return f"  player {e[1]} scries {e[2]}"
+    if k == "surveil":
+        return f"  player {e[1]} surveils {e[2]}"
+    if k == "look_top":
+        return f"  player {e[1]} puts {n(e[2])} on top of their library"
+    if k == "look_bottom":
+        return f"  player {e[1]} puts {n(e[2])} on the bottom of their library"
+    if k == "surveil_graveyard":
+        return f"  player {e[1]} puts {n(e[2])} into their graveyard (surveil)"
     if k in ("sba", "to_graveyard"):
         return f"  {n(e[1])} goes to the graveyard ({e[2]})"
     if k == "lose":
@@ -179,6 +189,10 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  {n(e[1])} returns to its owner's hand"
     if k == "countered":
         return f"  {n(e[1])} is countered"
+    if k == "ability_countered":
+        return f"  {n(e[1])}'s ability is countered"
+    if k == "paid":
+        return f"  player {e[1]} pays {e[2]}"
     if k == "token":
         return f"  player {e[1]} creates {n(e[2])}"
     if k == "counter":
@@ -217,6 +231,10 @@ def private_event(e: tuple) -> tuple[int, str] | None:
     the line the other seat sees instead; None for a public event."""
     if e[0] == "draw":
         return e[1], f"  player {e[1]} draws a card"
+    if e[0] == "look_top":
+        return e[1], f"  player {e[1]} puts a card on top of their library"
+    if e[0] == "look_bottom":
+        return e[1], f"  player {e[1]} puts a card on the bottom of their library"
     return None
 
 

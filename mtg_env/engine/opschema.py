@@ -46,6 +46,13 @@ class MillOp(Strict):
     who: REFS = "you"
 
 
+class LookOp(Strict):
+    """Scry / surveil N (CR 701.22, 701.25): the controller looks at the top N cards of
+    their library. At most 10, so that a choice has at most 20 options."""
+
+    count: int = Field(ge=1, le=10)
+
+
 class FightOp(Strict):
     what: REFS
     other: REFS

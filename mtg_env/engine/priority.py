@@ -334,6 +334,7 @@ class Priority(Targeting):
         cd = self.cdef[item.cid]
         self._pay_mana(item.controller, self.rules.cost(self, item.controller, cd))
         self._log("cast", item.controller, item.cid, tuple(item.targets))
+        self._targeted(item)
         self.rules.after_cast(self, item.controller)
 
     def _f_act_done(self) -> None:
@@ -351,4 +352,5 @@ class Priority(Targeting):
             self._to_graveyard(cid, "sacrificed")
         self.stack.append(item)
         self._log("activate", p, cid, item.ab_index, tuple(item.targets))
+        self._targeted(item)
         self.k.append((F_PRIO, self.rules.priority_after(p)))

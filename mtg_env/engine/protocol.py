@@ -200,6 +200,12 @@ class GameLike(GameFields):
     def _etb(self, cid: int) -> None:
         raise NotImplementedError
 
+    def _fire(self, event: str, cid: int, info: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _targeted(self, item: StackItem) -> None:
+        raise NotImplementedError
+
     def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
         raise NotImplementedError
 

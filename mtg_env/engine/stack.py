@@ -7,6 +7,8 @@ classes (engine.protocol); the state fields are declared once in engine.fields.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import effects as fx
 from .cards import (
     CardDef,
@@ -91,6 +93,19 @@ class Stack(StateBasedActions):
         item = ctx.item
         self.ctx = None
         self.stack.append(item)
+        self._targeted(item)
+
+    def _targeted(self, item: StackItem) -> None:
+        """`item`, now on the stack, has become a spell or ability that targets its
+        targets: each permanent among them that an opponent of its controller controls
+        triggers "targeted_by_opponent" (ward, CR 702.21a), once per permanent."""
+        seen: list[int] = []
+        for ref, oid in item.targets:
+            if ref < 0 or ref in seen or self.zone[ref] != BATTLEFIELD or self.oid[ref] != oid:
+                continue
+            seen.append(ref)
+            if self.chars(ref).controller != item.controller:
+                self._fire("targeted_by_opponent", ref, {"item": item.oid})
 
     def _f_resolve(self) -> None:
         """CR 608: resolve the top object; then the active player gets priority."""
@@ -184,10 +199,16 @@ class Stack(StateBasedActions):
             self._move(item.cid, GRAVEYARD)  # 608.2n
 
     def _etb(self, cid: int) -> None:
+        self._fire("enters", cid, {})
+
+    def _fire(self, event: str, cid: int, info: dict[str, Any]) -> None:
+        """Object `cid`'s triggered abilities for `event` (vocab.TRIGGER_EVENTS) trigger
+        (CR 603.2): "enters" (603.6a), "attacks" (508.1m), "blocks" (509.1i), each
+        controlled by the object's controller (603.3a). `info` goes with each trigger."""
         ch = self.chars(cid)
         for idx, ab in enumerate(ch.abilities):
-            if ab.__class__ is TriggeredAbility and ab.event == "enters":
-                self._add_trigger(ch.controller, cid, ab, idx, {})
+            if ab.__class__ is TriggeredAbility and ab.event == event:
+                self._add_trigger(ch.controller, cid, ab, idx, dict(info))
 
     def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
         """Deal damage (CR 120) after prevention; returns the damage dealt."""

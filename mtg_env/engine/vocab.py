@@ -4,7 +4,7 @@ card-data model uses."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -38,7 +38,9 @@ _FIRST_KEYWORDS = frozenset(
 # Keywords added since, in the order they were added. `KEYWORD_ORDER` is the order of the
 # observations' keyword features and bits: append-only, so that an observation of a game
 # whose cards use none of the new keywords is what it was before they existed.
-_ADDED_KEYWORDS = ("hexproof", "indestructible")
+# "ward" (CR 702.21) has a cost: a card writes it `ward: "{N}"`, which gives the card the
+# keyword (this feature) and its triggered ability.
+_ADDED_KEYWORDS = ("hexproof", "indestructible", "ward")
 KEYWORD_ORDER: tuple[str, ...] = tuple(sorted(_FIRST_KEYWORDS)) + _ADDED_KEYWORDS
 KEYWORDS = frozenset(KEYWORD_ORDER)
 FIRST_KEYWORDS = _FIRST_KEYWORDS
@@ -56,12 +58,57 @@ REFS = Literal[
 ]
 
 
+class EventDef(NamedTuple):
+    """A triggered ability's trigger event (CR 603.2): its card-data name, the rule that
+    says when it triggers, and how the rules text says it."""
+
+    name: str
+    rule: str
+    text: str
+
+
+# Every trigger event card data may name (`triggered: {event: ...}`), declared once. The
+# engine fires each where its rule says (engine.stack `_fire` for events of one object;
+# engine.turn `_step_triggers` for the beginnings of steps).
+TRIGGER_EVENTS: dict[str, EventDef] = {
+    e.name: e
+    for e in (
+        EventDef("enters", "603.6a", "When this permanent enters"),
+        EventDef("dies", "603.6c", "When this creature dies"),
+        EventDef("upkeep", "503.1a", "At the beginning of the upkeep"),
+        EventDef("end_step", "513.1a", "At the beginning of the end step"),
+        EventDef("damage_to_opponent", "603.2", "Whenever this deals damage to an opponent"),
+        EventDef("attacks", "508.1m", "Whenever this creature attacks"),
+        EventDef("blocks", "509.1i", "Whenever this creature blocks"),
+        EventDef(
+            "targeted_by_opponent",
+            "702.21a",
+            "Whenever this permanent becomes the target of a spell or ability an opponent controls",
+        ),
+    )
+}
+
+
+def check_event(v: str) -> str:
+    if v not in TRIGGER_EVENTS:
+        raise ValueError(
+            f"unknown trigger event {v!r} (known: {', '.join(sorted(TRIGGER_EVENTS))})"
+        )
+    return v
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+# Keywords with a parameter: written as their own card field, not in a keyword list.
+PARAM_KEYWORDS = frozenset({"ward"})
+
+
 def check_keywords(v: list[str]) -> list[str]:
     for k in v:
+        if k in PARAM_KEYWORDS:
+            raise ValueError(f'{k!r} has a cost: write it as its own field ({k}: "{{2}}")')
         if k not in KEYWORDS:
             raise ValueError(f"unknown keyword {k!r} (known: {', '.join(sorted(KEYWORDS))})")
     return v
