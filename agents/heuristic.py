@@ -45,6 +45,7 @@ from mtg_env.engine.constants import (
     DECLARE_BLOCKERS,
     ENCHANTMENT,
     END,
+    GRAVEYARD,
     KEEP,
     LAND,
     MAIN1,
@@ -58,22 +59,110 @@ from mtg_env.engine.constants import (
 )
 from mtg_env.engine.decisions import Legend, Redraw, Resolving, Targets, Unstable
 from mtg_env.engine.formats import Adventure, Format, Pocket
+from mtg_env.engine.layers import matches
 from mtg_env.engine.objects import SPELL, activated_at
 
 from . import pocket_play, roles
 from .common import (
     HARMFUL_OPS,
     EngineAgent,
-    creature_value,
     creatures,
-    def_value,
     lands,
     power,
     toughness,
 )
+from .common import creature_value as _base_creature_value
+from .common import def_value as _base_def_value
 
 PASS_A = Action(PASS)
 Plan = Callable[[Any, Game, int, list[Action]], Action]
+
+# Keywords of the newer card sets, worth more than the flat 0.3 the shared values give a
+# keyword they do not list: a hexproof creature keeps what it is given and dodges
+# removal, an indestructible one survives destroy effects and lethal damage.
+KW_BONUS = {"hexproof": 1.0, "indestructible": 2.0}
+# Effects that hurt what they target (the shared list and the newer ops): a target left
+# to the general scoring is then the opponent or one of the opponent's permanents.
+HARMFUL = HARMFUL_OPS | {"exile", "lose_life", "mill", "fight"}
+
+
+def creature_value(g: Game, cid: int) -> float:
+    """The shared value of a creature on the battlefield, plus KW_BONUS."""
+    v = _base_creature_value(g, cid)
+    kw = g.chars(cid).keywords
+    for k, b in KW_BONUS.items():
+        if k in kw:
+            v += b
+    return v
+
+
+def def_value(cd: Any) -> float:
+    """The shared value of a creature card before it is cast, plus KW_BONUS."""
+    v = _base_def_value(cd)
+    for k, b in KW_BONUS.items():
+        if k in cd.keywords:
+            v += b
+    return v
+
+
+def _indestructible(g: Game, cid: int) -> bool:
+    """Neither destroy effects nor lethal damage (deathtouch included) kill it (702.12b)."""
+    return "indestructible" in g.chars(cid).keywords
+
+
+def _targetable(g: Game, cid: int, p: int) -> bool:
+    """Can player `p`'s spells and abilities target `cid` (hexproof, 702.11b)?"""
+    ch = g.chars(cid)
+    return ch.controller == p or "hexproof" not in ch.keywords
+
+
+def _can_pay_to_draw(g: Game, p: int, loss: int, cards: int) -> bool:
+    """Is drawing `cards` for `loss` life worth it: life to spare and cards to draw?"""
+    return g.life[p] > loss + 4 and len(g.library[g.rules.pile_of[p]]) > cards
+
+
+def _fight_pair(
+    g: Game,
+    p: int,
+    mine: list[int],
+    theirs: list[int],
+    boost: tuple[int, int],
+    colors: int = 0,
+) -> tuple[float, list[int]]:
+    """The best fight: one of `mine` (given `boost` first) fights one of `theirs`. Only
+    a fight that kills the other creature counts (its power reaches the other's toughness
+    left, or deathtouch; never an indestructible one); one where ours survives is
+    preferred, and a trade must trade up. Returns (value, [mine, theirs]) or (-1, [])."""
+    best: tuple[tuple[bool, float], list[int]] | None = None
+    for t in theirs:
+        cht = g.chars(t)
+        if not _targetable(g, t, p) or cht.prot & colors or _indestructible(g, t):
+            continue
+        t_pow, t_left = power(g, t), toughness(g, t) - g.perm[t].damage
+        for m in mine:
+            chm = g.chars(m)
+            if chm.prot & colors:
+                continue
+            m_pow = max(power(g, m) + boost[0], 0)
+            m_left = toughness(g, m) + boost[1] - g.perm[m].damage
+            kills = m_pow >= t_left or (m_pow > 0 and "deathtouch" in chm.keywords)
+            if not kills:
+                continue
+            survives = _indestructible(g, m) or not (
+                t_pow >= m_left or (t_pow > 0 and "deathtouch" in cht.keywords)
+            )
+            gain = creature_value(g, t) - (0.0 if survives else creature_value(g, m))
+            key = (survives, gain)
+            if best is None or key > best[0]:
+                best = (key, [m, t])
+    if best is None:
+        return -1.0, []
+    (survives, gain), targets = best
+    if survives and gain >= 3:
+        return gain, targets
+    if not survives and gain >= 2:  # a trade only when it trades up
+        return gain, targets
+    return -1.0, []
 
 
 # How the player takes priority, and how it defends on the opponent's turn, by the
@@ -106,6 +195,10 @@ def _ops(g: Game, cid: int, ability: Any = None) -> list[Any]:
     if cd.spell is not None:
         return list(cd.spell.effects)
     return []
+
+
+def _fight_boost_of(ops: tuple[Any, ...]) -> tuple[int, int]:
+    return roles.fight_boost_ops(ops) or (0, 0)
 
 
 def _damage_amount(ops: list[Any]) -> int:
@@ -321,9 +414,10 @@ class HeuristicAgent(EngineAgent):
             if not main2 and not haste:
                 v -= 0.5  # creatures without haste: after combat, unless nothing else
             if roles.bounces_on_entering(cd):
-                if not theirs:
+                bounceable = [c for c in theirs if _targetable(g, c, p)]
+                if not bounceable:
                     return (v * 0.5, [mine[0]]) if mine else (-1.0, [])
-                t = max(theirs, key=lambda c: creature_value(g, c))
+                t = max(bounceable, key=lambda c: creature_value(g, c))
                 return v + creature_value(g, t) * 0.5, [t]
             if roles.regrows_on_entering(cd):
                 gy = [c for c in g.graveyard[p] if g.cdef[c].types & CREATURE]
@@ -332,6 +426,10 @@ class HeuristicAgent(EngineAgent):
             return v, []
         ops = _ops(g, cid)
         opnames = {o.name for o in ops}
+        if opnames & {"fight", "exile", "lose_life", "mill"}:
+            scored = self._new_effects_score(g, p, cid, ops, mine, theirs)
+            if scored is not None:
+                return scored
         dmg = _damage_amount(ops)
         if "damage" in opnames:
             spec = cd.spell.targets[0] if cd.spell and cd.spell.targets else None
@@ -341,7 +439,10 @@ class HeuristicAgent(EngineAgent):
                 killable = [
                     c
                     for c in theirs
-                    if toughness(g, c) - g.perm[c].damage <= dmg and not g.chars(c).prot & cd.colors
+                    if toughness(g, c) - g.perm[c].damage <= dmg
+                    and not g.chars(c).prot & cd.colors
+                    and _targetable(g, c, p)
+                    and not _indestructible(g, c)  # damage does not kill it
                 ]
                 if killable:
                     t = max(killable, key=lambda c: creature_value(g, c))
@@ -353,7 +454,12 @@ class HeuristicAgent(EngineAgent):
             return -1.0, []
         if "destroy" in opnames:
             legal_t = [
-                c for c in theirs if not (g.chars(c).colors & 4) and not g.chars(c).prot & cd.colors
+                c
+                for c in theirs
+                if not (g.chars(c).colors & 4)
+                and not g.chars(c).prot & cd.colors
+                and _targetable(g, c, p)
+                and not _indestructible(g, c)  # destroy does nothing to it
             ]
             if legal_t:
                 t = max(legal_t, key=lambda c: creature_value(g, c))
@@ -365,9 +471,10 @@ class HeuristicAgent(EngineAgent):
         if roles.only_draws(cd):
             return 3.0, []
         if roles.steals_target_this_turn(cd):
-            if not theirs or main2:  # before combat only
+            stealable = [c for c in theirs if _targetable(g, c, p)]
+            if not stealable or main2:  # before combat only
                 return -1.0, []
-            t = max(theirs, key=lambda c: power(g, c))
+            t = max(stealable, key=lambda c: power(g, c))
             gain = power(g, t) + sum(power(g, c) for c in mine if not g.perm[c].tapped)
             return (50.0 if gain >= g.life[opp] else -1.0), [t]
         if roles.steals_all_creatures_this_turn(cd):
@@ -380,6 +487,82 @@ class HeuristicAgent(EngineAgent):
         if roles.is_equipment(cd):
             return 2.0, []
         return -1.0, []
+
+    def _new_effects_score(
+        self,
+        g: Game,
+        p: int,
+        cid: int,
+        ops: list[Any],
+        mine: list[int],
+        theirs: list[int],
+    ) -> tuple[float, list[int]] | None:
+        """Spells that fight, exile, make a player lose life or mill: (score, targets), or
+        None to score the spell by its other effects."""
+        cd = g.cdef[cid]
+        opp = 1 - p
+        specs = cd.spell.targets if cd.spell is not None else ()
+        ops_t = tuple(ops)
+        boost = roles.fight_boost(cd)
+        if boost is not None:
+            # Fight only when ours kills theirs, preferably surviving (_fight_pair).
+            return _fight_pair(g, p, mine, theirs, boost, cd.colors)
+        self_loss = roles.life_loss(ops_t, "you")
+        if self_loss and self_loss >= g.life[p]:
+            return -1.0, []  # it would kill us
+        kind = roles.exiles_target_permanent(cd)
+        if kind:
+            # Exile: removal like destroy, and it also answers an indestructible creature.
+            legal_t = [
+                c
+                for c in theirs
+                if not g.chars(c).prot & cd.colors
+                and _targetable(g, c, p)
+                and matches(specs[0].filter, g.chars(c), c, cid, p, g.owner[c])
+            ]
+            if not legal_t:
+                return -1.0, []
+            t = max(legal_t, key=lambda c: (creature_value(g, c), _indestructible(g, c)))
+            v = creature_value(g, t) - self_loss * 0.5
+            return (v if creature_value(g, t) >= 4 else -1.0), [t]
+        aimed = bool(specs) and specs[0].allows_player
+        loss = roles.life_loss(ops_t, "target") if aimed else 0
+        loss += roles.life_loss(ops_t, "each_opponent")
+        if loss:
+            if roles.draws(ops_t, "target") and aimed:
+                # Target player draws and loses life: the cards for us, unless the loss
+                # is lethal for the opponent or would leave us low.
+                if loss >= g.life[opp]:
+                    return 100.0, [player_ref(opp)]
+                if _can_pay_to_draw(g, p, loss, roles.draws(ops_t, "target")):
+                    return 3.0, [player_ref(p)]
+                return -1.0, []
+            # Life loss for the opponent: valued as damage to their face.
+            if loss >= g.life[opp]:
+                return 100.0, [player_ref(opp)] if aimed else []
+            return 3.0 + loss * 0.5, [player_ref(opp)] if aimed else []
+        if (
+            self_loss
+            and roles.draws(ops_t, "you")
+            and all(o.name in ("draw", "lose_life") for o in ops)
+        ):
+            # We draw and lose life: a draw spell while life is comfortable.
+            ok = _can_pay_to_draw(g, p, self_loss, roles.draws(ops_t, "you"))
+            return (3.0 if ok else -1.0), []
+        milled = roles.mills(ops_t, "target") if aimed else 0
+        milled += roles.mills(ops_t, "each_opponent")
+        if milled and all(o.name == "mill" for o in ops):
+            # Mill the opponent: a win if it empties their library, else a low-value play
+            # (it never targets us).
+            left = len(g.library[g.rules.pile_of[opp]])
+            if left == 0:
+                return -1.0, []
+            if left <= milled:
+                return 50.0, [player_ref(opp)] if aimed else []
+            return 1.0, [player_ref(opp)] if aimed else []
+        if roles.mills(ops_t, "you") and all(o.name == "mill" for o in ops):
+            return -1.0, []  # mills only us
+        return None
 
     def _enchantment_score(
         self, g: Game, p: int, cid: int, mine: list[int], theirs: list[int]
@@ -400,7 +583,7 @@ class HeuristicAgent(EngineAgent):
                 ol = lands(g, 1 - p)
                 return (2.0, [ol[0]]) if ol else (-1.0, [])
             if harmful:
-                ok = [c for c in theirs if not g.chars(c).prot & cd.colors]
+                ok = [c for c in theirs if not g.chars(c).prot & cd.colors and _targetable(g, c, p)]
                 if not ok:
                     return -1.0, []
                 t = max(ok, key=lambda c: creature_value(g, c))
@@ -479,14 +662,22 @@ class HeuristicAgent(EngineAgent):
                     return a
             dmg = roles.damages_target_creature(ab)
             if dmg:
-                kills = [c for c in creatures(g, opp) if toughness(g, c) - g.perm[c].damage <= dmg]
+                kills = [
+                    c
+                    for c in creatures(g, opp)
+                    if toughness(g, c) - g.perm[c].damage <= dmg
+                    and _targetable(g, c, p)
+                    and not _indestructible(g, c)
+                ]
                 if kills:
                     self.plan = [max(kills, key=lambda c: creature_value(g, c))]
                     return a
             kinds = roles.steals_subtype(ab)
             if kinds:
                 vamps = [
-                    c for c in creatures(g, opp) if any(g.chars(c).has_subtype(k) for k in kinds)
+                    c
+                    for c in creatures(g, opp)
+                    if any(g.chars(c).has_subtype(k) for k in kinds) and _targetable(g, c, p)
                 ]
                 if vamps:
                     self.plan = [max(vamps, key=lambda c: creature_value(g, c))]
@@ -526,13 +717,51 @@ class HeuristicAgent(EngineAgent):
             for r, _ in top.targets:
                 if r >= 0 and g.zone[r] == 2 and g.chars(r).controller == p:
                     left = toughness(g, r) - g.perm[r].damage
-                    if left <= dmg:
+                    if left <= dmg and not _indestructible(g, r):
                         for a in legal:
                             bonus = roles.pump(g.cdef[a.obj]) if a.kind == PLAY else 0
                             if bonus and left + bonus > dmg:
                                 self.plan = [r]
                                 return a
+        # Save a creature from a removal spell or ability with hexproof: the target
+        # becomes illegal and the removal does nothing to it.
+        shields = [a for a in legal if a.kind == PLAY and roles.grants_hexproof(g.cdef[a.obj])]
+        if shields:
+            doomed = [r for r, _ in top.targets if self._doomed(g, p, top, r, ops, dmg)]
+            if doomed:
+                self.plan = [max(doomed, key=lambda c: creature_value(g, c))]
+                return shields[0]
         return PASS_A
+
+    def _doomed(self, g: Game, p: int, top: Any, r: int, ops: list[Any], dmg: int) -> bool:
+        """Is our creature `r`, a target of the opponent's spell or ability `top` (effects
+        `ops`), worth saving from it?"""
+        if r < 0 or g.zone[r] != 2:
+            return False
+        ch = g.chars(r)
+        if ch.controller != p or not ch.types & CREATURE or "hexproof" in ch.keywords:
+            return False
+        if creature_value(g, r) < 3:
+            return False
+        names = {o.name for o in ops}
+        cd = g.cdef[top.cid]
+        if top.kind == SPELL and cd.enchant is not None and roles.gains_control(cd):
+            return True  # an Aura that takes it
+        if names & {"exile", "return_to_hand", "gain_control", "lose_abilities"}:
+            return True
+        if _indestructible(g, r):
+            return False
+        left = toughness(g, r) - g.perm[r].damage
+        if "fight" in names:
+            # The opponent's creature in the fight (the other target) kills ours?
+            boost = _fight_boost_of(tuple(ops))
+            for t, _ in top.targets:
+                if t >= 0 and t != r and g.zone[t] == 2 and g.chars(t).types & CREATURE:
+                    hits = power(g, t) + boost[0]
+                    if hits >= left or (hits > 0 and "deathtouch" in g.chars(t).keywords):
+                        return True
+        shrink = sum(-o.args["toughness"] for o in ops if o.name == "pump")
+        return "destroy" in names or (dmg > 0 and dmg >= left) or (shrink > 0 and shrink >= left)
 
     def _combat_trick(self, g: Game, p: int, legal: list[Action], attacking: bool) -> Action | None:
         plays = [a for a in legal if a.kind == PLAY]
@@ -572,8 +801,12 @@ class HeuristicAgent(EngineAgent):
                 continue
             my_p, my_t = power(g, mine), toughness(g, mine) - g.perm[mine].damage
             th_p, th_t = power(g, theirs), toughness(g, theirs) - g.perm[theirs].damage
-            dies = th_p >= my_t or "deathtouch" in g.chars(theirs).keywords
-            kills = my_p >= th_t or "deathtouch" in g.chars(mine).keywords
+            dies = (th_p >= my_t or "deathtouch" in g.chars(theirs).keywords) and not (
+                _indestructible(g, mine)
+            )
+            kills = (my_p >= th_t or "deathtouch" in g.chars(mine).keywords) and not (
+                _indestructible(g, theirs)
+            )
             if (
                 dies
                 and pumps
@@ -582,11 +815,11 @@ class HeuristicAgent(EngineAgent):
             ):
                 self.plan = [mine]
                 return pumps[0]
-            if dies and not kills and burns:
-                if th_t <= roles.burn(g.cdef[burns[0].obj]):
+            if dies and not kills and burns and _targetable(g, theirs, p):
+                if th_t <= roles.burn(g.cdef[burns[0].obj]) and not _indestructible(g, theirs):
                     self.plan = [theirs]
                     return burns[0]
-            if dies and humbles:
+            if dies and humbles and _targetable(g, theirs, p):
                 self.plan = [theirs]
                 return humbles[0]
         return None
@@ -603,22 +836,50 @@ class HeuristicAgent(EngineAgent):
         if not attackers:
             return None
         big = max(attackers, key=lambda c: creature_value(g, c))
+        # An attacker our spells can target and that destroy and damage can kill.
+        mortal = _targetable(g, big, p) and not _indestructible(g, big)
         for a in legal:
             if a.kind != PLAY:
                 continue
             cd = g.cdef[a.obj]
             spared = roles.destroy_target_creature(cd)
-            if spared is not None and not g.chars(big).colors & spared:
+            if spared is not None and not g.chars(big).colors & spared and mortal:
                 self.plan = [big]
                 return a
-            if roles.bounces_target_creature(cd) and creature_value(g, big) >= 4:
+            if (
+                roles.bounces_target_creature(cd)
+                and creature_value(g, big) >= 4
+                and _targetable(g, big, p)
+            ):
                 self.plan = [big]
                 return a
             dmg = roles.burn(cd)
             if dmg:
-                ok = [c for c in attackers if toughness(g, c) - g.perm[c].damage <= dmg]
+                ok = [
+                    c
+                    for c in attackers
+                    if toughness(g, c) - g.perm[c].damage <= dmg
+                    and _targetable(g, c, p)
+                    and not _indestructible(g, c)
+                ]
                 if ok:
                     self.plan = [max(ok, key=lambda c: creature_value(g, c))]
+                    return a
+            if (
+                roles.exiles_target_permanent(cd)
+                and creature_value(g, big) >= 4
+                and _targetable(g, big, p)
+                and not g.chars(big).prot & cd.colors
+                and roles.life_loss(roles.spell_ops(cd), "you") < g.life[p]
+            ):
+                self.plan = [big]
+                return a
+            boost = roles.fight_boost(cd)
+            if boost is not None:
+                # An instant fight: one of ours kills an attacker.
+                _, pair = _fight_pair(g, p, creatures(g, p), attackers, boost, cd.colors)
+                if pair:
+                    self.plan = pair
                     return a
         return None
 
@@ -626,7 +887,13 @@ class HeuristicAgent(EngineAgent):
         opp = 1 - p
         for a in legal:
             if a.kind == ACTIVATE and roles.pings(_activated(g, a)):
-                kills = [c for c in creatures(g, opp) if toughness(g, c) - g.perm[c].damage <= 1]
+                kills = [
+                    c
+                    for c in creatures(g, opp)
+                    if toughness(g, c) - g.perm[c].damage <= 1
+                    and _targetable(g, c, p)
+                    and not _indestructible(g, c)
+                ]
                 self.plan = (
                     [max(kills, key=lambda c: creature_value(g, c))] if kills else [player_ref(opp)]
                 )
@@ -644,6 +911,12 @@ class HeuristicAgent(EngineAgent):
                 if roles.burn(g.cdef[a.obj]) >= g.life[opp]:
                     self.plan = [player_ref(opp)]
                     return a
+        for a in legal:
+            # Drain the opponent (life loss, valued as damage to their face) with mana
+            # that would go unused.
+            if a.kind == ACTIVATE and roles.drains_opponent(_activated(g, a)):
+                self.plan = [player_ref(opp)]
+                return a
         return None
 
     # ------------------------------------------------------------------ targets
@@ -656,6 +929,7 @@ class HeuristicAgent(EngineAgent):
                 return a
         item = g.ctx.item if isinstance(g.ctx, Targets) else None
         harmful = True
+        names: set[str] = set()
         if item is not None:
             if item.kind == SPELL and g.cdef[item.cid].enchant is not None:
                 harmful = False
@@ -667,10 +941,17 @@ class HeuristicAgent(EngineAgent):
             else:
                 ops = _ops(g, item.cid, item.ability if item.kind != SPELL else None)
                 names = {o.name for o in ops}
-                harmful = bool(names & HARMFUL_OPS) or any(
+                harmful = bool(names & HARMFUL) or any(
                     o.name == "pump" and o.args["power"] < 0 for o in ops
                 )
+                if names & {"fight", "lose_life", "exile"}:
+                    a = self._target_new_effects(g, p, legal, item, tuple(ops))
+                    if a is not None:
+                        return a
         opp = 1 - p
+        # Destroy and damage do nothing to an indestructible creature: any other target
+        # of the opponent's first.
+        futile = harmful and bool(names) and names <= {"damage", "destroy", "gain_life"}
 
         def score(a: Action) -> float:
             r = a.obj
@@ -683,9 +964,51 @@ class HeuristicAgent(EngineAgent):
             ch = g.chars(r)
             v = creature_value(g, r) if ch.types & CREATURE else 1.0
             ours = ch.controller == p
+            if futile and not ours and "indestructible" in ch.keywords:
+                return 0.1
             return v if ours != harmful else -v
 
         return max(legal, key=lambda a: (score(a), -a.obj))
+
+    def _target_new_effects(
+        self, g: Game, p: int, legal: list[Action], item: Any, ops: tuple[Any, ...]
+    ) -> Action | None:
+        """Targets for fights, life loss and exile from a graveyard, when no plan made
+        them (a triggered ability, a plan gone stale); None: the general scoring."""
+        opp = 1 - p
+        objs = [a.obj for a in legal if a.obj >= 0 and g.zone[a.obj] == 2]
+        if "fight" in {o.name for o in ops} and objs:
+            mine = [c for c in objs if g.chars(c).controller == p]
+            if mine:  # the creature of ours that fights: the one that wins best
+                theirs = [c for c in creatures(g, opp) if _targetable(g, c, p)]
+                _, pair = _fight_pair(g, p, mine, theirs, _fight_boost_of(ops))
+                best = pair[0] if pair else max(mine, key=lambda c: (power(g, c), -c))
+                return Action(TARGET, best)
+            fighter = item.targets[0][0] if item.targets else -1
+            if fighter >= 0 and g.zone[fighter] == 2:
+                _, pair = _fight_pair(g, p, [fighter], objs, _fight_boost_of(ops))
+                if pair:
+                    return Action(TARGET, pair[1])
+            return None
+        players = {a.obj for a in legal if a.obj < 0}
+        loss = roles.life_loss(ops, "target")
+        if loss and players == {player_ref(0), player_ref(1)}:
+            if roles.draws(ops, "target"):
+                # Target player draws and loses life: us, unless it is lethal for the
+                # opponent or leaves us low.
+                us = loss < g.life[opp] and _can_pay_to_draw(g, p, loss, roles.draws(ops, "target"))
+                return Action(TARGET, player_ref(p if us else opp))
+            return Action(TARGET, player_ref(opp))
+        if "exile" in {o.name for o in ops}:
+            cards = [a.obj for a in legal if a.obj >= 0 and g.zone[a.obj] == GRAVEYARD]
+            if cards:
+                # A graveyard card: the opponent's best creature card, else our least.
+                def key(c: int) -> tuple[bool, float]:
+                    v = def_value(g.cdef[c])
+                    return (g.owner[c] == opp, v if g.owner[c] == opp else -v)
+
+                return Action(TARGET, max(cards, key=key))
+        return None
 
     # ------------------------------------------------------------------ combat
 
@@ -737,8 +1060,13 @@ class HeuristicAgent(EngineAgent):
                 if not self._can_block(g, b, a):
                     continue
                 bp, bt = power(g, b), toughness(g, b)
-                a_dies = bp >= at or "deathtouch" in g.chars(b).keywords
-                b_dies = ap >= bt or "deathtouch" in g.chars(a).keywords
+                # An indestructible creature survives lethal damage and deathtouch.
+                a_dies = (bp >= at or "deathtouch" in g.chars(b).keywords) and not (
+                    _indestructible(g, a)
+                )
+                b_dies = (ap >= bt or "deathtouch" in g.chars(a).keywords) and not (
+                    _indestructible(g, b)
+                )
                 if "first_strike" in g.chars(a).keywords and b_dies:
                     a_dies = False
                 if a_dies and not b_dies:
@@ -818,8 +1146,12 @@ class HeuristicAgent(EngineAgent):
                 if b in plan or not self._can_block(g, b, a):
                     continue
                 bp, bt = power(g, b), toughness(g, b)
-                b_dies = ap >= bt or "deathtouch" in g.chars(a).keywords
-                a_dies = bp >= at or "deathtouch" in g.chars(b).keywords
+                b_dies = (ap >= bt or "deathtouch" in g.chars(a).keywords) and not (
+                    _indestructible(g, b)
+                )
+                a_dies = (bp >= at or "deathtouch" in g.chars(b).keywords) and not (
+                    _indestructible(g, a)
+                )
                 if "first_strike" in g.chars(a).keywords and a_dies and b_dies and ap >= bt:
                     a_dies = False
                 score = 0.0

@@ -109,12 +109,17 @@ def counters_spells(cd: CardDef) -> bool:
 
 
 def removal_worth_countering(cd: CardDef) -> bool:
-    """A spell that takes or destroys a target: an Aura that gains control, a destroy
-    spell, a spell that gains control of a target."""
+    """A spell that takes or destroys a target: an Aura that gains control, a destroy or
+    exile spell, a fight spell, a spell that gains control of a target."""
     if _components(cd, "control"):
         return True
     ops = spell_ops(cd)
-    return bool(_ops_named(ops, "destroy")) or steals_target_this_turn(cd)
+    return (
+        bool(_ops_named(ops, "destroy"))
+        or steals_target_this_turn(cd)
+        or bool(exiles_target_permanent(cd))
+        or fight_boost(cd) is not None
+    )
 
 
 def pump(cd: CardDef) -> int:
@@ -145,6 +150,21 @@ def shrinks(cd: CardDef) -> bool:
     )
 
 
+def grants_hexproof(cd: CardDef) -> bool:
+    """An instant that gives target creature you control hexproof."""
+    if not cd.types & INSTANT or cd.spell is None or not cd.spell.targets:
+        return False
+    spec = cd.spell.targets[0]
+    return (
+        spec.kind == "creature"
+        and spec.filter.controller == "you"
+        and any(
+            o.args.get("what") == "target" and "hexproof" in o.args["keywords"]
+            for o in _ops_named(spell_ops(cd), "grant")
+        )
+    )
+
+
 def fogs(cd: CardDef) -> bool:
     return bool(_ops_named(spell_ops(cd), "prevent_combat_damage"))
 
@@ -157,6 +177,75 @@ def destroy_target_creature(cd: CardDef) -> int | None:
     if not _ops_named(spell_ops(cd), "destroy"):
         return None
     return cd.spell.targets[0].filter.not_colors
+
+
+def exiles_target_permanent(cd: CardDef) -> str:
+    """The kind of target ("creature", "permanent") a spell exiles from the battlefield,
+    or "" (an exile of a card in a graveyard is not removal)."""
+    if cd.spell is None or not cd.spell.targets:
+        return ""
+    kind = cd.spell.targets[0].kind
+    if kind not in ("creature", "permanent") or not any(
+        o.args.get("what") == "target" for o in _ops_named(spell_ops(cd), "exile")
+    ):
+        return ""
+    return kind
+
+
+def fight_boost(cd: CardDef) -> tuple[int, int] | None:
+    """A spell in which target creature you control fights target creature you don't
+    control: the power and toughness the spell gives the first creature before the fight
+    (a pump, +1/+1 counters); None if the spell does not fight."""
+    if cd.spell is None or len(cd.spell.targets) < 2:
+        return None
+    return fight_boost_ops(spell_ops(cd))
+
+
+def fight_boost_ops(ops: tuple[Op, ...]) -> tuple[int, int] | None:
+    fight = _ops_named(ops, "fight")
+    if not fight or fight[0].args.get("what") != "target":
+        return None
+    pw = th = 0
+    for o in ops:
+        if o.name == "fight":
+            break
+        if o.args.get("what") != "target":
+            continue
+        if o.name == "pump":
+            pw += int(o.args.get("power", 0))
+            th += int(o.args.get("toughness", 0))
+        elif o.name == "add_counter" and o.args.get("counter") == "+1/+1":
+            n = int(o.args.get("count", 1))
+            pw += n
+            th += n
+    return pw, th
+
+
+def life_loss(ops: tuple[Op, ...], who: str) -> int:
+    """The life an ability or spell makes `who` ("target", "each_opponent", "you") lose."""
+    return sum(int(o.args["amount"]) for o in _ops_named(ops, "lose_life") if o.args["who"] == who)
+
+
+def mills(ops: tuple[Op, ...], who: str) -> int:
+    """The cards an ability or spell mills from `who`'s library."""
+    return sum(int(o.args.get("count", 1)) for o in _ops_named(ops, "mill") if o.args["who"] == who)
+
+
+def draws(ops: tuple[Op, ...], who: str) -> int:
+    """The cards an ability or spell makes `who` draw."""
+    return sum(int(o.args.get("count", 1)) for o in _ops_named(ops, "draw") if o.args["who"] == who)
+
+
+def drains_opponent(ab: Any) -> int:
+    """An activated ability whose only effects are life loss for an opponent (and life
+    gain for you): the life the opponent loses, or 0."""
+    if not isinstance(ab, ActivatedAbility):
+        return 0
+    if not ab.effects or any(o.name not in ("lose_life", "gain_life") for o in ab.effects):
+        return 0
+    if any(o.name == "gain_life" and o.args["who"] != "you" for o in ab.effects):
+        return 0
+    return life_loss(ab.effects, "each_opponent") + life_loss(ab.effects, "target")
 
 
 def bounces_target_creature(cd: CardDef) -> bool:

@@ -145,3 +145,15 @@ def test_a_source_changed_after_the_build_runs_as_python_and_says_so(
     )
     assert why in done.stderr and "make install rebuilds" in done.stderr
     assert len([ln for ln in done.stderr.splitlines() if "StaleBuildWarning" in ln]) == 1
+
+
+def test_an_effect_made_from_interpreted_code_has_its_fields() -> None:
+    """`Effect.new(...)` works from a test on both builds (calling `Effect(...)` here would
+    give a fieldless object in the compiled one)."""
+    from mtg_env.engine.cards import Component
+    from mtg_env.engine.chars import Effect
+    from mtg_env.engine.constants import DUR_FOREVER, L_ABILITY
+
+    comp = Component(L_ABILITY, "add_keywords", frozenset({"indestructible"}))
+    e = Effect.new(7, (comp,), ((1, 2),), DUR_FOREVER, 1, 2, 0, "a test effect")
+    assert (e.ts, e.components, e.affected, e.text) == (7, (comp,), ((1, 2),), "a test effect")

@@ -165,5 +165,21 @@ class Effect:
         self.controller = controller
         self.text = text
 
+    @staticmethod
+    def new(
+        ts: int,
+        components: tuple[Component, ...],
+        affected: tuple[tuple[int, int], ...],
+        duration: int,
+        source: int,
+        source_oid: int,
+        controller: int,
+        text: str,
+    ) -> Effect:
+        """`Effect(...)` for interpreted callers (tests, tools): in the compiled build a
+        serializable class called from outside the compiled modules is made without its
+        fields (mypyc issue 1172), so they construct it through compiled code."""
+        return Effect(ts, components, affected, duration, source, source_oid, controller, text)
+
     def __repr__(self) -> str:
         return f"<Effect ts={self.ts} {self.text}>"
