@@ -307,6 +307,17 @@ def _sniff(data: bytes) -> str:
     return "unknown"
 
 
+def _grown_card_table(key: str, saved: Any, own: Any) -> bool:
+    """Whether `saved` is a card-embedding table of fewer cards than this version's set."""
+    return (
+        key.endswith(".cards.weight")
+        and saved.dim() == 2
+        and own.dim() == 2
+        and saved.shape[1] == own.shape[1]
+        and saved.shape[0] < own.shape[0]
+    )
+
+
 def _load_safetensors(p: Path, data: bytes) -> Any:
     import torch
     from safetensors.torch import load
@@ -326,6 +337,13 @@ def _load_safetensors(p: Path, data: bytes) -> Any:
     state = {k: (v.float() if v.is_floating_point() else v) for k, v in weights.items()}
     own = policy.state_dict()
     for k, v in state.items():
+        if k in own and _grown_card_table(k, v, own[k]):
+            # The card set gained cards since the policy was trained (sets are append-only:
+            # old ids keep their rows). A card the policy never saw gets the mean of the
+            # rows it learned, a neutral "some card" rather than noise.
+            extra = v.mean(dim=0, keepdim=True).expand(own[k].shape[0] - v.shape[0], -1)
+            state[k] = torch.cat([v, extra])
+            continue
         if k in own and tuple(own[k].shape) != tuple(v.shape):
             raise ValueError(
                 f"weight {k} has shape {tuple(v.shape)}, the described network "

@@ -126,3 +126,34 @@ def test_a_v1_policy_file_is_data_and_plays_as_an_agent(tmp_path) -> None:
     rival = make_agent("random", 1)
     while not g.is_over:
         g.apply(agent.choose(g) if g.current_player == 0 else rival.choose(g))
+
+
+def test_a_policy_from_a_smaller_card_set_loads_with_mean_rows_for_new_cards(tmp_path) -> None:
+    """Card sets only grow (new cards are appended): a policy trained before the set grew
+    loads, its learned rows where they were and the mean of them for each new card. A
+    table larger than the set (not an older version of it) is still refused."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.policy import export_policy, load_model
+
+    env = gym.make("mtg_env/SelfPlay-v1", opponent="random")
+    model = MaskablePPO(
+        CandidatePolicy, env, n_steps=32, batch_size=32, seed=0, policy_kwargs={"hidden": 32}
+    )
+    fe = model.policy.features_extractor
+    full = fe.cards.weight.detach().clone()
+    n_old = full.shape[0] - 5
+    fe.cards = torch.nn.Embedding(n_old, full.shape[1])
+    with torch.no_grad():
+        fe.cards.weight.copy_(full[:n_old])
+    path = tmp_path / "older.safetensors"
+    export_policy(model.policy, path)
+    rows = load_model(path).features_extractor.cards.weight.detach()
+    assert rows.shape == full.shape
+    saved = full[:n_old].half().float()  # the file holds float16 weights
+    assert torch.allclose(rows[:n_old], saved)
+    assert torch.allclose(rows[n_old:], saved.mean(dim=0).expand(5, -1), atol=1e-6)
+    fe.cards = torch.nn.Embedding(full.shape[0] + 1, full.shape[1])
+    export_policy(model.policy, tmp_path / "larger.safetensors")
+    with pytest.raises(Exception, match="cards.weight"):
+        load_model(tmp_path / "larger.safetensors")
