@@ -292,12 +292,36 @@ class HeuristicAgent(EngineAgent):
 
     def _choice(self, g: Game, d: Any, legal: list[Action]) -> Action:
         opts = [o.lower() for o in d.options]
+        if (
+            len(opts) >= 2
+            and opts[0].endswith(" on top")
+            and opts[1].endswith((" on the bottom", " into the graveyard"))
+        ):
+            return Action(CHOOSE, 0, 0 if self._keep_on_top(g, d) else 1)
         if "yes" in opts:
             return Action(CHOOSE, 0, opts.index("yes"))
         for i, o in enumerate(opts):
             if o.startswith("pay"):
                 return Action(CHOOSE, 0, i)
         return legal[0]
+
+    def _keep_on_top(self, g: Game, d: Any) -> bool:
+        """Scry and surveil, the first card still looked at (options "<card> on top" /
+        "<card> away"): keep a land while lands are short, a spell it can cast soon; send
+        away a land it has plenty of and a spell far above its mana."""
+        p = d.player
+        name = d.options[0][: -len(" on top")]
+        n_looked = len(d.options) // 2
+        pile = g.library[g.rules.pile_of[p]]
+        cards = [c for c in pile[len(pile) - n_looked :] if g.name(c) == name]
+        if not cards:
+            return True
+        cd = g.cdef[cards[0]]
+        lands = sum(1 for c in g.controlled(p) if g.chars(c).types & LAND)
+        lands += sum(1 for c in g.hand[p] if g.cdef[c].types & LAND)
+        if cd.types & LAND:
+            return lands < 5
+        return cd.mv <= lands + 2
 
     # ------------------------------------------------------------------ priority
 
@@ -468,7 +492,7 @@ class HeuristicAgent(EngineAgent):
             return -1.0, []
         if roles.targeted_discard(cd):
             return (3.0, [player_ref(opp)]) if len(g.hand[opp]) >= 2 else (-1.0, [])
-        if roles.only_draws(cd):
+        if roles.only_draws(cd) or roles.selects_cards(cd):
             return 3.0, []
         if roles.steals_target_this_turn(cd):
             stealable = [c for c in theirs if _targetable(g, c, p)]
@@ -544,7 +568,7 @@ class HeuristicAgent(EngineAgent):
         if (
             self_loss
             and roles.draws(ops_t, "you")
-            and all(o.name in ("draw", "lose_life") for o in ops)
+            and all(o.name in ("draw", "lose_life", "scry", "surveil") for o in ops)
         ):
             # We draw and lose life: a draw spell while life is comfortable.
             ok = _can_pay_to_draw(g, p, self_loss, roles.draws(ops_t, "you"))

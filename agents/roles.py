@@ -86,6 +86,13 @@ def only_draws(cd: CardDef) -> bool:
     return bool(ops) and all(o.name == "draw" for o in ops)
 
 
+def selects_cards(cd: CardDef) -> bool:
+    """A spell that only draws and looks (scry, surveil): card selection."""
+    ops = spell_ops(cd)
+    names = {o.name for o in ops}
+    return bool(names & {"scry", "surveil"}) and names <= {"draw", "scry", "surveil"}
+
+
 def steals_target_this_turn(cd: CardDef) -> bool:
     return any(
         o.args.get("what") == "target" and o.args.get("duration") == "end_of_turn"

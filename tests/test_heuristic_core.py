@@ -18,6 +18,7 @@ from mtg_env.engine.constants import (
     D_ATTACKERS,
     D_BLOCK_TARGET,
     D_BLOCKERS,
+    D_CHOICE,
     D_PRIORITY,
     D_TARGET,
     DUR_FOREVER,
@@ -381,3 +382,47 @@ def test_an_indestructible_creature_blocks_a_bigger_attacker() -> None:
 
     assert blocks(indestructible=False) == {}
     assert len(blocks(indestructible=True)) == 1
+
+
+# ---------------------------------------------------------------------- scry, surveil
+
+
+def _scry_answers(
+    library: list[Any], battlefield: list[Any], spell: str = "Preordain"
+) -> list[str]:
+    """Cast a scry/surveil spell and let the heuristic answer every card: what it said."""
+    g, lab = _position(
+        {"hand": [spell], "battlefield": battlefield, "library": library},
+        {"library": ["Forest"] * 5},
+    )
+    agent = HeuristicAgent(0)
+    a = agent.choose(g)
+    assert a.kind == PLAY and g.cdef[a.obj].name == spell
+    g.apply(a)
+    said = []
+    for _ in range(40):
+        d = g.decision
+        if d.kind == D_CHOICE:
+            act = agent.choose(g)
+            said.append(d.options[act.arg])
+            g.apply(act)
+        elif not g.stack and said:
+            break
+        else:
+            g.apply(agent.choose(g))
+    return said
+
+
+def test_scry_sends_away_a_land_it_has_plenty_of_and_keeps_a_castable_spell() -> None:
+    said = _scry_answers(
+        ["Grizzly Bears", "Forest", "Craw Wurm", "Plains"],  # the first is the top card
+        [*LANDS["U"], "Island", "Island"],
+    )
+    assert said[:2] == ["Grizzly Bears on top", "Forest on the bottom"]
+
+
+def test_scry_keeps_a_land_while_lands_are_short_and_bottoms_a_far_spell() -> None:
+    said = _scry_answers(["Colossal Dreadmaw", "Forest", "Plains"], ["Island"], "Opt")
+    assert said == ["Colossal Dreadmaw on the bottom"]
+    said = _scry_answers(["Forest", "Craw Wurm", "Plains"], ["Island"], "Opt")
+    assert said == ["Forest on top"]
