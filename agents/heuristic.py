@@ -24,6 +24,7 @@ from mtg_env.engine.cards import ActivatedAbility, ManaAbility, StaticAbility
 from mtg_env.engine.constants import (
     ACTIVATE,
     ATTACK,
+    BATTLEFIELD,
     BLOCK,
     BLOCKER,
     CARD,
@@ -780,7 +781,7 @@ class HeuristicAgent(EngineAgent):
             # The opponent's creature in the fight (the other target) kills ours?
             boost = _fight_boost_of(tuple(ops))
             for t, _ in top.targets:
-                if t >= 0 and t != r and g.zone[t] == 2 and g.chars(t).types & CREATURE:
+                if t >= 0 and t != r and g.zone[t] == BATTLEFIELD and g.chars(t).types & CREATURE:
                     hits = power(g, t) + boost[0]
                     if hits >= left or (hits > 0 and "deathtouch" in g.chars(t).keywords):
                         return True

@@ -119,7 +119,7 @@ def answer_attackers(g: GameLike, a: Action) -> None:
             p.attacked_turn = g.turn
             g._log("attack", cid, g.attackers[cid])
         for cid in g.attackers:
-            g._fire("attacks", cid, {})  # 508.1m: once the attackers are declared
+            g._fire("attacks", cid)  # 508.1m: once the attackers are declared
         return
     g.attackers[a.obj] = a.arg
     g._set_decision(D_ATTACKERS, g.active, -1, "declare attackers (one at a time, then done)")
@@ -273,7 +273,7 @@ def _finish_blocks(g: GameLike) -> None:
     for b, a in g.blockers.items():
         g._log("block", b, a)
     for b in g.blockers:
-        g._fire("blocks", b, {})  # 509.1i: once the blockers are declared
+        g._fire("blocks", b)  # 509.1i: once the blockers are declared
 
 
 # ---------------------------------------------------------------------- damage

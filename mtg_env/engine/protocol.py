@@ -200,7 +200,7 @@ class GameLike(GameFields):
     def _etb(self, cid: int) -> None:
         raise NotImplementedError
 
-    def _fire(self, event: str, cid: int, info: dict[str, Any]) -> None:
+    def _fire(self, event: str, cid: int, info: dict[str, Any] | None = None) -> None:
         raise NotImplementedError
 
     def _targeted(self, item: StackItem) -> None:

@@ -199,16 +199,17 @@ class Stack(StateBasedActions):
             self._move(item.cid, GRAVEYARD)  # 608.2n
 
     def _etb(self, cid: int) -> None:
-        self._fire("enters", cid, {})
+        self._fire("enters", cid)
 
-    def _fire(self, event: str, cid: int, info: dict[str, Any]) -> None:
+    def _fire(self, event: str, cid: int, info: dict[str, Any] | None = None) -> None:
         """Object `cid`'s triggered abilities for `event` (vocab.TRIGGER_EVENTS) trigger
         (CR 603.2): "enters" (603.6a), "attacks" (508.1m), "blocks" (509.1i), each
-        controlled by the object's controller (603.3a). `info` goes with each trigger."""
+        controlled by the object's controller (603.3a). `info` goes with each trigger (a
+        copy each; none: an empty one, made only when something triggers)."""
         ch = self.chars(cid)
         for idx, ab in enumerate(ch.abilities):
             if ab.__class__ is TriggeredAbility and ab.event == event:
-                self._add_trigger(ch.controller, cid, ab, idx, dict(info))
+                self._add_trigger(ch.controller, cid, ab, idx, dict(info) if info else {})
 
     def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
         """Deal damage (CR 120) after prevention; returns the damage dealt."""
