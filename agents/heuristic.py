@@ -20,7 +20,7 @@ from functools import singledispatch
 from typing import Any
 
 from mtg_env.engine import Action, Game
-from mtg_env.engine.cards import ActivatedAbility, ManaAbility, StaticAbility
+from mtg_env.engine.cards import ActivatedAbility, CardDef, ManaAbility, StaticAbility
 from mtg_env.engine.constants import (
     ACTIVATE,
     ATTACK,
@@ -58,10 +58,12 @@ from mtg_env.engine.constants import (
     TARGET,
     player_ref,
 )
-from mtg_env.engine.decisions import Legend, Redraw, Resolving, Targets, Unstable
+from mtg_env.engine.decisions import Announce, Legend, Redraw, Resolving, Targets, Unstable
 from mtg_env.engine.formats import Adventure, Format, Pocket
 from mtg_env.engine.layers import matches
+from mtg_env.engine.mana import can_pay
 from mtg_env.engine.objects import SPELL, activated_at
+from mtg_env.engine.priority import MAX_X
 
 from . import pocket_play, roles
 from .common import (
@@ -189,13 +191,28 @@ def _(fmt: Adventure) -> Plan:
     return HeuristicAgent._defend_in_phases
 
 
-def _ops(g: Game, cid: int, ability: Any = None) -> list[Any]:
-    cd = g.cdef[cid]
+def _ops(g: Game, cid: int, ability: Any = None, x: int = 0) -> list[Any]:
+    """What `ability` does (a spell on the stack: its ability, the mode chosen, with its
+    X), or without one what card `cid`'s spell does."""
     if ability is not None:
-        return list(getattr(ability, "effects", ()))
-    if cd.spell is not None:
-        return list(cd.spell.effects)
-    return []
+        return list(roles.with_x(getattr(ability, "effects", ()), x))
+    return list(roles.spell_ops(g.cdef[cid]))
+
+
+def _item_ops(g: Game, item: Any) -> list[Any]:
+    return _ops(g, item.cid, item.ability, item.info.get("x", 0))
+
+
+def _max_x(g: Game, p: int, cd: CardDef) -> int:
+    """The largest X `p` could pay for `cd` now (as the engine offers it)."""
+    cost = g.rules.cost(g, p, cd)
+    if cost is None or not cost.x:
+        return 0
+    srcs = g.mana_sources(p)
+    x = 0
+    while x < MAX_X and can_pay(srcs, cost.with_x(x + 1)):
+        x += 1
+    return x
 
 
 def _fight_boost_of(ops: tuple[Any, ...]) -> tuple[int, int]:
@@ -292,6 +309,8 @@ class HeuristicAgent(EngineAgent):
         return Action(CARD, min(cands, key=lambda c: g.cdef[c].mv))
 
     def _choice(self, g: Game, d: Any, legal: list[Action]) -> Action:
+        if isinstance(g.ctx, Announce):
+            return self._announce(g, d.player, g.ctx)
         opts = [o.lower() for o in d.options]
         if (
             len(opts) >= 2
@@ -305,6 +324,41 @@ class HeuristicAgent(EngineAgent):
             if o.startswith("pay"):
                 return Action(CHOOSE, 0, i)
         return legal[0]
+
+    def _announce(self, g: Game, p: int, ctx: Announce) -> Action:
+        """A spell being cast: its mode (CR 700.2a), then X (107.3a). The mode: one that
+        counters when an opponent's spell is on the stack below it, else the best scored
+        (targets planned with it); X: just enough to kill the planned creature target of a
+        damage or -X/-X spell, otherwise all it can pay."""
+        item = ctx.item
+        cid = item.cid
+        cd = g.cdef[cid]
+        if ctx.what == "mode":
+            assert cd.spell is not None
+            below = [s for s in g.stack if s is not item]
+            theirs = bool(below) and below[-1].controller != p and below[-1].kind == SPELL
+            best, best_i, plan = -2.0, 0, list[int]()
+            for i, mode in enumerate(ctx.choices):
+                ops = cd.spell.modes[mode].effects
+                if theirs and any(o.name in ("counter", "counter_unless_pay") for o in ops):
+                    self.plan = [below[-1].cid]
+                    return Action(CHOOSE, 0, i)
+                var = roles.variants(cd, _max_x(g, p, cd))[mode][1]
+                score, targets = self._score_def(g, p, cid, var, g.step == MAIN2)
+                if score > best:
+                    best, best_i, plan = score, i, targets
+            self.plan = plan
+            return Action(CHOOSE, 0, best_i)
+        top = ctx.choices[-1]
+        ops = roles.with_x(item.ability.effects if item.ability is not None else (), top)
+        shrink = [o for o in ops if (o.name == "damage" and o.args["to"] == "target")]
+        shrink += [o for o in ops if o.name == "pump" and o.args["toughness"] < 0]
+        t = self.plan[0] if self.plan else -1
+        if shrink and t >= 0 and g.zone[t] == BATTLEFIELD and g.chars(t).types & CREATURE:
+            need = toughness(g, t) - (g.perm[t].damage if shrink[0].name == "damage" else 0)
+            if 0 <= need <= top:
+                return Action(CHOOSE, 0, ctx.choices.index(max(need, 0)))
+        return Action(CHOOSE, 0, len(ctx.choices) - 1)
 
     def _keep_on_top(self, g: Game, d: Any) -> bool:
         """Scry and surveil, the first card still looked at (options "<card> on top" /
@@ -420,8 +474,25 @@ class HeuristicAgent(EngineAgent):
     # ------------------------------------------------------------------ casting
 
     def _spell_score(self, g: Game, p: int, cid: int, main2: bool) -> tuple[float, list[int]]:
-        """How good casting `cid` now is, and the planned targets."""
+        """How good casting `cid` now is, and the planned targets. A modal or X spell
+        scores as its best mode with the largest X it can pay."""
         cd = g.cdef[cid]
+        if not roles.announces(cd):
+            return self._score_def(g, p, cid, cd, main2)
+        best: tuple[float, list[int]] = (-1.0, [])
+        for _, var in roles.variants(cd, _max_x(g, p, cd)):
+            if var.spell is not None and var.spell.targets:
+                if not g._targets_exist(var.spell.targets, cid, p, SPELL, g.chars(cid)):
+                    continue
+            scored = self._score_def(g, p, cid, var, main2)
+            if scored[0] > best[0]:
+                best = scored
+        return best
+
+    def _score_def(
+        self, g: Game, p: int, cid: int, cd: CardDef, main2: bool
+    ) -> tuple[float, list[int]]:
+        """`_spell_score` of card `cid` as `cd` (itself, or one mode with a value of X)."""
         opp = 1 - p
         mine = creatures(g, p)
         theirs = creatures(g, opp)
@@ -449,10 +520,10 @@ class HeuristicAgent(EngineAgent):
                 if gy:
                     return v + 2, [max(gy, key=lambda c: def_value(g.cdef[c]))]
             return v, []
-        ops = _ops(g, cid)
+        ops = list(roles.spell_ops(cd))
         opnames = {o.name for o in ops}
         if opnames & {"fight", "exile", "lose_life", "mill"}:
-            scored = self._new_effects_score(g, p, cid, ops, mine, theirs)
+            scored = self._new_effects_score(g, p, cid, cd, ops, mine, theirs)
             if scored is not None:
                 return scored
         dmg = _damage_amount(ops)
@@ -518,13 +589,13 @@ class HeuristicAgent(EngineAgent):
         g: Game,
         p: int,
         cid: int,
+        cd: CardDef,
         ops: list[Any],
         mine: list[int],
         theirs: list[int],
     ) -> tuple[float, list[int]] | None:
         """Spells that fight, exile, make a player lose life or mill: (score, targets), or
         None to score the spell by its other effects."""
-        cd = g.cdef[cid]
         opp = 1 - p
         specs = cd.spell.targets if cd.spell is not None else ()
         ops_t = tuple(ops)
@@ -723,7 +794,7 @@ class HeuristicAgent(EngineAgent):
         counters = [a for a in legal if a.kind == PLAY and roles.counters_spells(g.cdef[a.obj])]
         if counters and top.kind == SPELL:
             cd = g.cdef[top.cid]
-            dmg = _damage_amount(_ops(g, top.cid))
+            dmg = _damage_amount(_item_ops(g, top))
             targets_mine = any(
                 r >= 0 and g.zone[r] == 2 and g.chars(r).controller == p for r, _ in top.targets
             )
@@ -736,7 +807,7 @@ class HeuristicAgent(EngineAgent):
                 self.plan = [top.cid]
                 return counters[0]
         # Save a creature from damage with a pump spell.
-        ops = _ops(g, top.cid, top.ability if top.kind != SPELL else None)
+        ops = _item_ops(g, top)
         dmg = _damage_amount(ops)
         if dmg:
             for r, _ in top.targets:
@@ -964,7 +1035,7 @@ class HeuristicAgent(EngineAgent):
                     ):
                         harmful = True
             else:
-                ops = _ops(g, item.cid, item.ability if item.kind != SPELL else None)
+                ops = _item_ops(g, item)
                 names = {o.name for o in ops}
                 harmful = bool(names & HARMFUL) or any(
                     o.name == "pump" and o.args["power"] < 0 for o in ops

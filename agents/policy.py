@@ -84,6 +84,9 @@ class ExtractorSpec(_Strict):
     global_dim: int | None = Field(default=None, ge=1, le=65536)
     race_features: bool | None = None
     card_embedding: int | None = Field(default=None, ge=0, le=256)  # table only
+    # The card names the embedding's rows stand for, in row order (the format's card
+    # table when the policy was written): a later, larger set maps rows by name.
+    card_names: list[str] | None = None
 
 
 class PolicySpec(_Strict):
@@ -183,9 +186,20 @@ def _describe_candidate(policy: Any, d: dict[str, Any]) -> PolicySpec:
             format=policy.mtg_format,
             entity_dim=policy.entity_dim,
             card_embedding=policy.card_embedding,
+            card_names=_row_names(policy),
         ),
         hidden=policy.hidden,
     )
+
+
+def _row_names(policy: Any) -> list[str] | None:
+    """The card names of a candidate policy's embedding rows: its format's card table, if
+    the embedding has one row per card of it (plus the spare last row)."""
+    cards = getattr(policy.features_extractor, "cards", None)
+    if cards is None:
+        return None
+    names = list(Layout(load_cards(policy.mtg_format)).card_names)
+    return names if cards.weight.shape[0] == len(names) + 1 else None
 
 
 def _build_candidate(spec: PolicySpec) -> Any:
@@ -318,6 +332,26 @@ def _grown_card_table(key: str, saved: Any, own: Any) -> bool:
     )
 
 
+def _card_rows(saved: Any, n_rows: int, spec: PolicySpec) -> Any:
+    """The card-embedding table of a policy trained on a smaller card set, for this
+    version's set: each card's row is the one it learned (found by name when the file
+    names its rows, else by position: cards were appended), and a card the policy never
+    saw gets the mean of the rows it learned, a neutral "some card" rather than noise. The
+    table's last row (one past the cards) stays the saved last row."""
+    import torch
+
+    mean = saved.mean(dim=0)
+    names = spec.extractor.card_names
+    if names is None or len(names) != saved.shape[0] - 1:
+        extra = mean.unsqueeze(0).expand(n_rows - saved.shape[0], -1)
+        return torch.cat([saved, extra])
+    row_of = {n: i for i, n in enumerate(names)}
+    now = Layout(load_cards(spec.game_format)).card_names
+    rows = [saved[row_of[n]] if n in row_of else mean for n in now]
+    rows += [saved[-1]] * (n_rows - len(rows))
+    return torch.stack(rows)
+
+
 def _load_safetensors(p: Path, data: bytes) -> Any:
     import torch
     from safetensors.torch import load
@@ -338,11 +372,7 @@ def _load_safetensors(p: Path, data: bytes) -> Any:
     own = policy.state_dict()
     for k, v in state.items():
         if k in own and _grown_card_table(k, v, own[k]):
-            # The card set gained cards since the policy was trained (sets are append-only:
-            # old ids keep their rows). A card the policy never saw gets the mean of the
-            # rows it learned, a neutral "some card" rather than noise.
-            extra = v.mean(dim=0, keepdim=True).expand(own[k].shape[0] - v.shape[0], -1)
-            state[k] = torch.cat([v, extra])
+            state[k] = _card_rows(v, own[k].shape[0], spec)
             continue
         if k in own and tuple(own[k].shape) != tuple(v.shape):
             raise ValueError(

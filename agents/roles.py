@@ -8,12 +8,14 @@ describes is played like the cards it resembles.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from mtg_env.engine.cards import (
     ActivatedAbility,
     CardDef,
     Op,
+    SpellAbility,
     StaticAbility,
     TriggeredAbility,
 )
@@ -22,8 +24,49 @@ from mtg_env.engine.constants import CREATURE, ENCHANTMENT, INSTANT, LAND
 BASIC = 1  # supertype bit of "basic"
 
 
+def with_x(ops: tuple[Op, ...], x: int) -> tuple[Op, ...]:
+    """`ops` with every "X" (and "-X") number replaced by `x` (CR 107.3a)."""
+
+    def sub(o: Op) -> Op:
+        args = o.args
+        if o.name == "may":
+            return Op(o.name, {**args, "effects": tuple(sub(e) for e in args["effects"])})
+        if not any(v in ("X", "-X") for v in args.values() if isinstance(v, str)):
+            return o
+        return Op(
+            o.name,
+            {k: (x if v == "X" else -x if v == "-X" else v) for k, v in args.items()},
+        )
+
+    return tuple(sub(o) for o in ops)
+
+
 def spell_ops(cd: CardDef) -> tuple[Op, ...]:
-    return cd.spell.effects if cd.spell is not None else ()
+    """What the card's spell does: its effects, and those of every mode of a modal spell
+    (a role holds if some mode plays it). X is 0 off the stack (CR 202.3e)."""
+    sp = cd.spell
+    if sp is None:
+        return ()
+    if not sp.modes and not (cd.cost and cd.cost.x):
+        return sp.effects
+    return with_x(sp.effects + tuple(o for m in sp.modes for o in m.effects), 0)
+
+
+def announces(cd: CardDef) -> bool:
+    """A spell whose caster announces a mode or X as it is cast (CR 601.2b)."""
+    return cd.spell is not None and (bool(cd.spell.modes) or bool(cd.cost and cd.cost.x))
+
+
+def variants(cd: CardDef, x: int) -> list[tuple[int, CardDef]]:
+    """The spells a modal or X spell can be once announced, as cards of one mode with X
+    = `x`: (mode number, or -1 for a spell without modes; that card)."""
+    sp = cd.spell
+    assert sp is not None
+    modes = list(enumerate(sp.modes)) if sp.modes else [(-1, sp)]
+    return [
+        (i, dataclasses.replace(cd, spell=SpellAbility(m.targets, with_x(m.effects, x), m.text)))
+        for i, m in modes
+    ]
 
 
 def _ops_named(ops: tuple[Op, ...], name: str) -> list[Op]:

@@ -88,6 +88,11 @@ def stack_items(g: Game) -> list[dict[str, Any]]:
     for it in reversed(g.stack):
         if it.kind == SPELL:
             what = obj_name(g, it.cid)
+            # What was announced as it was cast (CR 601.2b): public, so shown to both seats.
+            if "mode" in it.info and it.ability is not None:
+                what += f" [{it.ability.text}]"
+            if "x" in it.info:
+                what += f" (X = {it.info['x']})"
         else:
             what = f"ability of {obj_name(g, it.cid)}: {ability_text(it.ability)}"
         out.append(

@@ -62,6 +62,7 @@ from .engine.constants import (
     ZONE_NAMES,
     player_ref,
 )
+from .engine.decisions import Announce
 from .engine.formats import CLASSIC, Rules, rules_for
 from .io import InputFileError, load_yaml
 
@@ -227,6 +228,8 @@ _STEP_KEYS = {
     "activate",
     "ability",
     "targets",
+    "mode",
+    "x",
     "choose",
     "attack",
     "block",
@@ -416,6 +419,12 @@ def _check_step(step: Any, where: str) -> None:
         isinstance(step["targets"], list) and all(_target(t) for t in step["targets"])
     ):
         raise ScenarioError(f"{where}: field targets: a list of labels, card names or playerN")
+    if "mode" in step and not (
+        isinstance(step["mode"], str) and step["mode"].strip() and k == "play"
+    ):
+        raise ScenarioError(f"{where}: field mode: the chosen mode's text, with play")
+    if "x" in step and not (_nonneg(step["x"]) and k == "play"):
+        raise ScenarioError(f"{where}: field x: the value of X, 0 or more, with play")
     if "choose" in step and not _choice(step["choose"]):
         raise ScenarioError(f"{where}: field choose: an answer, or a list of answers")
     if "expect_error" in step and not _is_bool(step["expect_error"]):
@@ -656,6 +665,32 @@ class Runner:
             cid = self.obj(step["play"], zone=1, seat=p)
             half = _HALVES[step.get("half", "top")]
             self._apply(g, Action(PLAY, cid, half), p)
+            # Announcements as the spell is cast (CR 601.2b): its mode, then X.
+            for key, value in (("mode", step.get("mode")), ("x", step.get("x"))):
+                if value is None:
+                    continue
+                d = g.decision
+                ctx = g.ctx
+                if d is None or not isinstance(ctx, Announce) or ctx.what != key:
+                    raise ScenarioFailure(f"{key} {value!r} given but no {key} is announced")
+                # X by its value; a mode by its text, or the start of it ("Destroy target
+                # artifact"). One not offered is an illegal announcement (expect_error).
+                want = f"x = {value}" if key == "x" else value.lower()
+                hits = [i for i, o in enumerate(d.options) if o.lower().startswith(want)]
+                if key == "x":
+                    hits = [i for i in hits if d.options[i].lower() == want]
+                if len(hits) > 1:
+                    raise ScenarioFailure(
+                        f"mode {value!r}: more than one mode offered starts so: "
+                        + "; ".join(d.options)
+                    )
+                if not hits:
+                    raise IllegalActionError(
+                        f"{key} {value!r} can't be announced for {g.name(d.source)} (offered: "
+                        + "; ".join(d.options)
+                        + ")"
+                    )
+                self._apply(g, Action(CHOOSE, 0, hits[0]), p)
             self._answer_rest(step, p)
         elif "activate" in step:
             cid = self.obj(step["activate"])

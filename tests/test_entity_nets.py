@@ -157,3 +157,47 @@ def test_a_policy_from_a_smaller_card_set_loads_with_mean_rows_for_new_cards(tmp
     export_policy(model.policy, tmp_path / "larger.safetensors")
     with pytest.raises(Exception, match="cards.weight"):
         load_model(tmp_path / "larger.safetensors")
+
+
+def test_a_policy_that_names_its_card_rows_maps_them_by_name(tmp_path) -> None:
+    """A policy file records the card names of its embedding rows; loading it with a
+    larger set gives each card the row it learned even where new cards were inserted
+    before others (a set's tokens follow its cards, so adding a card moves them), and the
+    mean learned row to each new card."""
+    import json
+
+    from safetensors.torch import load, save
+    from sb3_contrib import MaskablePPO
+
+    from agents.policy import _read_header, load_model, policy_bytes
+    from mtg_env.env.spaces import Layout
+    from mtg_env.io import write_bytes
+
+    env = gym.make("mtg_env/SelfPlay-v1", opponent="random")
+    model = MaskablePPO(
+        CandidatePolicy, env, n_steps=32, batch_size=32, seed=0, policy_kwargs={"hidden": 32}
+    )
+    data = policy_bytes(model.policy)
+    meta = json.loads(_read_header(data)["__metadata__"]["mtg_env"])
+    from mtg_env.engine import load_cards
+
+    names = list(Layout(load_cards("classic")).card_names)
+    assert meta["extractor"]["card_names"] == names  # recorded when written
+    n = len(names)
+    # An older set: the same cards but the five before the last one, which came last.
+    old_names = names[: n - 6] + [names[-1]]
+    tensors = load(data)
+    keys = [k for k in tensors if k.endswith("cards.weight")]  # shared by pi and vf
+    saved = torch.randn(len(old_names) + 1, tensors[keys[0]].shape[1]).half()
+    for k in keys:
+        tensors[k] = saved.clone()
+    meta["extractor"]["card_names"] = old_names
+    path = tmp_path / "named.safetensors"
+    write_bytes(path, save(tensors, metadata={"mtg_env": json.dumps(meta)}))
+    rows = load_model(path).features_extractor.cards.weight.detach()
+    s = saved.float()
+    assert rows.shape == (n + 1, s.shape[1])
+    assert torch.equal(rows[: n - 6], s[: n - 6])
+    assert torch.equal(rows[n - 1], s[n - 6])  # found by name, not by position
+    assert torch.allclose(rows[n - 6 : n - 1], s.mean(dim=0).expand(5, -1), atol=1e-6)
+    assert torch.equal(rows[n], s[-1])

@@ -125,8 +125,23 @@ class _Effects(_Strict):
         return [_validate_op(e) for e in v]
 
 
+class ModeModel(_Effects):
+    """One mode of a modal spell (CR 700.2): its rules text, targets and effects."""
+
+    text: str = Field(min_length=1)
+    targets: list[TargetField] = []
+
+
 class SpellModel(_Effects):
     targets: list[TargetField] = []
+    # "Choose one —" (CR 700.2): the caster chooses one of these as the spell is cast.
+    modes: list[ModeModel] = []
+
+    def model_post_init(self, __context: Any) -> None:
+        if self.modes and (self.targets or self.effects):
+            raise ValueError("a modal spell has its targets and effects in its modes")
+        if len(self.modes) == 1:
+            raise ValueError("a modal spell has two or more modes")
 
 
 class ManaModel(_Strict):
@@ -284,6 +299,37 @@ class CardModel(_Strict):
             raise ValueError("an Aura needs 'enchant'")
         if self.reaction is not None and "instant" not in self.types:
             raise ValueError("only an instant is a reaction")
+        # X in an effect is the value announced for the {X} in the mana cost (CR 107.3a).
+        has_x = self.cost is not None and parse_mana_cost(self.cost).x > 0
+        uses_x = _uses_x(self)
+        if has_x and not uses_x:
+            raise ValueError("a card with {X} in its mana cost uses X in its spell's effects")
+        if uses_x and not has_x:
+            raise ValueError("only a spell with {X} in its mana cost uses X in its effects")
+        if has_x and self.spell is None:
+            raise ValueError("{X} in a mana cost is supported for instants and sorceries")
+
+
+def _uses_x(m: CardModel) -> bool:
+    """Whether any effect of the card's data takes a number from X (in its spell, its
+    modes, or its abilities: the last is an error the caller reports)."""
+
+    def walk(ops: list[dict[str, Any]]) -> bool:
+        for op in ops:
+            ((name, args),) = op.items()
+            if name == "may":
+                if walk(args["effects"]):
+                    return True
+            elif any(v in ("X", "-X") for v in args.values()):
+                return True
+        return False
+
+    lists = [a.activated.effects for a in m.abilities if a.activated is not None]
+    lists += [a.triggered.effects for a in m.abilities if a.triggered is not None]
+    if m.spell is not None:
+        lists.append(m.spell.effects)
+        lists += [mode.effects for mode in m.spell.modes]
+    return any(walk(x) for x in lists)
 
 
 class SetModel(_Strict):
@@ -439,8 +485,17 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
     colors = _mask(m.colors, COLOR_BITS) if m.colors is not None else colors_of_cost(cost)
     spell = None
     if m.spell is not None:
+        modes = tuple(
+            SpellAbility(
+                tuple(compile_target(t) for t in md.targets), compile_ops(md.effects), md.text
+            )
+            for md in m.spell.modes
+        )
         spell = SpellAbility(
-            tuple(compile_target(t) for t in m.spell.targets), compile_ops(m.spell.effects), m.text
+            tuple(compile_target(t) for t in m.spell.targets),
+            compile_ops(m.spell.effects),
+            m.text,
+            modes,
         )
     return CardDef(
         name=m.name,
@@ -691,6 +746,8 @@ def _all_ops(c: CardDef) -> list[Op]:
 
     if c.spell:
         walk(c.spell.effects)
+        for mode in c.spell.modes:
+            walk(mode.effects)
     for a in c.abilities:
         if isinstance(a, ActivatedAbility | TriggeredAbility):
             walk(a.effects)

@@ -40,13 +40,22 @@ class ManaCost(Frozen):
     generic: int = 0
     pips: tuple[int, ...] = ()  # one color bit per colored symbol, e.g. {G}{G} -> (16, 16)
     text: str = ""
+    # {X} symbols (CR 107.3): the caster announces X (601.2b) and pays x * X more generic
+    # mana. Everywhere but on the stack X is 0 (202.3e), so `mv` leaves it out.
+    x: int = 0
 
     @property
     def mv(self) -> int:
         return self.generic + len(self.pips)
 
     def __bool__(self) -> bool:
-        return self.generic > 0 or bool(self.pips)
+        return self.generic > 0 or bool(self.pips) or self.x > 0
+
+    def with_x(self, value: int) -> ManaCost:
+        """The cost to pay once X is `value` (CR 601.2f): X's mana is generic."""
+        if not self.x:
+            return self
+        return ManaCost(self.generic + self.x * value, self.pips, self.text, 0)
 
 
 NO_MANA = ManaCost()
@@ -77,6 +86,7 @@ def parse_cost(text: str) -> Cost:
     generic = 0
     pips: list[int] = []
     tap = False
+    xs = 0
     for m in _SYMBOL.finditer(s):
         if s[pos : m.start()].strip():
             raise ValueError(f"unexpected text {s[pos : m.start()].strip()!r} in cost {text!r}")
@@ -89,6 +99,8 @@ def parse_cost(text: str) -> Cost:
         elif sym == "C":
             # Colorless-specific mana; no card in the sets needs it yet.
             raise ValueError(f"the {{C}} cost symbol is not supported: {text!r}")
+        elif sym == "X":
+            xs += 1
         elif sym == "T":
             if tap:
                 raise ValueError(f"{{T}} appears twice in cost {text!r}")
@@ -100,12 +112,15 @@ def parse_cost(text: str) -> Cost:
     if not s and text.strip():
         raise ValueError(f"malformed cost {text!r}")
     # Colored pips are kept in WUBRG order so equal costs compare equal.
-    return Cost(ManaCost(generic, tuple(sorted(pips)), _mana_text(generic, pips)), tap, False, text)
+    if xs and tap:
+        raise ValueError(f"{{X}} in an ability's cost is not supported: {text!r}")
+    mana = ManaCost(generic, tuple(sorted(pips)), _mana_text(generic, pips, xs), xs)
+    return Cost(mana, tap, False, text)
 
 
-def _mana_text(generic: int, pips: list[int]) -> str:
+def _mana_text(generic: int, pips: list[int], xs: int = 0) -> str:
     letters = {1: "W", 2: "U", 4: "B", 8: "R", 16: "G"}
-    out = f"{{{generic}}}" if generic or not pips else ""
+    out = "{X}" * xs + (f"{{{generic}}}" if generic or not (pips or xs) else "")
     return out + "".join(f"{{{letters[p]}}}" for p in sorted(pips))
 
 
@@ -179,11 +194,15 @@ class Op(Frozen):
 
 @dataclass(frozen=True, slots=True)
 class SpellAbility(Frozen):
-    """What an instant or sorcery does on resolution (CR 608.2)."""
+    """What an instant or sorcery does on resolution (CR 608.2). A modal spell ("Choose
+    one —", CR 700.2) has no targets or effects of its own but `modes`, each a
+    SpellAbility; the caster chooses one as the spell is cast (601.2b), and the spell on
+    the stack then has that mode's targets and effects."""
 
     targets: tuple[TargetSpec, ...] = ()
     effects: tuple[Op, ...] = ()
     text: str = ""
+    modes: tuple[SpellAbility, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

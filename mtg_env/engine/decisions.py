@@ -30,6 +30,20 @@ class Targets(Frozen):
 
 
 @dataclass(frozen=True, slots=True)
+class Announce(Frozen):
+    """A spell being cast announces its mode (CR 700.2a, 601.2b) or the value of X (CR
+    107.3a, 601.2b), before its targets. `choices` are the mode numbers or X values offered,
+    in option order; `what` is "mode" or "x"."""
+
+    item: StackItem
+    what: str
+    choices: tuple[int, ...]
+
+    def state(self) -> tuple[Any, ...]:
+        return ("announce", self.item.state(), self.what, self.choices)
+
+
+@dataclass(frozen=True, slots=True)
 class Attackers(Frozen):
     """Attackers being declared one at a time (CR 508.1)."""
 
@@ -130,6 +144,7 @@ class Resolving(Frozen):
 
 Context = (
     Targets
+    | Announce
     | Attackers
     | Blockers
     | BlockTarget

@@ -53,6 +53,7 @@ from .opschema import (
     ControlOp,
     CostOp,
     CounterOp,
+    CounterUnlessOp,
     DamageOp,
     DiscardOp,
     DrawOp,
@@ -203,13 +204,23 @@ def _effect(
     g._dirty = True
 
 
+def num(res: Resolution, v: Any) -> int:
+    """An op's number: an int, or "X" / "-X", the value announced for the spell's X as it
+    was cast (CR 107.3a; 0 if none was)."""
+    if v.__class__ is int:
+        return int(v)
+    x = int(res.item.info.get("x", 0))
+    return -x if v == "-X" else x
+
+
 # ---------------------------------------------------------------------- ops
 
 
 def op_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     src = source_chars(g, res)
+    n = num(res, a["amount"])
     for r in refs(g, res, a["to"]):
-        g._damage(res.item.cid, src, r, a["amount"], False)
+        g._damage(res.item.cid, src, r, n, False)
     return True
 
 
@@ -259,25 +270,28 @@ def op_tap(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 
 def op_draw(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    n = num(res, a["count"])
     for seat in _players(g, res, a["who"]):
-        for _ in range(a["count"]):
+        for _ in range(n):
             g._draw(seat)
     return True
 
 
 def op_gain_life(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    n = num(res, a["amount"])
     for seat in _players(g, res, a["who"]):
-        g.life[seat] += a["amount"]
-        g._log("gain_life", seat, a["amount"])
+        g.life[seat] += n
+        g._log("gain_life", seat, n)
     return True
 
 
 def op_lose_life(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Life loss (CR 119.3): not damage, so nothing prevents it and lifelink has no part."""
+    n = num(res, a["amount"])
     for seat in _players(g, res, a["who"]):
-        g.life[seat] -= a["amount"]
+        g.life[seat] -= n
         g._sba_ok = None  # 704.5a may apply now
-        g._log("lose_life", seat, a["amount"])
+        g._log("lose_life", seat, n)
     return True
 
 
@@ -295,7 +309,7 @@ def op_mill(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     with fewer cards, all of them (701.17b)."""
     for seat in _players(g, res, a["who"]):
         pile = g.library[g.rules.pile_of[seat]]
-        for _ in range(a["count"]):
+        for _ in range(num(res, a["count"])):
             if not pile:
                 break
             top = pile[-1]
@@ -391,7 +405,7 @@ def op_discard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         if not seats:
             return True
         seat = seats[0]
-        left = a["count"]
+        left = num(res, a["count"])
     else:
         seat, left = state
     ans = v.pop("answer", None)
@@ -424,12 +438,9 @@ def _pt(layer: int, op: str) -> Any:
             comp = Component(layer, op, True)
             text = "switch power and toughness"
         else:
-            comp = Component(layer, op, (a["power"], a["toughness"]))
-            text = (
-                f"{a['power']:+d}/{a['toughness']:+d}"
-                if op == "modify_pt"
-                else f"base P/T {a['power']}/{a['toughness']}"
-            )
+            pw, th = num(res, a["power"]), num(res, a["toughness"])
+            comp = Component(layer, op, (pw, th))
+            text = f"{pw:+d}/{th:+d}" if op == "modify_pt" else f"base P/T {pw}/{th}"
         _effect(g, res, (comp,), cids, a["duration"], text)
         return True
 
@@ -503,7 +514,7 @@ def op_land_type_change(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool
 def op_create_token(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     tdef = g.cardset.tokens[a["token"]]
     you = res.item.controller
-    for _ in range(a["count"]):
+    for _ in range(num(res, a["count"])):
         cid = g._new_card(tdef, you)
         g._move(cid, BATTLEFIELD, controller=you)
         g._log("token", you, cid)
@@ -517,9 +528,10 @@ def op_add_counter(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         g._sba_ok = None
         if p.counters is None:
             p.counters = {}
-        p.counters[a["counter"]] = p.counters.get(a["counter"], 0) + a["count"]
+        n = num(res, a["count"])
+        p.counters[a["counter"]] = p.counters.get(a["counter"], 0) + n
         g._dirty = True
-        g._log("counter", c, a["counter"], a["count"])
+        g._log("counter", c, a["counter"], n)
     return True
 
 
@@ -561,9 +573,14 @@ def op_counter_unless_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> bo
     702.21a): the spell or ability that triggered this one (`info["item"]`), if it is still
     on the stack; its controller chooses on resolution, and one who can't pay doesn't. A
     countered spell goes to its owner's graveyard, a countered ability leaves the stack
-    (701.6a)."""
-    oid = res.item.info.get("item")
-    found = [s for s in g.stack if s.oid == oid and s is not res.item]
+    (701.6a). With `what: target` ("counter target spell unless its controller pays"),
+    the spell it targets instead, if that target is still legal (608.2b)."""
+    if a.get("what") == "target":
+        ref = _target(g, res, "target")
+        found = [s for s in g.stack if s.kind == SPELL and s.cid == ref]
+    else:
+        oid = res.item.info.get("item")
+        found = [s for s in g.stack if s.oid == oid and s is not res.item]
     if not found:
         return True
     it = found[0]
@@ -809,7 +826,11 @@ def _pt_text(kind: str, a: dict[str, Any]) -> str:
     verb = "gets" if kind == "pump" else "has base P/T"
     sign = "+" if kind == "pump" else ""
     p, t = a["power"], a["toughness"]
-    return f"{a['what']} {verb} {sign if p >= 0 else ''}{p}/{sign if t >= 0 else ''}{t}"
+
+    def part(v: Any) -> str:  # "X" takes the sign as an int does: +X, -X
+        return f"{sign if v == 'X' or (v.__class__ is int and v >= 0) else ''}{v}"
+
+    return f"{a['what']} {verb} {part(p)}/{part(t)}"
 
 
 # Every effect op, declared once: its card-data schema (None: made by the engine, not
@@ -850,9 +871,13 @@ OPS: dict[str, OpDef] = {
         OpDef("sacrifice_unless_pay", CostOp, op_sacrifice_unless_pay),
         OpDef(
             "counter_unless_pay",
-            CostOp,
+            CounterUnlessOp,
             op_counter_unless_pay,
-            lambda a: f"counter that spell or ability unless its controller pays {a['cost']}",
+            lambda a: (
+                "counter "
+                + ("target spell" if a.get("what") == "target" else "that spell or ability")
+                + f" unless its controller pays {a['cost']}"
+            ),
         ),
         OpDef("return_own_enchantment", ColorsOp, op_return_own_enchantment),
         OpDef("attach", AttachOp, op_attach),

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .chars import Effect
-from .decisions import Context, Targets
+from .decisions import Announce, Context, Targets
 from .objects import StackItem
 
 # How a field is copied by clone(); `{}` is the source game's field.
@@ -251,6 +251,9 @@ def copy_ctx(ctx: Context | None, items: dict[int, StackItem]) -> Context | None
     if isinstance(ctx, Targets):
         item = ctx.item
         return Targets(items.get(id(item)) or item.copy(), ctx.specs, ctx.done)
+    if isinstance(ctx, Announce):
+        item = ctx.item
+        return Announce(items.get(id(item)) or item.copy(), ctx.what, ctx.choices)
     return ctx
 
 

@@ -132,6 +132,13 @@ def render_event(g: GameLike, e: tuple) -> str | None:
     if k == "cast":
         tg = ", ".join(n(t) for t, _ in e[3])
         return f"  player {e[1]} casts {n(e[2])}" + (f" targeting {tg}" if tg else "")
+    if k == "announce":
+        if e[3] == "x":
+            return f"  player {e[1]} announces X = {e[4]} for {n(e[2])}"
+        cd = g.cdef[e[2]]
+        modes = cd.spell.modes if cd.spell is not None else ()
+        text = modes[e[4]].text if e[4] < len(modes) else f"mode {e[4] + 1}"
+        return f"  player {e[1]} chooses for {n(e[2])}: {text}"
     if k == "activate":
         tg = ", ".join(n(t) for t, _ in e[4])
         return f"  player {e[1]} activates {n(e[2])} [{e[3]}]" + (f" targeting {tg}" if tg else "")

@@ -8,16 +8,21 @@ classes and their validators at import time, which classes compiled by mypyc do 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
 from .cards import parse_mana_cost
 from .vocab import COLOR_NAMES, DURATIONS, REFS, TYPE_NAMES, Strict, check_keywords
 
+# A number an op may take from the spell's announced X (CR 107.3a): "X" (or "-X" for a
+# P/T change), allowed only in the spell of a card whose mana cost has {X} (carddb checks).
+X = Literal["X"]
+SIGNED_X = Literal["X", "-X"]
+
 
 class DamageOp(Strict):
-    amount: int = Field(ge=0)
+    amount: Annotated[int, Field(ge=0)] | X
     to: REFS
 
 
@@ -26,23 +31,23 @@ class WhatOp(Strict):
 
 
 class DrawOp(Strict):
-    count: int = Field(default=1, ge=1)
+    count: Annotated[int, Field(ge=1)] | X = 1
     who: REFS = "you"
 
 
 class DiscardOp(Strict):
-    count: int = Field(default=1, ge=1)
+    count: Annotated[int, Field(ge=1)] | X = 1
     who: REFS
     random: bool = False
 
 
 class LifeOp(Strict):
-    amount: int = Field(ge=0)
+    amount: Annotated[int, Field(ge=0)] | X
     who: REFS = "you"
 
 
 class MillOp(Strict):
-    count: int = Field(default=1, ge=1)
+    count: Annotated[int, Field(ge=1)] | X = 1
     who: REFS = "you"
 
 
@@ -60,8 +65,8 @@ class FightOp(Strict):
 
 class PumpOp(Strict):
     what: REFS
-    power: int = 0
-    toughness: int = 0
+    power: int | SIGNED_X = 0
+    toughness: int | SIGNED_X = 0
     duration: DURATIONS = "end_of_turn"
 
 
@@ -85,13 +90,13 @@ class ControlOp(Strict):
 
 class TokenOp(Strict):
     token: str
-    count: int = Field(default=1, ge=1)
+    count: Annotated[int, Field(ge=1)] | X = 1
 
 
 class CounterOp(Strict):
     what: REFS
     counter: Literal["+1/+1", "-1/-1"]
-    count: int = Field(default=1, ge=1)
+    count: Annotated[int, Field(ge=1)] | X = 1
 
 
 class AnimateOp(Strict):
@@ -133,6 +138,13 @@ class CostOp(Strict):
     def _cost(cls, v: str) -> str:
         parse_mana_cost(v)
         return v
+
+
+class CounterUnlessOp(CostOp):
+    """Counter a spell or ability unless its controller pays `cost`: the one that
+    triggered this ability (ward), or with `what: target` the spell this one targets."""
+
+    what: Literal["target"] | None = None
 
 
 class ColorsOp(Strict):

@@ -48,6 +48,7 @@ from .constants import (
     TARGET,
 )
 from .decisions import (
+    Announce,
     BlockTarget,
     CleanupDiscard,
     Legend,
@@ -80,6 +81,10 @@ MULLIGAN_ACTION = Action(MULLIGAN)
 
 
 _PRIORITY = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))
+# The largest X offered (CR 107.3a lets a player announce any X, but a cast they can't pay
+# for is reversed, 601.2 and 729): values up to what the caster can pay, at most this many,
+# so that the choice fits the observation's option table.
+MAX_X = 20
 
 
 class Priority(Targeting):
@@ -176,9 +181,17 @@ class Priority(Targeting):
                     # (112.3, 702.16b): a colour effect on cards off the battlefield
                     # (`everywhere`) applies, so the card's current characteristics.
                     src = self.chars(cid) if self._offbf[p] else cd
-                    ok = can_pay(srcs, cd.cost) and (
-                        not specs or self._targets_exist(specs, cid, p, SPELL, src)
-                    )
+                    modes = cd.spell.modes if cd.spell is not None else ()
+                    if modes:
+                        # 700.2a: a modal spell can be cast if one of its modes can be chosen.
+                        ok = can_pay(srcs, cd.cost) and any(
+                            not m.targets or self._targets_exist(m.targets, cid, p, SPELL, src)
+                            for m in modes
+                        )
+                    else:
+                        ok = can_pay(srcs, cd.cost) and (
+                            not specs or self._targets_exist(specs, cid, p, SPELL, src)
+                        )
                 castable[cd] = ok
             if ok:
                 acts.append(Action(PLAY, cid))
@@ -277,9 +290,11 @@ class Priority(Targeting):
             self._put_trigger(t)
             return
         if k == D_CHOICE:
-            if isinstance(self.ctx, Resolving):
+            if isinstance(ctx, Resolving):
                 assert self.res is not None
                 self.res.vars["answer"] = a.arg
+            elif isinstance(ctx, Announce):
+                self._announced(ctx, ctx.choices[a.arg])
             return
         if k == D_SELECT:
             if isinstance(ctx, Legend):
@@ -309,14 +324,70 @@ class Priority(Targeting):
         self.k.append((F_PRIO, p))
 
     def _begin_cast(self, p: int, cid: int) -> None:
-        """CR 601.2: move the card to the stack, choose targets one at a time, pay."""
+        """CR 601.2: move the card to the stack, announce its mode and X, choose targets
+        one at a time, pay."""
         cd = self.cdef[cid]
         self._move(cid, STACK)
         item = StackItem.new(self.oid[cid], SPELL, cid, self.oid[cid], p, cd.spell, -1)
         self.stack.append(item)
         self.k.append((F_CAST_DONE,))
-        self.ctx = Targets(item, tuple(spell_targets(cd)), F_CAST_DONE)
+        self._announce(item)
+
+    def _announce(self, item: StackItem) -> None:
+        """CR 601.2b: a modal spell's mode (700.2a: only a mode whose targets exist), then
+        the value of X (107.3a: only a value the caster can pay); then targets (601.2c).
+        Each announcement is a choice of the caster's; `item.info` keeps what was chosen."""
+        cid = item.cid
+        p = item.controller
+        cd = self.cdef[cid]
+        sp = cd.spell
+        if sp is not None and sp.modes and "mode" not in item.info:
+            src = self.chars(cid)
+            ok = tuple(
+                i
+                for i, m in enumerate(sp.modes)
+                if not m.targets or self._targets_exist(m.targets, cid, p, SPELL, src)
+            )
+            self.ctx = Announce(item, "mode", ok)
+            self._set_decision(
+                D_CHOICE,
+                p,
+                cid,
+                f"choose one mode of {cd.name}",
+                tuple(sp.modes[i].text for i in ok),
+            )
+            return
+        cost = self.rules.cost(self, p, cd)
+        if cost is not None and cost.x and "x" not in item.info:
+            srcs = self.rules.mana_sources(self, p)
+            top = 0
+            while top < MAX_X and can_pay(srcs, cost.with_x(top + 1)):
+                top += 1
+            self.ctx = Announce(item, "x", tuple(range(top + 1)))
+            self._set_decision(
+                D_CHOICE,
+                p,
+                cid,
+                f"choose X for {cd.name} (you can pay up to {top})",
+                tuple(f"X = {n}" for n in range(top + 1)),
+            )
+            return
+        specs = item.ability.targets if item.ability is not None else spell_targets(cd)
+        self.ctx = Targets(item, tuple(specs), F_CAST_DONE)
         self._next_target()
+
+    def _announced(self, ctx: Announce, value: int) -> None:
+        item = ctx.item
+        cd = self.cdef[item.cid]
+        if ctx.what == "mode":
+            assert cd.spell is not None
+            item.info["mode"] = value
+            item.ability = cd.spell.modes[value]
+            self._log("announce", item.controller, item.cid, "mode", value)
+        else:
+            item.info["x"] = value
+            self._log("announce", item.controller, item.cid, "x", value)
+        self._announce(item)
 
     def _begin_activate(self, p: int, cid: int, idx: int) -> None:
         """CR 602.2: announce, choose targets, pay costs; the ability goes on the stack."""
@@ -332,7 +403,10 @@ class Priority(Targeting):
         item = ctx.item
         self.ctx = None
         cd = self.cdef[item.cid]
-        self._pay_mana(item.controller, self.rules.cost(self, item.controller, cd))
+        cost = self.rules.cost(self, item.controller, cd)
+        if cost is not None and cost.x:  # 601.2f: X's mana is part of the total cost
+            cost = cost.with_x(item.info.get("x", 0))
+        self._pay_mana(item.controller, cost)
         self._log("cast", item.controller, item.cid, tuple(item.targets))
         self._targeted(item)
         self.rules.after_cast(self, item.controller)

@@ -170,6 +170,7 @@ class Targeting(Stack):
 
 
 def _item_specs(g: GameLike, item: StackItem) -> tuple[TargetSpec, ...]:
-    if item.kind == SPELL:
+    if item.kind == SPELL and item.ability is None:  # an Aura spell: its enchant target
         return spell_targets(g.cdef[item.cid])
+    # A spell's ability is its card's, or the mode chosen as it was cast (CR 700.2a).
     return item.ability.targets

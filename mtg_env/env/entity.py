@@ -37,7 +37,7 @@ from ..engine.constants import (
     PLAY,
     TARGET,
 )
-from ..engine.decisions import BlockTarget, Targets
+from ..engine.decisions import Announce, BlockTarget, Targets
 from ..engine.objects import ABILITY, SPELL
 from .spaces import KEYWORD_LIST, Layout, mana_counts
 
@@ -382,6 +382,9 @@ class EntityLayout:
             r = index.get(src)
             glob[G["source_row"]] = 0 if r is None else r + 1
             glob[G["target_index"]] = len(ctx.item.targets)
+        elif isinstance(ctx, Announce):  # the spell whose mode or X is being announced
+            r = index.get(ctx.item.cid)
+            glob[G["source_row"]] = 0 if r is None else r + 1
         if isinstance(ctx, BlockTarget) and ctx.blocker in index:
             glob[G["chosen_blocker_row"]] = index[ctx.blocker] + 1
         if rows_actions is not None:
