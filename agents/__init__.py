@@ -5,6 +5,7 @@ Engine-level agents implement `choose(game) -> Action`; the env-level protocol
 """
 
 from .base import Agent, make_agent
+from .plugin import TextAgent
 from .random_agent import RandomAgent
 
-__all__ = ["Agent", "RandomAgent", "make_agent"]
+__all__ = ["Agent", "RandomAgent", "TextAgent", "make_agent"]

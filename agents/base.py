@@ -1,4 +1,13 @@
-"""The agent protocol and agent specs ("random", ...)."""
+"""The agent protocol and agent specs ("random", ...).
+
+An agent is any object with `choose(game) -> Action`: given the engine `Game` whose
+`current_player` is to act, it returns one of `game.legal_actions()`. That is all the
+engine-level commands (match, tournament, evaluate, heldout) call, plus `reset()` before
+each game when the agent has one. Agents used through the env (the PettingZoo API) also
+implement `act(observation, mask, info) -> int`. Built-in agents are named by specs;
+a user's own agent is a plug-in spec (`module:attr`, `file.py:attr`, `text:module:attr`;
+see `agents.plugin`), which runs the named Python code.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +19,7 @@ from mtg_env.engine import Action, Game
 
 from .heuristic import HeuristicAgent
 from .ismcts import parse_spec
+from .plugin import is_plugin_spec, load_plugin
 from .policy import DEFAULT, PolicyAgent, RLlibPolicyAgent, load_model
 from .random_agent import RandomAgent
 
@@ -33,13 +43,17 @@ AGENT_SPECS = (
     "policy:PATH",
     "policy:default",
     "policy:rllib:PATH",
+    "MODULE:ATTR",
+    "FILE.py:ATTR",
+    "text:MODULE:ATTR",
 )
 
 
 def make_agent(spec: str, seed: int = 0, fmt: str | None = None) -> Agent:
     """Build an agent from a spec string (the specs every command accepts). `fmt` is the
     rules format it will play: a policy trained for another format is refused in one line
-    (engine agents play every format)."""
+    (engine agents play every format). Any other spec with a colon is a plug-in
+    (`agents.plugin`: it imports and runs the named module or file)."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec is a string, not {type(spec).__name__}")
     name = spec.split(":", 1)[0].strip().lower()
@@ -57,4 +71,6 @@ def make_agent(spec: str, seed: int = 0, fmt: str | None = None) -> Agent:
         if path == "default":
             return PolicyAgent(load_model(DEFAULT), name="policy:default", **kw)
         return PolicyAgent.from_path(path, **kw)
+    if is_plugin_spec(spec):
+        return load_plugin(spec, seed, fmt)
     raise ValueError(f"unknown agent spec {spec!r} (known: {', '.join(AGENT_SPECS)})")

@@ -42,7 +42,7 @@ from mtg_env.workers import worker_setup
 
 from .base import make_agent
 from .match import deck_pairs, play_game, wilson
-from .policy import DEFAULT
+from .runs import config_diff, spec_file_digest
 
 FIELDS = [
     "key",
@@ -149,15 +149,9 @@ def run_config(agents: list[str], games: int, seed: int, fmt: str) -> dict[str, 
 
 def _file_digest(spec: str) -> str | None:
     """sha256 (16 hex digits) of the file behind a `policy:` spec, or None."""
-    if not spec.startswith("policy:") or spec.startswith("policy:rllib:"):
+    if not spec.startswith("policy:"):
         return None
-    path = spec[len("policy:") :]
-    if path == "default":
-        path = str(DEFAULT)
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-    except OSError:
-        return None  # make_agent says what is wrong with the path
+    return spec_file_digest(spec)
 
 
 def _check_folder(out: Path, config: dict[str, Any]) -> None:
@@ -171,17 +165,7 @@ def _check_folder(out: Path, config: dict[str, Any]) -> None:
         except InputFileError as e:
             raise TournamentError(f"{e}; use a new --out folder to start a new run") from None
         if old != config:
-            keys = [k for k in config if not isinstance(old, dict) or old.get(k) != config[k]]
-
-            def short(v: Any) -> str:
-                text = json.dumps(v)
-                return text if len(text) <= 60 else text[:57] + "..."
-
-            diff = "; ".join(
-                f"{k}: {short(old.get(k) if isinstance(old, dict) else None)} there, "
-                f"{short(config[k])} now"
-                for k in keys
-            )
+            diff = config_diff(old, config)
             raise TournamentError(
                 f"{out}: holds a tournament with another configuration ({diff}); rerun "
                 "with its settings to resume it, or give a new --out folder to start a new run"

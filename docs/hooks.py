@@ -4,7 +4,8 @@ vector env and OpenSpiel pages are their modules' docstrings; the env card is th
 page (the module docstring of mtg_env/env/duel.py) with the
 spaces of every format computed from the layout; rules coverage lists every scenario file
 under the Comprehensive Rules references it checks; the cards page lists the core set with
-the scenario that tests each card; the core decks page lists every bundled core deck."""
+the scenario that tests each card; the core decks page lists every bundled core deck; the
+leaderboard is read from the committed `mtg-env evaluate` results files."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ def on_files(files: Files, config: Any) -> Files:
         ("rules.md", rules_coverage()),
         ("cards.md", cards_page()),
         ("core_decks.md", core_decks_page()),
+        ("leaderboard.md", leaderboard_page()),
         ("vector.md", module_page("mtg_env/vector/__init__.py")),
         ("openspiel.md", module_page("mtg_env/openspiel.py", "The OpenSpiel game")),
     ):
@@ -100,6 +102,123 @@ def core_decks_page() -> str:
     )
     parts = {n: part for part in ("train", "heldout") for n in split[part]}
     return deck_list_page(split["format"], parts, ROOT)
+
+
+LEADERBOARD = ROOT / "docs" / "results" / "leaderboard"
+ANCHORS = ROOT / "mtg_env" / "data" / "benchmarks" / "anchors.yaml"
+DECK_SET_TITLES = {
+    "classic": "Classic decks (the six classic decks, format classic)",
+    "core-heldout": "Core held-out decks (the ten held-out decks of the core format)",
+}
+
+
+def leaderboard_page(folder: Path = LEADERBOARD, anchors_file: Path = ANCHORS) -> str:
+    """The leaderboard from the results files of `mtg-env evaluate` in `folder` (JSON only:
+    nothing is run), one table per deck set, best rating first."""
+    import json
+
+    anchors = (
+        yaml.safe_load(anchors_file.read_text(encoding="utf-8")) if anchors_file.exists() else {}
+    )
+    results: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for f in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        raw = json.loads(f.read_text(encoding="utf-8"))
+        if isinstance(raw, dict) and raw.get("kind") == "mtg_env.evaluate.v1":
+            results[raw["config"]["deck_set"]].append(raw)
+    out = [
+        "# Leaderboard",
+        "",
+        "Ratings on the fixed anchored scale of `mtg-env evaluate` ([Agents and results]"
+        "(agents.md#evaluate-a-rating-on-a-fixed-scale)): every agent plays the same "
+        "seat-swapped games (deck pairs, seeds and seats) against pinned anchor agents; its "
+        "rating is the Bradley-Terry maximum-likelihood rating on the Elo scale with the "
+        "anchors' ratings pinned (random = 1000), with a bootstrap 95% interval over "
+        "seat-swapped pairs. Win rates count draws as half and come with Wilson 95% "
+        "intervals. Generated from the results files under `docs/results/leaderboard/` "
+        "(made by `python scripts/leaderboard.py`) when this page was built. `code` is "
+        "the digest of the engine, agents and data the games were played with (two in "
+        "one row: the code changed between the runs that made it); ratings compare "
+        "strictly only between rows of the same code.",
+        "",
+    ]
+    if not results:
+        out += ["No results files yet.", ""]
+    for ds in sorted(set(results) | set(anchors or {}), key=lambda d: (d != "classic", d)):
+        out += [f"## {DECK_SET_TITLES.get(ds, ds)}", ""]
+        entry = (anchors or {}).get(ds)
+        if entry:
+            out += [
+                f"Anchors, pinned (measured by `{entry.get('command', '?')}`: a round robin of "
+                f"{entry.get('games_per_pair', '?')} games per pair of anchors, random pinned; "
+                f"code {' '.join(entry.get('code') or ['?'])}):",
+                "",
+                "| anchor | rating | 95% CI |",
+                "|---|---|---|",
+            ]
+            for a in entry["anchors"]:
+                ci = a.get("ci95")
+                ci_text = f"{ci[0]:.0f}-{ci[1]:.0f}" if ci else "pinned"
+                out.append(f"| `{a['spec']}` | {a['rating']:.0f} | {ci_text} |")
+            out.append("")
+        rows = sorted(
+            results.get(ds, []),
+            key=lambda r: -(r["rating"]["elo"] if r["rating"]["elo"] is not None else -1e9),
+        )
+        if not rows:
+            out += ["No results files for this deck set yet.", ""]
+            continue
+        specs = [a["spec"] for a in rows[0]["anchors"]]
+        head = ["agent", "rating", "95% CI", *[f"vs `{s}`" for s in specs]]
+        head += ["games", "ms/decision", "budget", "code", "command"]
+        out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for r in rows:
+            rt = r["rating"]
+            elo = (
+                "?"
+                if rt["elo"] is None
+                else f"{rt['elo']:.0f}" + (" (bound)" if rt["at_bound"] else "")
+            )
+            ci = "?" if not rt["ci95"] else f"{rt['ci95'][0]:.0f}-{rt['ci95'][1]:.0f}"
+            per = {a["opponent"]: a for a in r["per_anchor"]}
+            cells = [f"`{r['agent']}`", elo, ci]
+            for s in specs:
+                a = per.get(s)
+                cells.append(
+                    f"{a['win_rate']:.2f} ({a['ci95'][0]:.2f}-{a['ci95'][1]:.2f})" if a else "-"
+                )
+            spd = r.get("seconds_per_decision")
+            budget = (r.get("budgets") or {}).get(r["agent"])
+            if budget and budget.get("iterations_per_decision"):
+                btext = f"{budget['iterations_per_decision']} iterations/decision"
+            elif budget and budget.get("seconds_per_decision"):
+                btext = f"{budget['seconds_per_decision']} s/decision"
+            else:
+                btext = "-"
+            games = f"{r['games_played']}" + ("" if r["complete"] else " (partial)")
+            code = " ".join(r.get("code_digests") or ["?"])
+            code += " (mixed)" if len(r.get("code_digests") or []) > 1 else ""
+            cells += [games, "-" if spd is None else f"{spd * 1000:.2f}", btext, code]
+            cells.append(f"`{r.get('command') or '?'}`")
+            out.append("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
+        out.append("")
+        anchor_code = set((entry or {}).get("code") or [])
+        row_code = {c for r in rows for c in r.get("code_digests") or []}
+        if anchor_code and row_code - anchor_code:
+            out += [
+                f"The anchors were measured on code {', '.join(sorted(anchor_code))} and these "
+                f"rows played on {', '.join(sorted(row_code))}: the engine or agents changed "
+                "in between, so the pinned ratings may not describe the anchors exactly as "
+                "they played these rows.",
+                "",
+            ]
+        if ds == "core-heldout":
+            out += [
+                "`policy:default` is not on this table: it is a classic-format policy, and the "
+                "agent loader refuses it for the core format (its observation and action "
+                "spaces are classic's).",
+                "",
+            ]
+    return "\n".join(out)
 
 
 def rules_coverage() -> str:

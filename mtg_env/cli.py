@@ -499,6 +499,146 @@ def tournament(
     _echo(f"summary: {Path(out) / 'summary.json'}")
 
 
+@app.command()
+@_clean
+def evaluate(
+    agent: Annotated[
+        str,
+        typer.Argument(
+            help="Agent spec (random, heuristic, ismcts:N, policy:PATH, or a plug-in "
+            "MODULE:ATTR / FILE.py:ATTR / text:MODULE:ATTR, which runs that Python code)."
+        ),
+    ],
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="Rules format (picks the default deck set).")
+    ] = None,
+    decks: Annotated[str | None, typer.Option(help="Deck set: classic or core-heldout.")] = None,
+    games: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Games per anchor (seat-swapped pairs).")
+    ] = 40,
+    seed: Annotated[int, typer.Option(min=0, help="Schedule seed (0: the standard one).")] = 0,
+    out: Annotated[
+        str | None,
+        typer.Option(help="Results JSON; resumable: a rerun with the same file skips done games."),
+    ] = None,
+    anchors: Annotated[
+        str | None, typer.Option(help="Anchors file (default: the committed one).")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Rate an agent on the fixed anchored scale: seat-swapped games against pinned anchor
+    agents on a fixed seeded schedule, a Bradley-Terry rating with a bootstrap 95%
+    interval, per-anchor and per-deck win rates (docs: Agents and results)."""
+    import shlex
+    from pathlib import Path
+
+    from rich.progress import Progress
+
+    from agents.evaluate import ANCHORS_FILE, progress_path, resolve_deck_set
+    from agents.evaluate import evaluate as run_evaluate
+
+    ds = resolve_deck_set(fmt, decks)
+    out_path = Path(out) if out is not None else None
+    if out_path is not None:
+        from .io import check_writable
+
+        check_writable(out_path)  # before the games, not after
+    command = f"mtg-env evaluate {shlex.quote(agent)} --decks {ds.name} --games {games}"
+    command += f" --seed {seed}" if seed else ""
+    command += f" --out {shlex.quote(out)}" if out is not None else ""
+    with Progress(transient=True, disable=json_out) as bar:
+        task = bar.add_task(f"{_markup(agent)} on {ds.name}", total=None)
+
+        def prog(n: int, total: int) -> None:
+            bar.update(task, total=total, advance=n)
+
+        try:
+            res = run_evaluate(
+                agent,
+                ds.name,
+                games,
+                seed,
+                out=out_path,
+                anchors_file=Path(anchors) if anchors else ANCHORS_FILE,
+                progress=prog,
+                command=command,
+            )
+        except KeyboardInterrupt:
+            bar.stop()
+            where = (
+                f"every finished game is in {progress_path(out_path)}; rerun the same command "
+                "to resume"
+                if out_path is not None
+                else "give --out FILE to make a run resumable"
+            )
+            _echo(f"interrupted: {where}", err=True)
+            raise typer.Exit(130) from None
+    if json_out:
+        _echo(json.dumps({k: v for k, v in res.items() if k != "games"}))
+        return
+    r = res["rating"]
+    bound = " (at the bound of the scale)" if r["at_bound"] else ""
+    _echo(
+        f"{agent} on {ds.name}: rating {r['elo']:.0f} (95% CI {r['ci95'][0]:.0f} to "
+        f"{r['ci95'][1]:.0f}){bound}, {res['games_played']} games"
+    )
+    for a in res["per_anchor"]:
+        pinned = next(x["rating"] for x in res["anchors"] if x["spec"] == a["opponent"])
+        _echo(
+            f"  vs {a['opponent']} ({pinned:.0f}): win rate {a['win_rate']:.3f} "
+            f"(95% CI {a['ci95'][0]:.3f}-{a['ci95'][1]:.3f}, {a['games']} games)"
+        )
+    spd = res["seconds_per_decision"]
+    if spd is not None:
+        _echo(f"  {spd * 1000:.2f} ms per decision")
+    if res["fallbacks"]:
+        _echo(f"  {res['fallbacks']} replies were not legal action numbers (random fallback)")
+    if out_path is not None:
+        _echo(f"results: {out_path}")
+
+
+@app.command()
+@_clean
+def compare(
+    a: Annotated[str, typer.Argument(help="Results file of agent A (mtg-env evaluate --out).")],
+    b: Annotated[str, typer.Argument(help="Results file of agent B, same schedule.")],
+    width: Annotated[
+        float,
+        typer.Option(help="Interval width (score difference) to size the games needed for."),
+    ] = 0.1,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Is A stronger than B? A paired bootstrap over the games both played (same anchor,
+    deck pair, seed and seat), and the games needed for a given interval width."""
+    from pathlib import Path
+
+    from agents.evaluate import compare as run_compare
+
+    _finite(width, "width", 0.0, 2.0)
+    res = run_compare(Path(a), Path(b), width=width)
+    if json_out:
+        _echo(json.dumps(res))
+        return
+    _echo(
+        f"{res['a']} - {res['b']}: score difference {res['score_diff']:+.3f} per game "
+        f"(95% CI {res['score_diff_ci95'][0]:+.3f} to {res['score_diff_ci95'][1]:+.3f}), "
+        f"rating difference {res['rating_diff']:+.0f} (95% CI {res['rating_diff_ci95'][0]:+.0f} "
+        f"to {res['rating_diff_ci95'][1]:+.0f}), over {res['shared_games']} shared games"
+    )
+    _echo(
+        f"P({res['a']} stronger) = {res['prob_a_stronger']:.3f} "
+        f"(one-sided p = {res['p_one_sided']:.3f})"
+    )
+    need = res["games_needed"]
+    if need["games_per_anchor"] is None:
+        _echo(f"games needed for a {width:g}-wide interval: unknown ({need['why']})")
+    else:
+        _echo(
+            f"games needed for a {width:g}-wide interval: about {need['games_per_anchor']} per "
+            f"anchor ({need['games_total']} in all)"
+        )
+
+
 @puzzle_app.command("run")
 @_clean
 def puzzle_run(
