@@ -111,3 +111,11 @@ def test_a_set_sizes_its_own_observation_tables() -> None:
 def test_a_bad_layout_entry_names_the_file_and_field(layout: object, message: str) -> None:
     with pytest.raises(CardDataError, match=message):
         parse_card_set({"set": "x", "layout": layout, "cards": []}, "x/set.yaml")
+
+
+def test_the_core_set_uses_every_engine_keyword_but_protection_from_blue() -> None:
+    """The pool covers every keyword the engine has (printed or granted), so that each
+    is played by the agents and fuzzed on real cards; protection from blue, which the
+    engine knows with the other colours, has no card in any bundled set yet."""
+    used = set_keywords(load_cards("core"))
+    assert [k for k in KEYWORD_ORDER if k not in used] == ["protection_from_blue"]
