@@ -24,6 +24,7 @@ from typing import Any
 from .engine import Action, Game, load_cards
 from .engine.cards import CardDef
 from .engine.constants import D_BOTTOM, DECISION_NAMES, LAND, PLAY
+from .engine.decisions import Resolving
 from .engine.log import describe_action, obj_name, private_event, render_event
 from .env.replay import ReplayModel, replay_games
 from .render import colors_text, permanent_state, stack_items, type_names
@@ -55,6 +56,8 @@ def _action(g: Game, a: Action, index: int) -> dict[str, Any]:
         d["private"], d["redacted"] = seat, "put a card on the bottom of the library"
     elif halves and a.arg >= len(halves):  # pocket: a card played face down
         d["private"], d["redacted"] = seat, "play a card face down as a mana source"
+    elif isinstance(g.ctx, Resolving) and g.ctx.purpose == "look":  # scry, surveil
+        d["private"], d["redacted"] = seat, "put a card looked at on top or away"
     return d
 
 

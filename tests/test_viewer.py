@@ -213,3 +213,34 @@ def test_cli_corrupt_replay_is_a_clear_error(tmp_path: Path, heuristic_game: dic
     assert r.exit_code == 2 and "file not found" in r.output
     r = runner.invoke(app, ["replay", "html", str(bad), "--out", str(bad)])
     assert r.exit_code == 2
+
+
+def test_a_scry_choice_is_private_to_the_seat_that_makes_it() -> None:
+    """Which card a player keeps on top or sends away when scrying is theirs to know: the
+    other seat's view shows only that a looked-at card was put somewhere (CR 701.22a)."""
+    from mtg_env.scenario import Runner, build, parse_scenario, run_steps
+    from mtg_env.viewer import _action
+
+    raw = {
+        "name": "scry",
+        "format": "core",
+        "setup": {
+            "turn": 3,
+            "step": "main1",
+            "players": [
+                {
+                    "hand": [{"card": "Preordain", "id": "p"}],
+                    "library": ["Craw Wurm", "Lightning Bolt", "Forest"],
+                    "battlefield": ["Island"],
+                },
+                {"library": ["Forest"]},
+            ],
+        },
+        "expect": [{"game_over": False}],
+    }
+    g, labels = build(parse_scenario(raw, "test"))
+    r = Runner(g, labels)
+    run_steps(r, [{"player": 0, "play": "p"}, "resolve"])
+    a = _action(r.g, r.g.legal_actions()[0], 0)
+    assert a["text"] == "choose Craw Wurm on top"
+    assert a["private"] == 0 and a["redacted"] == "put a card looked at on top or away"

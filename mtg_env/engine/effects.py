@@ -173,7 +173,10 @@ def _ask(
     select: tuple[int, ...] = (),
     purpose: str = "",
 ) -> None:
-    g.ctx = Resolving(select, purpose) if kind == D_SELECT else RESOLVING
+    if kind == D_SELECT:
+        g.ctx = Resolving(select, purpose)
+    else:  # `purpose` is not hashed: a plain choice shares one context value
+        g.ctx = Resolving(None, purpose) if purpose else RESOLVING
     g._set_decision(kind, seat, res.item.cid, prompt, options)
 
 
@@ -365,7 +368,8 @@ def _look(g: GameLike, res: Resolution, a: dict[str, Any], away: str) -> bool:
     for c in looking:
         opts += [f"{g.name(c)} on top", f"{g.name(c)} {where}"]
     verb = "scry" if away == "bottom" else "surveil"
-    _ask(g, res, D_CHOICE, seat, f"{verb}: put a card on top or {where}", tuple(opts))
+    # Purpose "look": which card goes where is the looking player's secret (views redact it).
+    _ask(g, res, D_CHOICE, seat, f"{verb}: put a card on top or {where}", tuple(opts), (), "look")
     return False
 
 
