@@ -656,6 +656,11 @@ def evaluate(
         rows = [play_scheduled(t, ds.format) for t in _counted(tasks, progress)]
     else:
         prog, done = _resume(out, config, tasks)
+        if out.exists() and len(done) == len(tasks):
+            # Nothing left to play: the file already records the run(s) that made it
+            # (their versions, code, times and command), so it is left as it is.
+            prog.unlink(missing_ok=True)
+            return _load_result(out)
         rows = _play_all(tasks, ds.format, prog, done, progress)
     result = summarize(config, rows, anchors)
     result["command"] = command
@@ -776,6 +781,11 @@ def measure_anchors(
         rows = [play_scheduled(t, ds.format) for t in _counted(tasks, progress)]
     else:
         prog, done = _resume(out, config, tasks)
+        if out.exists() and len(done) == len(tasks):
+            # Nothing left to play: the file already records the run(s) that made it
+            # (their versions, code, times and command), so it is left as it is.
+            prog.unlink(missing_ok=True)
+            return _load_result(out)
         rows = _play_all(tasks, ds.format, prog, done, progress)
     ratings = rate(rows, list(specs), {PINNED[0]: PINNED[1]})
     pairs = []

@@ -12,7 +12,8 @@ writes their fitted ratings (random pinned at 1000) to the anchors file, with th
 that produced them, and the round robin's games beside the results. The rows are then
 evaluated against those pinned anchors; each row is one results file, resumable (rerun
 the same command after an interruption) and refused if made with another configuration.
-`policy:default` is a classic-format policy: the core rows leave it out.
+`policy:default` is a classic-format policy: the core rows leave it out and rate instead the
+policy trained on the core training decks only (docs/results/core_heldout_policy/).
 """
 
 from __future__ import annotations
@@ -55,7 +56,14 @@ class Config:
     rows: dict[str, tuple[str, ...]] = dataclasses.field(
         default_factory=lambda: {
             "classic": ("random", "heuristic", "policy:default", "ismcts:10", "ismcts:50"),
-            "core-heldout": ("random", "heuristic", "ismcts:10", "ismcts:50"),
+            # The v1 policy trained on the core training decks only (docs/agents.md).
+            "core-heldout": (
+                "random",
+                "heuristic",
+                "ismcts:10",
+                "ismcts:50",
+                "policy:docs/results/core_heldout_policy/policy.safetensors",
+            ),
         }
     )
     games: int = 16  # per anchor, for each row
