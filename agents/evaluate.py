@@ -426,6 +426,26 @@ def _resume(
     return prog, done
 
 
+def _games(
+    out: Path | None,
+    config: dict[str, Any],
+    tasks: list[Scheduled],
+    fmt: str,
+    progress: Callable[[int, int], None] | None,
+) -> list[dict[str, Any]] | None:
+    """The games of `tasks`: played now, or resumed from `out` and its progress file;
+    None when `out` already holds the finished run. Nothing is left to play then: the file
+    records the run(s) that made it (their versions, code, times and command), so it is
+    left as it is."""
+    if out is None:
+        return [play_scheduled(t, fmt) for t in _counted(tasks, progress)]
+    prog, done = _resume(out, config, tasks)
+    if out.exists() and len(done) == len(tasks):
+        prog.unlink(missing_ok=True)
+        return None
+    return _play_all(tasks, fmt, prog, done, progress)
+
+
 def _play_all(
     tasks: list[Scheduled],
     fmt: str,
@@ -652,16 +672,10 @@ def evaluate(
     config = run_config(agent, anchors, ds, games, seed)
     tasks = schedule([(agent, a.spec) for a in anchors], ds, config["games"], seed)
     start = time.perf_counter()
-    if out is None:
-        rows = [play_scheduled(t, ds.format) for t in _counted(tasks, progress)]
-    else:
-        prog, done = _resume(out, config, tasks)
-        if out.exists() and len(done) == len(tasks):
-            # Nothing left to play: the file already records the run(s) that made it
-            # (their versions, code, times and command), so it is left as it is.
-            prog.unlink(missing_ok=True)
-            return _load_result(out)
-        rows = _play_all(tasks, ds.format, prog, done, progress)
+    rows = _games(out, config, tasks, ds.format, progress)
+    if rows is None:
+        assert out is not None
+        return _load_result(out)
     result = summarize(config, rows, anchors)
     result["command"] = command
     result["budgets"] = {
@@ -777,16 +791,10 @@ def measure_anchors(
     }
     matchups = [(a, b) for i, a in enumerate(specs) for b in specs[i + 1 :]]
     tasks = schedule(matchups, ds, config["games"], seed)
-    if out is None:
-        rows = [play_scheduled(t, ds.format) for t in _counted(tasks, progress)]
-    else:
-        prog, done = _resume(out, config, tasks)
-        if out.exists() and len(done) == len(tasks):
-            # Nothing left to play: the file already records the run(s) that made it
-            # (their versions, code, times and command), so it is left as it is.
-            prog.unlink(missing_ok=True)
-            return _load_result(out)
-        rows = _play_all(tasks, ds.format, prog, done, progress)
+    rows = _games(out, config, tasks, ds.format, progress)
+    if rows is None:
+        assert out is not None
+        return _load_result(out)
     ratings = rate(rows, list(specs), {PINNED[0]: PINNED[1]})
     pairs = []
     for a, b in matchups:

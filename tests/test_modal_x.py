@@ -1,11 +1,11 @@
 """Modal spells (CR 700.2) and X spells (CR 107.3) in card data and in the engine: what
 the loader accepts, what a caster is offered as the spell is cast (601.2b), what is paid
-(601.2f), and that clones and pickles of a game in the middle of an announcement go on as
+(601.2f), and that clones and deep copies of a game in the middle of an announcement go on as
 the game does. The cards' own behaviour is in their scenarios (tests/scenarios/core)."""
 
 from __future__ import annotations
 
-import pickle
+import copy
 from typing import Any
 
 import pytest
@@ -148,11 +148,11 @@ def test_cr_700_2a_a_mode_without_legal_targets_is_not_offered() -> None:
     assert all(a.kind != PLAY for a in r.g.legal_actions())
 
 
-def test_a_clone_and_a_pickle_mid_announcement_continue_like_the_game() -> None:
+def test_a_clone_and_a_deep_copy_mid_announcement_continue_like_the_game() -> None:
     r = _runner("Sphinx's Revelation", ["Plains", "Island", "Island", "Island", "Island"])
     g = r.g
     g.apply(Action(PLAY, r.labels["spell"]))
-    copies = [g.clone(), pickle.loads(pickle.dumps(g))]
+    copies = [g.clone(), copy.deepcopy(g)]  # deepcopy: the serializable path
     for x in (g, *copies):
         x.apply(Action(CHOOSE, 0, 2))
         run_steps(Runner(x, r.labels), ["resolve"])

@@ -357,8 +357,13 @@ class Priority(Targeting):
                 tuple(sp.modes[i].text for i in ok),
             )
             return
-        cost = self.rules.cost(self, p, cd)
-        if cost is not None and cost.x and "x" not in item.info:
+        # Only a card with {X} printed asks; what is paid is the format's cost of it.
+        cost = (
+            self.rules.cost(self, p, cd)
+            if cd.cost is not None and cd.cost.x and "x" not in item.info
+            else None
+        )
+        if cost is not None and cost.x:
             srcs = self.rules.mana_sources(self, p)
             top = 0
             while top < MAX_X and can_pay(srcs, cost.with_x(top + 1)):
