@@ -477,6 +477,10 @@ def _refresh_intrinsic(work: dict[int, Chars]) -> None:
         if not ch.types & LAND:
             continue
         want = _intrinsic(ch.subtypes) if ch.subtypes & _BASIC_TYPES else ()
+        if ch.abilities == want:
+            # The usual basic land, already right. (The test below hashes every ability,
+            # a deep dataclass hash, for every land at every layer recomputation.)
+            continue
         have = tuple(a for a in ch.abilities if a in _INTRINSIC_SET)
         if have != want:
             ch.abilities = want + tuple(a for a in ch.abilities if a not in _INTRINSIC_SET)
