@@ -11,7 +11,7 @@ install: $(STAMP)
 # torch is installed first, pinned to the local CPU build, so that no later
 # requirement pulls a CUDA build of torch from the registry. The install compiles the engine
 # (setup.py, docs/compiling.md): an edited engine source makes `make install` rebuild it.
-ENGINE_SOURCES := $(wildcard mtg_env/engine/*.py mtg_env/engine/formats/*.py)
+ENGINE_SOURCES := $(wildcard mtg_env/engine/*.py mtg_env/engine/formats/*.py) mtg_env/env/spaces.py mtg_env/env/entity.py
 $(STAMP): pyproject.toml setup.py $(ENGINE_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -38,7 +38,7 @@ docs: install
 PURE_SUITE := tests/scenarios tests/test_golden_perft.py "tests/test_fuzz.py::test_invariant_fuzz[0]" \
 	tests/test_identity.py tests/test_engine_api.py tests/test_compiled.py tests/test_state_fields.py \
 	tests/test_layout.py tests/test_format_hooks.py tests/test_formats.py tests/test_layers_api.py \
-	tests/test_combat_legality.py
+	tests/test_combat_legality.py tests/env/test_observation.py tests/env/test_entity.py
 
 test: install lint docs
 	@if [ -x "$(CHROMIUM)" ]; then \

@@ -1,4 +1,5 @@
-"""Build: the engine (mtg_env/engine) compiled with mypyc, or pure Python where it cannot be.
+"""Build: the engine (mtg_env/engine) and the observation encoders (mtg_env/env/spaces.py,
+entity.py) compiled with mypyc, or pure Python where they cannot be.
 
 Everything else about the package is in pyproject.toml; this file only adds the compiled
 engine. The same `.py` files are compiled and installed beside their extensions, so that
@@ -29,6 +30,12 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).parent
 ENGINE = "mtg_env/engine"
+# Compiled with the engine, in the same group (so that they read the engine's objects
+# natively): the observation encoders (v0 with the action mask, v1 with its candidates), most
+# of an env step once the engine is compiled (docs/performance.md). They are loaded compiled
+# or pure together with the engine (mtg_env/engine/build.py): a compiled encoder only works
+# with the compiled engine.
+ENV_MODULES = ["mtg_env/env/spaces.py", "mtg_env/env/entity.py"]
 # Interpreted beside the compiled modules: the package and its import guard (build.py),
 # and the modules that define pydantic models (pydantic builds classes and validators when
 # the module runs, which a compiled class does not support).
@@ -42,7 +49,8 @@ MANIFEST = "_compiled.json"
 def compiled_sources() -> list[str]:
     """The engine modules that are compiled, as paths relative to the project root."""
     paths = sorted((ROOT / ENGINE).glob("*.py")) + sorted((ROOT / ENGINE / "formats").glob("*.py"))
-    return [p.relative_to(ROOT).as_posix() for p in paths if p.name not in UNCOMPILED]
+    engine = [p.relative_to(ROOT).as_posix() for p in paths if p.name not in UNCOMPILED]
+    return engine + ENV_MODULES
 
 
 def manifest() -> dict:
@@ -52,8 +60,9 @@ def manifest() -> dict:
     return {
         "mypy": mypy.version.__version__,
         "python": platform.python_version(),
+        # Paths relative to the package directory (mtg_env/): engine/game.py, env/spaces.py.
         "sources": {
-            p[len(ENGINE) + 1 :]: hashlib.sha256((ROOT / p).read_bytes()).hexdigest()
+            p[len("mtg_env/") :]: hashlib.sha256((ROOT / p).read_bytes()).hexdigest()
             for p in compiled_sources()
         },
     }

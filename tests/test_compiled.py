@@ -33,18 +33,19 @@ def _has_c_compiler() -> bool:
 
 
 def test_the_engine_runs_compiled_unless_asked_for_pure_python() -> None:
-    """`make install` compiled the engine (where a C compiler exists), and it is what runs;
-    with MTG_ENV_PURE=1 the same installation runs the `.py` files."""
-    module = mtg_env.engine.game.__file__
+    """`make install` compiled the engine and the v0 observation encoder (where a C compiler
+    exists), and they are what runs; with MTG_ENV_PURE=1 the same installation runs the
+    `.py` files of both."""
+    modules = [mtg_env.engine.game.__file__, importlib.import_module("mtg_env.env.spaces").__file__]
     if PURE:
         assert not build.COMPILED and build.WHY_PURE == "MTG_ENV_PURE is set"
-        assert module.endswith(".py")
+        assert all(m.endswith(".py") for m in modules), modules
         return
     if not _has_c_compiler():
         pytest.skip("no C compiler here: the install fell back to the pure engine")
     assert build.COMPILED, build.WHY_PURE
     assert build.engine_build() == "compiled"
-    assert module.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), module
+    assert all(m.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for m in modules), modules
 
 
 def hash_traces(games: int) -> dict[str, str]:
@@ -98,8 +99,11 @@ def _copy_package(tmp_path: Path) -> Path:
 
 
 def _import_engine(root: Path) -> subprocess.CompletedProcess[str]:
+    # The encoder first: importing it must bring the engine's choice with it.
     code = (
-        "import mtg_env.engine.game as g, mtg_env.engine.build as b; print(b.COMPILED, g.__file__)"
+        "import importlib; s = importlib.import_module('mtg_env.env.spaces'); "
+        "import mtg_env.engine.game as g, mtg_env.engine.build as b; "
+        "print(b.COMPILED, g.__file__, s.__file__)"
     )
     env = {k: v for k, v in os.environ.items() if k != "MTG_ENV_PURE"}
     return subprocess.run(
@@ -115,32 +119,37 @@ def _import_engine(root: Path) -> subprocess.CompletedProcess[str]:
 def test_an_unchanged_copy_of_the_compiled_engine_runs_compiled(tmp_path: Path) -> None:
     root = _copy_package(tmp_path)
     done = _import_engine(root)
-    compiled, module = done.stdout.split()
-    assert compiled == "True" and module.startswith(str(root)) and not module.endswith(".py")
+    compiled, *modules = done.stdout.split()
+    assert compiled == "True", done.stderr
+    for module in modules:
+        assert module.startswith(str(root)) and not module.endswith(".py"), module
     assert done.stderr == ""
 
 
-@pytest.mark.parametrize("change", ["edit", "no record"])
+@pytest.mark.parametrize("change", ["edit engine", "edit encoder", "no record"])
 def test_a_source_changed_after_the_build_runs_as_python_and_says_so(
     tmp_path: Path, change: str
 ) -> None:
-    """An engine file edited after `make install` (or a build with no record of its
-    sources): the `.py` files run, never the stale extensions, with one warning naming
-    the file and how to rebuild."""
+    """An engine file or the compiled encoder edited after `make install` (or a build with
+    no record of its sources): the `.py` files of every compiled module run, never the
+    stale extensions (a compiled encoder beside the pure engine could not even read its
+    objects), with one warning naming the file and how to rebuild."""
     root = _copy_package(tmp_path)
     engine = root / "mtg_env" / "engine"
-    if change == "edit":
-        rng = engine / "rng.py"
-        rng.write_text(rng.read_text() + "\n# an edit after the build\n")
+    edited = {"edit engine": "engine/rng.py", "edit encoder": "env/spaces.py"}.get(change)
+    if edited is not None:
+        path = root / "mtg_env" / edited
+        path.write_text(path.read_text() + "\n# an edit after the build\n")
     else:
         (engine / "_compiled.json").unlink()
     done = _import_engine(root)
-    compiled, module = done.stdout.split()
+    compiled, module, encoder = done.stdout.split()
     assert compiled == "False" and module == str(engine / "game.py")
+    assert encoder == str(root / "mtg_env" / "env" / "spaces.py")
     assert "Traceback" not in done.stderr
     why = (
-        "mtg_env/engine/rng.py changed since it was compiled"
-        if change == "edit"
+        f"mtg_env/{edited} changed since it was compiled"
+        if edited is not None
         else ("_compiled.json is missing or unreadable")
     )
     assert why in done.stderr and "make install rebuilds" in done.stderr

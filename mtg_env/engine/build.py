@@ -3,7 +3,9 @@
 `mtg_env.engine` calls `choose()` before it imports any other engine module. The engine
 runs compiled when the install built the extensions (setup.py) and every compiled source
 is still the file it was built from (the SHA-256s in `_compiled.json`). Otherwise it runs
-the `.py` files, which are always installed beside the extensions:
+the `.py` files, which are always installed beside the extensions. The choice covers every
+compiled module, the observation encoders (`mtg_env/env/spaces.py` and `entity.py`, compiled
+in the engine's group) included: they are compiled or pure together with the engine.
 
 - `MTG_ENV_PURE=1` in the environment asks for the pure engine (same behaviour, slower);
 - a source edited since the build (a developer's tree) gives one warning and the pure
@@ -30,7 +32,12 @@ from types import ModuleType
 
 HERE = Path(__file__).parent
 PACKAGE = __name__.rpartition(".")[0]  # mtg_env.engine
+TOP = PACKAGE.partition(".")[0]  # mtg_env
+TOP_DIR = HERE.parent
 MANIFEST = HERE / "_compiled.json"
+# Where compiled modules live, relative to the package directory (setup.py's
+# compiled_sources): the engine, its formats, and the env's observation encoders.
+COMPILED_DIRS = ("engine", "engine/formats", "env")
 
 COMPILED = False  # set by choose(): whether the compiled modules are in use
 WHY_PURE = "not chosen yet"  # why not, in words ("" when compiled)
@@ -44,12 +51,13 @@ def _extensions() -> dict[str, Path]:
     """The compiled modules next to their sources: module name -> `.py` path."""
     found: dict[str, Path] = {}
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        for ext in [*HERE.glob(f"*{suffix}"), *HERE.glob(f"*/*{suffix}")]:
-            stem = ext.name[: -len(suffix)]
-            source = ext.with_name(stem + ".py")
-            if source.exists():
-                rel = source.relative_to(HERE).with_suffix("")
-                found[".".join((PACKAGE, *rel.parts))] = source
+        for folder in COMPILED_DIRS:
+            for ext in (TOP_DIR / folder).glob(f"*{suffix}"):
+                stem = ext.name[: -len(suffix)]
+                source = ext.with_name(stem + ".py")
+                if source.exists():
+                    rel = source.relative_to(TOP_DIR).with_suffix("")
+                    found[".".join((TOP, *rel.parts))] = source
     return found
 
 
@@ -59,12 +67,13 @@ def _stale(modules: dict[str, Path]) -> str:
         sources = json.loads(MANIFEST.read_text())["sources"]
     except (OSError, ValueError, KeyError, TypeError):
         return f"{MANIFEST.name} is missing or unreadable"
-    built = {".".join((PACKAGE, *Path(k).with_suffix("").parts)): v for k, v in sources.items()}
+    # Keys are relative to the package directory (engine/game.py, env/spaces.py).
+    built = {".".join((TOP, *Path(k).with_suffix("").parts)): v for k, v in sources.items()}
     for name, source in modules.items():
         if name not in built:
-            return f"{source.relative_to(HERE.parent.parent)} has no record of its build"
+            return f"{source.relative_to(TOP_DIR.parent)} has no record of its build"
         if hashlib.sha256(source.read_bytes()).hexdigest() != built[name]:
-            return f"{source.relative_to(HERE.parent.parent)} changed since it was compiled"
+            return f"{source.relative_to(TOP_DIR.parent)} changed since it was compiled"
     missing = sorted(set(built) - set(modules))
     if missing:
         return f"{missing[0]} has no compiled extension"

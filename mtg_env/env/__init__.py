@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+# The engine decides first whether the compiled modules run (mtg_env/engine/build.py): that
+# choice covers `spaces` and `entity`, compiled in the engine's group, which must not be
+# imported before it.
+from .. import engine as _engine  # noqa: F401
+
 __all__ = ["AGENTS", "Layout", "Limits", "SelfPlayEnv", "env", "raw_env"]
 
 _HOME = {

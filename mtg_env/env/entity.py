@@ -10,6 +10,8 @@ The candidates are the legal actions, one per distinct move: two copies of a car
 are one move (the first copy is played), as in the flat layout, so the rows are the flat
 layout's legal indices in ascending order, and replays record the same integers for v0 and
 v1 games.
+
+Compiled with the engine where the engine is, like `spaces` (setup.py, docs/compiling.md).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from ..engine.constants import (
     TARGET,
 )
 from ..engine.decisions import Announce, BlockTarget, Targets
+from ..engine.frozen import Frozen
 from ..engine.objects import ABILITY, SPELL
 from .spaces import KEYWORD_LIST, Layout, mana_counts
 
@@ -145,7 +148,7 @@ CANDIDATE_INDEX = {name: i for i, (name, _) in enumerate(CANDIDATE_FIELDS)}
 
 
 @dataclass(frozen=True)
-class EntityLimits:
+class EntityLimits(Frozen):
     """Table sizes. A state with more objects or more distinct legal actions is truncated
     by the env with a reason (as the flat layout's limits are)."""
 
@@ -182,6 +185,11 @@ class EntityLayout:
                 "action_mask": spaces.Box(0, 1, (lim.candidates,), np.int8),
             }
         )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # A copy is the layout of the same flat layout and limits, built again (as
+        # `Layout.__reduce__`): the compiled class cannot restore its attributes itself.
+        return EntityLayout, (self.flat, self.limits)
 
     # ------------------------------------------------------------------ candidates
 

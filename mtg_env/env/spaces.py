@@ -3,6 +3,9 @@
 Both are built per format from its card set and limits, so that the same index means
 the same kind of move (and the same feature) in every state. See `mtg_env.env.duel` for
 the documentation of every slice.
+
+This module is compiled with the engine where the engine is (setup.py, docs/compiling.md):
+it follows the engine's conventions (typed, no dynamic attributes, copies by `__reduce__`).
 """
 
 from __future__ import annotations
@@ -42,13 +45,14 @@ from ..engine.constants import (
     TARGET,
 )
 from ..engine.decisions import BlockTarget, Targets
+from ..engine.frozen import Frozen
 from ..engine.layers import Chars
 from ..engine.objects import SPELL, TRIGGER
 from ..engine.vocab import FIRST_KEYWORDS, KEYWORD_ORDER
 
 
 @dataclass(frozen=True)
-class Limits:
+class Limits(Frozen):
     """Slot counts of the layout. A state that exceeds them (more permanents on one side,
     a deeper stack) is truncated by the env rather than leaving a legal move unreachable."""
 
@@ -86,6 +90,7 @@ class Layout:
     """Action slices and observation slices for one format."""
 
     def __init__(self, cardset: CardSet, limits: Limits | None = None) -> None:
+        self.cardset = cardset
         # The set's own table sizes (set.yaml `layout`) over the defaults.
         own = {k: v for k, v in cardset.layout.items() if k in Limits.__dataclass_fields__}
         self.limits = lim = limits or Limits(**own)
@@ -212,6 +217,12 @@ class Layout:
         # id(Chars) -> (that Chars, its static permanent features); see _static_vec.
         self._static: dict[int, tuple[Chars, np.ndarray]] = {}
         self._by_value: dict[tuple, np.ndarray] = {}
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # A copy (pickle, copy.deepcopy of an env) is the layout of the same card set and
+        # limits, built again: everything else here follows from them, and the compiled
+        # class has no default way to restore its attributes (docs/compiling.md).
+        return Layout, (self.cardset, self.limits)
 
     # ------------------------------------------------------------------ slots
 

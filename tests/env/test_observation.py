@@ -176,3 +176,35 @@ def _obs_digest(games: int = 8) -> str:
 
 def test_observation_encoding_is_pinned() -> None:
     assert _obs_digest() == OBS_DIGEST
+
+
+def test_a_copied_layout_encodes_like_the_original() -> None:
+    """A copy of a layout (pickle, deepcopy: what copying an env does) is the layout of the
+    same card set and limits, on both builds (the compiled class restores itself by
+    `__reduce__`), and encodes every state as the original does."""
+    import copy
+    import pickle
+
+    from mtg_env.env.spaces import Limits
+
+    small = Layout(load_cards("classic"), Limits(permanents=12, stack=5))
+    for lay in (LAYOUT, small):
+        copies = [copy.deepcopy(lay), pickle.loads(pickle.dumps(lay))]
+        for c in copies:
+            assert type(c) is Layout and c is not lay
+            assert (c.limits, c.n_obs, c.n_actions, c.card_names) == (
+                lay.limits,
+                lay.n_obs,
+                lay.n_actions,
+                lay.card_names,
+            )
+        g = Game.new((DECKS[NAMES[0]], DECKS[NAMES[1]]), seed=5)
+        r = random.Random(5)
+        while not g.is_over and g.n_decisions < 150:
+            seat = g.current_player
+            want = lay.observe(g, seat)
+            want_mask = lay.mask_and_map(g, seat)[0]
+            for c in copies:
+                assert np.array_equal(c.observe(g, seat), want)
+                assert np.array_equal(c.mask_and_map(g, seat)[0], want_mask)
+            g.apply(r.choice(g.legal_actions()))
