@@ -22,8 +22,9 @@ Every figure is random legal play, seeded, measured for a wall-clock budget:
   and the ratio of `raw_env` to it;
 - `engine_build` / `pure` / `compiled_vs_pure_ratio`: which engine ran the figures above
   (`compiled`, the mypyc build, or `pure` Python; docs/compiling.md), and, when it was the
-  compiled one, the engine, clone and raw_env figures of the pure engine measured in a
-  child process (`MTG_ENV_PURE=1`) in the same run, with compiled / pure for each.
+  compiled one, the engine, clone and raw_env figures of the pure build (engine and
+  observation encoders) measured in a child process (`MTG_ENV_PURE=1`) in the same run,
+  with compiled / pure for each.
 
 Absolute numbers drift on shared machines by tens of percent within minutes; ratios are
 therefore measured in paired rounds (`rounds`, 3 by default): the two sides alternate, each
