@@ -105,7 +105,17 @@ class Chars:
 
 
 def _intrinsic(subtypes: frozenset[str]) -> tuple[ManaAbility, ...]:
-    return tuple(INTRINSIC[t] for t in BASIC_LAND_TYPES if t in subtypes)
+    # Asked for every land at every layer recomputation, of a handful of distinct sets.
+    hit = _INTRINSIC_OF.get(subtypes)
+    if hit is None:
+        if len(_INTRINSIC_OF) > 1024:
+            _INTRINSIC_OF.clear()
+        hit = tuple(INTRINSIC[t] for t in BASIC_LAND_TYPES if t in subtypes)
+        _INTRINSIC_OF[subtypes] = hit
+    return hit
+
+
+_INTRINSIC_OF: dict[frozenset[str], tuple[ManaAbility, ...]] = {}
 
 
 # Per card definition, computed once: (the definition, kept alive so its id stays unique;

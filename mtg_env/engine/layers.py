@@ -478,12 +478,28 @@ def _refresh_intrinsic(work: dict[int, Chars]) -> None:
             continue
         want = _intrinsic(ch.subtypes) if ch.subtypes & _BASIC_TYPES else ()
         if ch.abilities == want:
-            # The usual basic land, already right. (The test below hashes every ability,
-            # a deep dataclass hash, for every land at every layer recomputation.)
-            continue
-        have = tuple(a for a in ch.abilities if a in _INTRINSIC_SET)
+            continue  # the usual basic land, already right
+        have = _intrinsic_in(ch.abilities)
         if have != want:
             ch.abilities = want + tuple(a for a in ch.abilities if a not in _INTRINSIC_SET)
+
+
+# abilities tuple (by identity) -> (that tuple, its intrinsic mana abilities). Membership
+# in _INTRINSIC_SET hashes each ability deeply, for every land at every layer
+# recomputation; the tuples are mostly the card definitions' own, so the answer is cached.
+# The entry keeps its tuple alive, so an id is not reused while it is cached.
+_HAVE: dict[int, tuple[tuple, tuple]] = {}
+
+
+def _intrinsic_in(abilities: tuple) -> tuple:
+    hit = _HAVE.get(id(abilities))
+    if hit is not None and hit[0] is abilities:
+        return hit[1]
+    if len(_HAVE) > 4096:
+        _HAVE.clear()
+    have = tuple(a for a in abilities if a in _INTRINSIC_SET)
+    _HAVE[id(abilities)] = (abilities, have)
+    return have
 
 
 def _prot(keywords: frozenset[str]) -> int:
