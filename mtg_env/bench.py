@@ -388,21 +388,24 @@ def bench_chess(seconds: float) -> dict[str, float]:
     return _aec_loop(chess_v6.raw_env(), seconds)
 
 
-# The figures the compiled and the pure engine are compared on: (group, key) of each.
-BUILD_FIGURES = (
-    ("engine", "decisions_per_s"),
-    ("state", "clone_per_s"),
-    ("raw_env", "steps_per_s"),
-)
+def build_figure(fmt: str, key: str, seconds: float) -> float:
+    """One of the figures the builds are compared on, on whichever build this process runs."""
+    if key == "decisions_per_s":
+        return bench_engine(fmt, seconds)["decisions_per_s"]
+    if key == "clone_per_s":
+        return bench_clone(fmt, seconds)["clone_per_s"]
+    if key == "raw_env_steps_per_s":
+        return bench_raw_env(fmt, seconds)["steps_per_s"]
+    raise ValueError(f"unknown figure {key!r}")
+
+
+# The figures the compiled and the pure build are compared on (keys of `build_figures`).
+BUILD_KEYS = ("decisions_per_s", "clone_per_s", "raw_env_steps_per_s")
 
 
 def build_figures(fmt: str, seconds: float) -> dict[str, float]:
     """Decisions/s, clone/s and raw_env steps/s of whichever engine this process runs."""
-    return {
-        "decisions_per_s": bench_engine(fmt, seconds)["decisions_per_s"],
-        "clone_per_s": bench_clone(fmt, seconds)["clone_per_s"],
-        "raw_env_steps_per_s": bench_raw_env(fmt, seconds)["steps_per_s"],
-    }
+    return {k: build_figure(fmt, k, seconds) for k in BUILD_KEYS}
 
 
 class PureEngine:
@@ -421,9 +424,17 @@ class PureEngine:
             text=True,
         )
 
+    def figure(self, fmt: str, key: str) -> float:
+        value: float = self._ask(f"{fmt} {key}")
+        return value
+
     def figures(self, fmt: str) -> dict[str, float]:
+        values: dict[str, float] = self._ask(fmt)
+        return values
+
+    def _ask(self, request: str) -> Any:
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(fmt + "\n")
+        self.proc.stdin.write(request + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
@@ -452,11 +463,17 @@ def paired_pure(formats: tuple[str, ...], seconds: float, rounds: int) -> dict[s
     try:
         for _ in range(rounds):
             for fmt in formats:
-                ours = build_figures(fmt, seconds / rounds)
-                per_round[fmt].append({"compiled": ours, "pure": pure.figures(fmt)})
+                # Each figure on both builds back to back, so that a pair is timed as
+                # close together as it can be.
+                ours: dict[str, float] = {}
+                theirs: dict[str, float] = {}
+                for k in BUILD_KEYS:
+                    ours[k] = build_figure(fmt, k, seconds / rounds)
+                    theirs[k] = pure.figure(fmt, k)
+                per_round[fmt].append({"compiled": ours, "pure": theirs})
     finally:
         pure.close()
-    keys = [f"{'raw_env_' if g == 'raw_env' else ''}{k}" for g, k in BUILD_FIGURES]
+    keys = list(BUILD_KEYS)
     return {
         "compiled_vs_pure_rounds": per_round,
         "pure": {
@@ -555,8 +572,8 @@ def run_all(
 
 def main(argv: list[str] | None = None) -> None:
     """`python -m mtg_env.bench FORMAT...`: `build_figures` of each format as one JSON
-    object on stdout; with `--serve`, one JSON line per format name read from stdin (what
-    `PureEngine` runs)."""
+    object on stdout; with `--serve`, one JSON line per request read from stdin, a format
+    name (every figure) or a format name and a figure's key (what `PureEngine` runs)."""
     ap = argparse.ArgumentParser(prog="python -m mtg_env.bench")
     ap.add_argument("formats", nargs="*", help=f"any of {', '.join(FORMATS)}")
     ap.add_argument("--seconds", type=float, default=5.0)
@@ -565,8 +582,11 @@ def main(argv: list[str] | None = None) -> None:
     if bad := sorted(set(args.formats) - set(FORMATS)):
         ap.error(f"unknown format {bad[0]!r} (known: {', '.join(FORMATS)})")
     if args.serve:
+        # "FORMAT" -> every figure; "FORMAT FIGURE" -> that one.
         for line in sys.stdin:
-            print(json.dumps(build_figures(line.strip(), args.seconds)), flush=True)
+            fmt, _, key = line.strip().partition(" ")
+            out = build_figure(fmt, key, args.seconds) if key else build_figures(fmt, args.seconds)
+            print(json.dumps(out), flush=True)
         return
     print(json.dumps({fmt: build_figures(fmt, args.seconds) for fmt in args.formats}))
 
