@@ -17,7 +17,8 @@ Compiled with the engine where the engine is, like `spaces` (setup.py, docs/comp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from operator import index as _as_int
+from typing import Any, SupportsIndex
 
 import numpy as np
 from gymnasium import spaces
@@ -193,7 +194,7 @@ class EntityLayout:
 
     # ------------------------------------------------------------------ candidates
 
-    def candidates(self, g: Game, seat: int) -> tuple[list[int], dict[int, Action], int]:
+    def candidates(self, g: Game, seat: SupportsIndex) -> tuple[list[int], dict[int, Action], int]:
         """The flat indices of the legal moves in ascending order (row i of the candidate
         table is `rows[i]`), index -> engine action, and legal actions without a row."""
         _, amap, missing = self.flat.mask_and_map(g, seat)
@@ -212,17 +213,21 @@ class EntityLayout:
             return f"{n} visible objects (entity table limit {self.limits.objects})"
         return None
 
-    def describe_index(self, i: int) -> str:
+    def describe_index(self, i: SupportsIndex) -> str:
+        i = _as_int(i)
         if not 0 <= i < self.limits.candidates:
             raise IndexError(i)
         return f"candidate[{i}]"
 
     # ------------------------------------------------------------------ observation
 
-    def rows(self, g: Game, seat: int) -> tuple[list[tuple[int, Any]], dict[Any, int]]:
+    def rows(self, g: Game, seat: SupportsIndex) -> tuple[list[tuple[int, Any]], dict[Any, int]]:
         """The visible objects in row order: own hand, the stack from the top, own then the
         opponent's battlefield (battlefield order), graveyards (own first, oldest first),
         exile. Items are (zone, card id) or ("stack", stack item)."""
+        return self._rows(g, _as_int(seat))
+
+    def _rows(self, g: Game, seat: int) -> tuple[list[tuple[int, Any]], dict[Any, int]]:
         out: list[tuple[int, Any]] = []
         index: dict[Any, int] = {}
 
@@ -254,12 +259,22 @@ class EntityLayout:
     def observe(
         self,
         g: Game,
-        seat: int,
+        seat: SupportsIndex,
         rows_actions: tuple[list[int], dict[int, Action]] | None,
         out: dict[str, np.ndarray] | None = None,
     ) -> dict[str, np.ndarray]:
         """The v1 observation of `seat`, with the candidate rows of `rows_actions` (the
         acting seat's), written into the arrays of `out` if given (a batch row each)."""
+        # Any integer (a numpy one, say) here; the compiled body takes an int.
+        return self._observe(g, _as_int(seat), rows_actions, out)
+
+    def _observe(
+        self,
+        g: Game,
+        seat: int,
+        rows_actions: tuple[list[int], dict[int, Action]] | None,
+        out: dict[str, np.ndarray] | None,
+    ) -> dict[str, np.ndarray]:
         lim = self.limits
         if out is None:
             objs = np.zeros((lim.objects, len(OBJECT_FIELDS)), np.uint8)
@@ -273,7 +288,7 @@ class EntityLayout:
             glob, cands, amask = out["global"], out["candidates"], out["action_mask"]
             for arr in (objs, card, omask, glob, cands, amask):
                 arr.fill(0)
-        rows, index = self.rows(g, seat)
+        rows, index = self._rows(g, seat)
         ident = self.flat.ident
         perm = g.perm
         table: list[list[int]] = []

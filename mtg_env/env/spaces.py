@@ -11,7 +11,8 @@ it follows the engine's conventions (typed, no dynamic attributes, copies by `__
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, get_args
+from operator import index
+from typing import Any, SupportsIndex, get_args
 
 import numpy as np
 
@@ -317,11 +318,17 @@ class Layout:
         return -1
 
     def mask_and_map(
-        self, g: Game, seat: int, out: np.ndarray | None = None
+        self, g: Game, seat: SupportsIndex, out: np.ndarray | None = None
     ) -> tuple[np.ndarray, dict[int, Action], int]:
         """The int8 mask for `seat` (written into `out` if given), index -> engine action
         (the first of equivalent actions: e.g. two Forests in hand), and the number of
         legal actions without an index (always 0 within the limits)."""
+        # Any integer (a numpy one, say) here; the compiled body takes an int.
+        return self._mask_and_map(g, index(seat), out)
+
+    def _mask_and_map(
+        self, g: Game, seat: int, out: np.ndarray | None
+    ) -> tuple[np.ndarray, dict[int, Action], int]:
         if out is None:
             mask = np.zeros(self.n_actions, dtype=np.int8)
         else:
@@ -342,7 +349,8 @@ class Layout:
                 mask[i] = 1
         return mask, amap, missing
 
-    def describe_index(self, i: int) -> str:
+    def describe_index(self, i: SupportsIndex) -> str:
+        i = index(i)
         for name, s in self.action_slices.items():
             if s.start <= i < s.stop:
                 j = i - s.start
@@ -356,9 +364,12 @@ class Layout:
 
     # ------------------------------------------------------------------ observation
 
-    def observe(self, g: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+    def observe(self, g: Game, seat: SupportsIndex, out: np.ndarray | None = None) -> np.ndarray:
         """The observation of `seat`: everything it may see and nothing else (no
         opponent hand identities, no library order). All values in [0, 1]."""
+        return self._observe(g, index(seat), out)
+
+    def _observe(self, g: Game, seat: int, out: np.ndarray | None) -> np.ndarray:
         o = np.zeros(self.n_obs, dtype=np.float32) if out is None else out
         if out is not None:
             o.fill(0.0)

@@ -208,3 +208,31 @@ def test_a_copied_layout_encodes_like_the_original() -> None:
                 assert np.array_equal(c.observe(g, seat), want)
                 assert np.array_equal(c.mask_and_map(g, seat)[0], want_mask)
             g.apply(r.choice(g.legal_actions()))
+
+
+def test_numpy_integers_are_taken_wherever_the_encoders_take_an_int() -> None:
+    """What an agent holding numpy arrays passes (a seat, an index from `flatnonzero`):
+    the same answers as plain ints, on both builds (a compiled function typed `int` would
+    refuse a numpy integer)."""
+    from mtg_env.env.entity import EntityLayout
+
+    ent = EntityLayout(LAYOUT)
+    g = Game.new((DECKS[NAMES[1]], DECKS[NAMES[4]]), seed=3)
+    r = random.Random(3)
+    while not g.is_over and g.n_decisions < 60:
+        seat = g.current_player
+        for np_int in (np.int64, np.int32, np.intp):
+            s = np_int(seat)
+            assert np.array_equal(LAYOUT.observe(g, s), LAYOUT.observe(g, seat))
+            mask, amap, missing = LAYOUT.mask_and_map(g, s)
+            assert np.array_equal(mask, LAYOUT.mask_and_map(g, seat)[0]) and missing == 0
+            for i in np.flatnonzero(mask):
+                assert LAYOUT.describe_index(i) == LAYOUT.describe_index(int(i))
+            rows, ramap, _ = ent.candidates(g, s)
+            assert (rows, ramap) == ent.candidates(g, seat)[:2]
+            assert ent.rows(g, s) == ent.rows(g, seat)
+            want = ent.observe(g, seat, (rows, ramap))
+            got = ent.observe(g, s, (rows, ramap))
+            assert all(np.array_equal(got[k], want[k]) for k in want)
+            assert ent.describe_index(np.int64(0)) == ent.describe_index(0)
+        g.apply(r.choice(g.legal_actions()))
