@@ -38,7 +38,7 @@ docs: install
 PURE_SUITE := tests/scenarios tests/test_golden_perft.py "tests/test_fuzz.py::test_invariant_fuzz[0]" \
 	tests/test_identity.py tests/test_engine_api.py tests/test_compiled.py tests/test_state_fields.py \
 	tests/test_layout.py tests/test_format_hooks.py tests/test_formats.py tests/test_layers_api.py \
-	tests/test_combat_legality.py tests/env/test_observation.py tests/env/test_entity.py
+	tests/test_combat_legality.py tests/test_rng.py tests/env/test_observation.py tests/env/test_entity.py
 
 test: install lint docs
 	@if [ -x "$(CHROMIUM)" ]; then \

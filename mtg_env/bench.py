@@ -410,8 +410,8 @@ def build_figures(fmt: str, seconds: float) -> dict[str, float]:
 
 class PureEngine:
     """A child process running the pure-Python engine (an engine is chosen once per
-    process, when it is first imported) that measures `build_figures` on request, so that
-    its rounds can alternate with the compiled engine's in this process."""
+    process, when it is first imported) that measures one figure on request, so that each
+    can be timed right after the compiled engine's in this process."""
 
     def __init__(self, seconds: float) -> None:
         cmd = [sys.executable, "-m", "mtg_env.bench", "--serve", "--seconds", str(seconds)]
@@ -427,10 +427,6 @@ class PureEngine:
     def figure(self, fmt: str, key: str) -> float:
         value: float = self._ask(f"{fmt} {key}")
         return value
-
-    def figures(self, fmt: str) -> dict[str, float]:
-        values: dict[str, float] = self._ask(fmt)
-        return values
 
     def _ask(self, request: str) -> Any:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -455,9 +451,9 @@ def _median(xs: list[float]) -> float:
 
 def paired_pure(formats: tuple[str, ...], seconds: float, rounds: int) -> dict[str, Any]:
     """The compiled engine (this process) and the pure one (a child) measured in
-    alternating rounds of `build_figures`, `seconds / rounds` per figure per round: each
-    ratio is the median of the rounds' ratios, so that a slow spell of a shared machine
-    falls on both sides of a pair rather than on one build."""
+    alternating rounds of the `BUILD_KEYS` figures, `seconds / rounds` per figure per round:
+    each ratio is the median of the rounds' ratios, so that a slow spell of a shared
+    machine falls on both sides of a pair rather than on one build."""
     pure = PureEngine(seconds / rounds)
     per_round: dict[str, list[dict[str, dict[str, float]]]] = {f: [] for f in formats}
     try:
@@ -573,7 +569,7 @@ def run_all(
 def main(argv: list[str] | None = None) -> None:
     """`python -m mtg_env.bench FORMAT...`: `build_figures` of each format as one JSON
     object on stdout; with `--serve`, one JSON line per request read from stdin, a format
-    name (every figure) or a format name and a figure's key (what `PureEngine` runs)."""
+    name and a figure's key (what `PureEngine` runs)."""
     ap = argparse.ArgumentParser(prog="python -m mtg_env.bench")
     ap.add_argument("formats", nargs="*", help=f"any of {', '.join(FORMATS)}")
     ap.add_argument("--seconds", type=float, default=5.0)
@@ -582,11 +578,10 @@ def main(argv: list[str] | None = None) -> None:
     if bad := sorted(set(args.formats) - set(FORMATS)):
         ap.error(f"unknown format {bad[0]!r} (known: {', '.join(FORMATS)})")
     if args.serve:
-        # "FORMAT" -> every figure; "FORMAT FIGURE" -> that one.
+        # "FORMAT FIGURE" -> that figure.
         for line in sys.stdin:
             fmt, _, key = line.strip().partition(" ")
-            out = build_figure(fmt, key, args.seconds) if key else build_figures(fmt, args.seconds)
-            print(json.dumps(out), flush=True)
+            print(json.dumps(build_figure(fmt, key, args.seconds)), flush=True)
         return
     print(json.dumps({fmt: build_figures(fmt, args.seconds) for fmt in args.formats}))
 
