@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .constants import (
     ALL_COLORS,
@@ -32,7 +32,7 @@ class CardDataError(ValueError):
 
 # --------------------------------------------------------------------------- mana costs
 
-_SYMBOL = re.compile(r"\{([^{}]*)\}")
+_SYMBOL: Final = re.compile(r"\{([^{}]*)\}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +58,7 @@ class ManaCost(Frozen):
         return ManaCost(self.generic + self.x * value, self.pips, self.text, 0)
 
 
-NO_MANA = ManaCost()
+NO_MANA: Final = ManaCost()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,19 +152,19 @@ class Filter(Frozen):
         return self.colors | self.not_colors, self.subtypes | self.not_subtypes
 
 
-ANY_FILTER = Filter()
+ANY_FILTER: Final = Filter()
 
 
 # Target kinds: what a target may be (CR 115).
-TK_ANY = "any"  # creature, player or planeswalker (CR 115.4)
-TK_CREATURE = "creature"
-TK_PLAYER = "player"
-TK_PERMANENT = "permanent"
-TK_LAND = "land"
-TK_SPELL = "spell"
-TK_CARD_IN_GRAVEYARD = "graveyard_card"
-TK_AURA = "aura"
-TK_ENCHANTMENT = "enchantment"
+TK_ANY: Final = "any"  # creature, player or planeswalker (CR 115.4)
+TK_CREATURE: Final = "creature"
+TK_PLAYER: Final = "player"
+TK_PERMANENT: Final = "permanent"
+TK_LAND: Final = "land"
+TK_SPELL: Final = "spell"
+TK_CARD_IN_GRAVEYARD: Final = "graveyard_card"
+TK_AURA: Final = "aura"
+TK_ENCHANTMENT: Final = "enchantment"
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +357,7 @@ def colors_of_cost(cost: ManaCost | None) -> int:
 
 
 # Layers a component op belongs to (validated when loading).
-STATIC_OPS = {
+STATIC_OPS: Final = {
     "control": L_CONTROL,
     "add_types": L_TYPE,
     "add_subtypes": L_TYPE,

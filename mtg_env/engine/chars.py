@@ -4,6 +4,8 @@ from a resolved spell or ability. Plain data, below every module that reads them
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from .cards import CardDef, Component, Cost, ManaAbility, StaticAbility
@@ -11,13 +13,13 @@ from .constants import BASIC_LAND_TYPES, COLOR_WORDS, CREATURE, LAND, LAND_TYPE_
 
 # Intrinsic mana abilities of the basic land types (CR 305.6), one shared object each. Their
 # cost text is empty, so that no printed "{T}: Add ..." ability compares equal to one.
-INTRINSIC = {
+INTRINSIC: Final = {
     t: ManaAbility(cost=Cost(tap=True), produce=LAND_TYPE_MANA[t], text=f"{{T}}: Add {t}")
     for t in BASIC_LAND_TYPES
 }
-_INTRINSIC_SET = frozenset(INTRINSIC.values())
-_BASIC_TYPES = frozenset(BASIC_LAND_TYPES)
-_PROT = {f"protection_from_{w}": bit for w, bit in COLOR_WORDS.items()}
+_INTRINSIC_SET: Final = frozenset(INTRINSIC.values())
+_BASIC_TYPES: Final = frozenset(BASIC_LAND_TYPES)
+_PROT: Final = {f"protection_from_{w}": bit for w, bit in COLOR_WORDS.items()}
 
 
 # An initialiser with arguments: serializable tells the compiled build how pickle and
@@ -115,13 +117,13 @@ def _intrinsic(subtypes: frozenset[str]) -> tuple[ManaAbility, ...]:
     return hit
 
 
-_INTRINSIC_OF: dict[frozenset[str], tuple[ManaAbility, ...]] = {}
+_INTRINSIC_OF: Final[dict[frozenset[str], tuple[ManaAbility, ...]]] = {}
 
 
 # Per card definition, computed once: (the definition, kept alive so its id stays unique;
 # its abilities with the intrinsic mana abilities of its basic land types, CR 305.6;
 # its mana value; whether it has a static ability).
-_BASE: dict[int, tuple[CardDef, tuple, int, bool]] = {}
+_BASE: Final[dict[int, tuple[CardDef, tuple, int, bool]]] = {}
 
 
 def _base(cdef: CardDef) -> tuple[CardDef, tuple, int, bool]:

@@ -17,6 +17,8 @@ has not been assigned lethal damage, or to the first blocker if all have.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .constants import (
     CREATURE,
     D_ATTACKERS,
@@ -30,7 +32,7 @@ from .decisions import ATTACKERS, BLOCKERS, BlockTarget
 from .objects import Action
 from .protocol import GameLike
 
-_LANDWALK = {
+_LANDWALK: Final = {
     "plainswalk": "Plains",
     "islandwalk": "Island",
     "swampwalk": "Swamp",

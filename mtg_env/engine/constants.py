@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 # Card types (CR 300.1) as a bit mask.
-ARTIFACT = 1
-CREATURE = 2
-ENCHANTMENT = 4
-INSTANT = 8
-LAND = 16
-SORCERY = 32
-PLANESWALKER = 64
-TYPE_BITS = {
+ARTIFACT: Final = 1
+CREATURE: Final = 2
+ENCHANTMENT: Final = 4
+INSTANT: Final = 8
+LAND: Final = 16
+SORCERY: Final = 32
+PLANESWALKER: Final = 64
+TYPE_BITS: Final = {
     "artifact": ARTIFACT,
     "creature": CREATURE,
     "enchantment": ENCHANTMENT,
@@ -19,25 +21,29 @@ TYPE_BITS = {
     "sorcery": SORCERY,
     "planeswalker": PLANESWALKER,
 }
-TYPE_NAMES = {v: k for k, v in TYPE_BITS.items()}
-PERMANENT_TYPES = ARTIFACT | CREATURE | ENCHANTMENT | LAND | PLANESWALKER
-AURA_SUBTYPE = "Aura"
+TYPE_NAMES: Final = {v: k for k, v in TYPE_BITS.items()}
+PERMANENT_TYPES: Final = ARTIFACT | CREATURE | ENCHANTMENT | LAND | PLANESWALKER
+AURA_SUBTYPE: Final = "Aura"
 
 # Supertypes (CR 205.4).
-BASIC = 1
-LEGENDARY = 2
-SUPERTYPE_BITS = {"basic": BASIC, "legendary": LEGENDARY}
-SUPERTYPE_NAMES = {v: k for k, v in SUPERTYPE_BITS.items()}
+BASIC: Final = 1
+LEGENDARY: Final = 2
+SUPERTYPE_BITS: Final = {"basic": BASIC, "legendary": LEGENDARY}
+SUPERTYPE_NAMES: Final = {v: k for k, v in SUPERTYPE_BITS.items()}
 
 # Colors (CR 105.1) as a bit mask. Colorless mana is C (not a color).
-W, U, B, R, G = 1, 2, 4, 8, 16
-COLOR_BITS = {"W": W, "U": U, "B": B, "R": R, "G": G}
-COLOR_LETTERS = "WUBRG"
-COLOR_WORDS = {"white": W, "blue": U, "black": B, "red": R, "green": G}
-COLOR_WORD_OF = {v: k for k, v in COLOR_WORDS.items()}
-ALL_COLORS = W | U | B | R | G
-C = 32  # colorless mana (a mana type, not a color)
-MANA_BITS = {"W": W, "U": U, "B": B, "R": R, "G": G, "C": C}
+W: Final = 1
+U: Final = 2
+B: Final = 4
+R: Final = 8
+G: Final = 16
+COLOR_BITS: Final = {"W": W, "U": U, "B": B, "R": R, "G": G}
+COLOR_LETTERS: Final = "WUBRG"
+COLOR_WORDS: Final = {"white": W, "blue": U, "black": B, "red": R, "green": G}
+COLOR_WORD_OF: Final = {v: k for k, v in COLOR_WORDS.items()}
+ALL_COLORS: Final = W | U | B | R | G
+C: Final = 32  # colorless mana (a mana type, not a color)
+MANA_BITS: Final = {"W": W, "U": U, "B": B, "R": R, "G": G, "C": C}
 
 
 def colors_to_letters(mask: int) -> list[str]:
@@ -45,31 +51,35 @@ def colors_to_letters(mask: int) -> list[str]:
 
 
 # Basic land types and their intrinsic mana (CR 305.6).
-BASIC_LAND_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")
-LAND_TYPE_MANA = {"Plains": W, "Island": U, "Swamp": B, "Mountain": R, "Forest": G}
+BASIC_LAND_TYPES: Final = ("Plains", "Island", "Swamp", "Mountain", "Forest")
+LAND_TYPE_MANA: Final = {"Plains": W, "Island": U, "Swamp": B, "Mountain": R, "Forest": G}
 
 # Zones (CR 400.1).
-LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE, NOWHERE = range(7)
-ZONE_NAMES = ("library", "hand", "battlefield", "graveyard", "stack", "exile", "nowhere")
-ZONE_BY_NAME = {n: i for i, n in enumerate(ZONE_NAMES)}
+LIBRARY: Final = 0
+HAND: Final = 1
+BATTLEFIELD: Final = 2
+GRAVEYARD: Final = 3
+STACK: Final = 4
+EXILE: Final = 5
+NOWHERE: Final = 6
+ZONE_NAMES: Final = ("library", "hand", "battlefield", "graveyard", "stack", "exile", "nowhere")
+ZONE_BY_NAME: Final = {n: i for i, n in enumerate(ZONE_NAMES)}
 
 # Steps (CR 500.1). Both combat damage steps are COMBAT_DAMAGE (a flag tells them apart).
-(
-    UNTAP,
-    UPKEEP,
-    DRAW,
-    MAIN1,
-    BEGIN_COMBAT,
-    DECLARE_ATTACKERS,
-    DECLARE_BLOCKERS,
-    COMBAT_DAMAGE,
-    END_COMBAT,
-    MAIN2,
-    END,
-    CLEANUP,
-) = range(12)
-PREGAME = -1
-STEP_NAMES = (
+UNTAP: Final = 0
+UPKEEP: Final = 1
+DRAW: Final = 2
+MAIN1: Final = 3
+BEGIN_COMBAT: Final = 4
+DECLARE_ATTACKERS: Final = 5
+DECLARE_BLOCKERS: Final = 6
+COMBAT_DAMAGE: Final = 7
+END_COMBAT: Final = 8
+MAIN2: Final = 9
+END: Final = 10
+CLEANUP: Final = 11
+PREGAME: Final = -1
+STEP_NAMES: Final = (
     "untap",
     "upkeep",
     "draw",
@@ -83,23 +93,21 @@ STEP_NAMES = (
     "end",
     "cleanup",
 )
-STEP_BY_NAME = {n: i for i, n in enumerate(STEP_NAMES)}
+STEP_BY_NAME: Final = {n: i for i, n in enumerate(STEP_NAMES)}
 
 # Decisions (docs/design.md): what kind of choice is pending.
-(
-    D_PRIORITY,
-    D_TARGET,
-    D_ATTACKERS,
-    D_BLOCKERS,
-    D_BLOCK_TARGET,
-    D_CHOICE,
-    D_MULLIGAN,
-    D_BOTTOM,
-    D_DISCARD,
-    D_SELECT,
-    D_TRIGGER_ORDER,
-) = range(11)
-DECISION_NAMES = (
+D_PRIORITY: Final = 0
+D_TARGET: Final = 1
+D_ATTACKERS: Final = 2
+D_BLOCKERS: Final = 3
+D_BLOCK_TARGET: Final = 4
+D_CHOICE: Final = 5
+D_MULLIGAN: Final = 6
+D_BOTTOM: Final = 7
+D_DISCARD: Final = 8
+D_SELECT: Final = 9
+D_TRIGGER_ORDER: Final = 10
+DECISION_NAMES: Final = (
     "priority",
     "target",
     "declare_attackers",
@@ -114,20 +122,18 @@ DECISION_NAMES = (
 )
 
 # Action kinds.
-(
-    PASS,  # pass priority; "done" when declaring attackers/blockers
-    PLAY,  # play a land or cast a spell: obj = card id in hand
-    ACTIVATE,  # obj = permanent, arg = ability index (card text order)
-    ATTACK,  # obj = creature, arg = defending player
-    BLOCKER,  # obj = creature chosen to block (then BLOCK picks the attacker)
-    BLOCK,  # obj = attacker the chosen blocker blocks
-    TARGET,  # obj = card id, or PLAYER0/PLAYER1 (negative)
-    CHOOSE,  # arg = option index (mode, colour, land type, yes/no, ...)
-    KEEP,
-    MULLIGAN,
-    CARD,  # obj = card id: put on the bottom / discard / select
-) = range(11)
-ACTION_NAMES = (
+PASS: Final = 0  # pass priority; "done" when declaring attackers/blockers
+PLAY: Final = 1  # play a land or cast a spell: obj = card id in hand
+ACTIVATE: Final = 2  # obj = permanent, arg = ability index (card text order)
+ATTACK: Final = 3  # obj = creature, arg = defending player
+BLOCKER: Final = 4  # obj = creature chosen to block (then BLOCK picks the attacker)
+BLOCK: Final = 5  # obj = attacker the chosen blocker blocks
+TARGET: Final = 6  # obj = card id, or PLAYER0/PLAYER1 (negative)
+CHOOSE: Final = 7  # arg = option index (mode, colour, land type, yes/no, ...)
+KEEP: Final = 8
+MULLIGAN: Final = 9
+CARD: Final = 10  # obj = card id: put on the bottom / discard / select
+ACTION_NAMES: Final = (
     "pass",
     "play",
     "activate",
@@ -152,10 +158,17 @@ def ref_player(ref: int) -> int:
 
 
 # Layers and sublayers (CR 613.1, 613.4) in application order.
-L_COPY, L_CONTROL, L_TEXT, L_TYPE, L_COLOR, L_ABILITY, L_PT_CDA, L_PT_SET, L_PT_MOD, L_PT_SWITCH = (
-    range(1, 11)
-)
-LAYER_NAMES = {
+L_COPY: Final = 1
+L_CONTROL: Final = 2
+L_TEXT: Final = 3
+L_TYPE: Final = 4
+L_COLOR: Final = 5
+L_ABILITY: Final = 6
+L_PT_CDA: Final = 7
+L_PT_SET: Final = 8
+L_PT_MOD: Final = 9
+L_PT_SWITCH: Final = 10
+LAYER_NAMES: Final = {
     L_COPY: "1 (copy)",
     L_CONTROL: "2 (control)",
     L_TEXT: "3 (text)",
@@ -169,10 +182,10 @@ LAYER_NAMES = {
 }
 
 # Durations of continuous effects.
-DUR_EOT = 0  # until end of turn (CR 514.2)
-DUR_FOREVER = 1
-DUR_WHILE_CONTROL_SOURCE = 2  # "for as long as you control <source>"
-DUR_COMBAT = 3
+DUR_EOT: Final = 0  # until end of turn (CR 514.2)
+DUR_FOREVER: Final = 1
+DUR_WHILE_CONTROL_SOURCE: Final = 2  # "for as long as you control <source>"
+DUR_COMBAT: Final = 3
 
 # The name a two-part card has while it is played face down as a mana source (pocket).
-FACE_DOWN = "Face-down mana source"
+FACE_DOWN: Final = "Face-down mana source"

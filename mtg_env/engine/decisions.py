@@ -9,7 +9,7 @@ hashed before these types existed, so hashes (and every recorded trace) are unch
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .cards import TargetSpec
 from .frozen import Frozen
@@ -157,7 +157,7 @@ Context = (
     | LegendKeep
     | Resolving
 )
-ATTACKERS = Attackers()
-BLOCKERS = Blockers()
-TRIGGER_ORDER = TriggerOrder()
-CLEANUP_DISCARD = CleanupDiscard()
+ATTACKERS: Final = Attackers()
+BLOCKERS: Final = Blockers()
+TRIGGER_ORDER: Final = TriggerOrder()
+CLEANUP_DISCARD: Final = CleanupDiscard()

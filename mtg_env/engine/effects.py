@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .cards import Component, Op, StaticAbility, TriggeredAbility, parse_mana_cost
 from .constants import (
@@ -75,12 +75,12 @@ from .protocol import GameLike
 from .text import words
 from .vocab import Strict
 
-DURATION = {
+DURATION: Final = {
     "end_of_turn": DUR_EOT,
     "forever": DUR_FOREVER,
     "while_you_control_source": DUR_WHILE_CONTROL_SOURCE,
 }
-_TARGET_INDEX = {"target": 0, "target1": 1, "target2": 2}
+_TARGET_INDEX: Final = {"target": 0, "target1": 1, "target2": 2}
 
 
 class OpDef(NamedTuple):
@@ -160,7 +160,7 @@ def source_chars(g: GameLike, res: Resolution) -> Chars:
     return g._source_chars(item.cid, item.src_oid)
 
 
-RESOLVING = Resolving()
+RESOLVING: Final = Resolving()
 
 
 def _ask(
@@ -839,7 +839,7 @@ def _pt_text(kind: str, a: dict[str, Any]) -> str:
 
 # Every effect op, declared once: its card-data schema (None: made by the engine, not
 # written in card files), what it does, and how the log and card text say it.
-OPS: dict[str, OpDef] = {
+OPS: Final[dict[str, OpDef]] = {
     d.name: d
     for d in (
         OpDef("damage", DamageOp, op_damage, lambda a: f"{a['amount']} damage to {a['to']}"),
@@ -893,4 +893,4 @@ OPS: dict[str, OpDef] = {
         OpDef("may", None, op_may, _may_text),
     )
 }
-_RUN = {name: d.run for name, d in OPS.items()}
+_RUN: Final = {name: d.run for name, d in OPS.items()}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import combat as cb
 from .constants import (
     ACTION_NAMES,
@@ -31,7 +33,7 @@ from .mana import can_pay
 from .objects import Action, activated_at
 from .protocol import GameLike
 
-_KINDS = {
+_KINDS: Final = {
     D_PRIORITY: "pass, play or activate",
     D_ATTACKERS: "attack or pass (done)",
     D_BLOCKERS: "blocker or pass (done)",

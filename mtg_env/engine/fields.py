@@ -15,22 +15,22 @@ The order of the hashed fields is the order of `state_hash()`'s parts: never reo
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .chars import Effect
 from .decisions import Announce, Context, Targets
 from .objects import StackItem
 
 # How a field is copied by clone(); `{}` is the source game's field.
-SHARE = "{}"  # immutable, or never mutated in place
-LIST = "{}[:]"
-PAIR = "[{0}[0][:], {0}[1][:]]"  # one list per seat
-DICT = "dict({})"
-SET = "set({})"
+SHARE: Final = "{}"  # immutable, or never mutated in place
+LIST: Final = "{}[:]"
+PAIR: Final = "[{0}[0][:], {0}[1][:]]"  # one list per seat
+DICT: Final = "dict({})"
+SET: Final = "set({})"
 # How a field enters the hash.
-VALUE = "{}"
-TUPLE = "tuple({})"
-PAIR_TUPLE = "tuple(map(tuple, {}))"
+VALUE: Final = "{}"
+TUPLE: Final = "tuple({})"
+PAIR_TUPLE: Final = "tuple(map(tuple, {}))"
 
 
 class Field(NamedTuple):
@@ -42,7 +42,7 @@ class Field(NamedTuple):
     why: str = ""  # why the hash leaves it out
 
 
-FIELDS: tuple[Field, ...] = (
+FIELDS: Final[tuple[Field, ...]] = (
     Field("format", "str", "fmt", SHARE, VALUE),
     Field("rules", "Any", "rules", SHARE, None, "the format's rules object: given by `format`"),
     Field("turn", "int", "0", SHARE, VALUE),
@@ -241,8 +241,8 @@ FIELDS: tuple[Field, ...] = (
     Field("_ev_shared", "bool", "False", SHARE, None, "the event log's copy-on-write flag"),
 )
 
-SLOTS = tuple(f.name for f in FIELDS)
-HASHED = tuple(f for f in FIELDS if f.hash is not None)
+SLOTS: Final = tuple(f.name for f in FIELDS)
+HASHED: Final = tuple(f for f in FIELDS if f.hash is not None)
 
 
 def copy_ctx(ctx: Context | None, items: dict[int, StackItem]) -> Context | None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
 # Input files are small (cards, decks, scenarios, configs, replays); anything bigger is
 # not one of them, and reading it whole would only use up memory.
-MAX_INPUT_BYTES = 64 * 1024 * 1024
+MAX_INPUT_BYTES: Final = 64 * 1024 * 1024
 
 
 class InputFileError(ValueError):

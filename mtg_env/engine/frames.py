@@ -7,23 +7,23 @@ overlap). The numbers are part of `Game.state_hash()`: never renumber them.
 
 from __future__ import annotations
 
-(
-    F_BEGIN_STEP,
-    F_PRIO,
-    F_END_STEP,
-    F_RESOLVE,
-    F_OPS,
-    F_CAST_DONE,
-    F_ACT_DONE,
-    F_TRIG_DONE,
-    F_PUT_TRIGGERS,
-    F_MULLIGAN,
-    F_CLEANUP,
-    F_DAMAGE,
-    F_BOTTOM,
-    F_SETTLE,
-    F_BATTLE,
-    F_AFTER_BATTLE,
-) = range(16)
+from typing import Final
 
-FIRST_FORMAT_FRAME = 16
+F_BEGIN_STEP: Final = 0
+F_PRIO: Final = 1
+F_END_STEP: Final = 2
+F_RESOLVE: Final = 3
+F_OPS: Final = 4
+F_CAST_DONE: Final = 5
+F_ACT_DONE: Final = 6
+F_TRIG_DONE: Final = 7
+F_PUT_TRIGGERS: Final = 8
+F_MULLIGAN: Final = 9
+F_CLEANUP: Final = 10
+F_DAMAGE: Final = 11
+F_BOTTOM: Final = 12
+F_SETTLE: Final = 13
+F_BATTLE: Final = 14
+F_AFTER_BATTLE: Final = 15
+
+FIRST_FORMAT_FRAME: Final = 16

@@ -13,7 +13,7 @@ The result is cached by the game and recomputed only after something that can ch
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .cards import (
     Component,
@@ -95,7 +95,7 @@ def card_types_in_graveyards(g: GameLike) -> int:
 
 
 # What a CDA's `Count` may read (card data: `cda: {power: {count: ...}}`).
-COUNTS = {"card_types_in_graveyards": card_types_in_graveyards}
+COUNTS: Final = {"card_types_in_graveyards": card_types_in_graveyards}
 
 
 def apply_cda(g: GameLike, ch: Chars) -> None:
@@ -488,7 +488,7 @@ def _refresh_intrinsic(work: dict[int, Chars]) -> None:
 # in _INTRINSIC_SET hashes each ability deeply, for every land at every layer
 # recomputation; the tuples are mostly the card definitions' own, so the answer is cached.
 # The entry keeps its tuple alive, so an id is not reused while it is cached.
-_HAVE: dict[int, tuple[tuple, tuple]] = {}
+_HAVE: Final[dict[int, tuple[tuple, tuple]]] = {}
 
 
 def _intrinsic_in(abilities: tuple) -> tuple:
@@ -512,7 +512,7 @@ def _prot(keywords: frozenset[str]) -> int:
     return p
 
 
-_PROT_OF: dict[frozenset[str], int] = {}
+_PROT_OF: Final[dict[frozenset[str], int]] = {}
 
 
 def _finish(g: GameLike, work: dict[int, Chars], holders: list[int]) -> None:

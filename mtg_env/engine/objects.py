@@ -5,14 +5,16 @@ All use `__slots__` and a hand-written `copy()` so that `Game.clone()` stays che
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
 from .cards import ActivatedAbility, CardDef, ManaAbility
 from .constants import ACTION_NAMES, DECISION_NAMES
 
-SPELL, ABILITY, TRIGGER = 0, 1, 2
+SPELL: Final = 0
+ABILITY: Final = 1
+TRIGGER: Final = 2
 
 
 class Action(NamedTuple):

@@ -7,7 +7,7 @@ classes (engine.protocol); the state fields are declared once in engine.fields.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import combat as cb
 from .cards import (
@@ -75,16 +75,16 @@ from .objects import (
 )
 from .targets import Targeting
 
-PASS_ACTION = Action(PASS)
-KEEP_ACTION = Action(KEEP)
-MULLIGAN_ACTION = Action(MULLIGAN)
+PASS_ACTION: Final = Action(PASS)
+KEEP_ACTION: Final = Action(KEEP)
+MULLIGAN_ACTION: Final = Action(MULLIGAN)
 
 
-_PRIORITY = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))
+_PRIORITY: Final = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))
 # The largest X offered (CR 107.3a lets a player announce any X, but a cast they can't pay
 # for is reversed, 601.2 and 729): values up to what the caster can pay, at most this many,
 # so that the choice fits the observation's option table.
-MAX_X = 20
+MAX_X: Final = 20
 
 
 class Priority(Targeting):

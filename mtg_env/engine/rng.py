@@ -42,7 +42,7 @@ def _probe() -> None:
 
 
 # Whether this module runs compiled: a compiled function has no bytecode.
-_COMPILED = not hasattr(_probe, "__code__")
+_COMPILED: Final = not hasattr(_probe, "__code__")
 
 
 def _mul(h: int, lo: int, kh: int, kl: int) -> tuple[int, int]:

@@ -10,7 +10,7 @@ untouched (they are added in layer 6, after this layer).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Final
 
 from .cards import (
     ActivatedAbility,
@@ -26,7 +26,7 @@ from .constants import BASIC_LAND_TYPES, COLOR_BITS, COLOR_WORD_OF, COLOR_WORDS
 
 Change = tuple[str, Any, Any]  # ("color", from_bit, to_bit) | ("land", "Island", "Swamp")
 
-_WALK = {f"{t.lower()}walk": t for t in BASIC_LAND_TYPES}
+_WALK: Final = {f"{t.lower()}walk": t for t in BASIC_LAND_TYPES}
 _cache: dict[tuple[int, Change], tuple[Any, Any]] = {}
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import index as _as_int
-from typing import Any, SupportsIndex
+from typing import Any, Final, SupportsIndex
 
 import numpy as np
 from gymnasium import spaces
@@ -46,11 +46,20 @@ from ..engine.objects import ABILITY, SPELL
 from .spaces import KEYWORD_LIST, Layout, mana_counts
 
 # Zones of an object row.
-Z_HAND, Z_BATTLEFIELD, Z_STACK, Z_GRAVEYARD, Z_EXILE = 1, 2, 3, 4, 5
-_ZONE_CODE = {HAND: Z_HAND, BATTLEFIELD: Z_BATTLEFIELD, GRAVEYARD: Z_GRAVEYARD, EXILE: Z_EXILE}
+Z_HAND: Final = 1
+Z_BATTLEFIELD: Final = 2
+Z_STACK: Final = 3
+Z_GRAVEYARD: Final = 4
+Z_EXILE: Final = 5
+_ZONE_CODE: Final = {
+    HAND: Z_HAND,
+    BATTLEFIELD: Z_BATTLEFIELD,
+    GRAVEYARD: Z_GRAVEYARD,
+    EXILE: Z_EXILE,
+}
 
 # Object row fields (uint8), in column order.
-OBJECT_FIELDS: tuple[tuple[str, str], ...] = (
+OBJECT_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("zone", "1 hand, 2 battlefield, 3 stack, 4 graveyard, 5 exile"),
     ("mine", "controlled by the acting seat (in hand, graveyard and exile: owned)"),
     ("owned", "owned by the acting seat"),
@@ -76,39 +85,39 @@ OBJECT_FIELDS: tuple[tuple[str, str], ...] = (
     ("flags", "bits: token 1, copy 2, face down 4, controlled by a non-owner 8"),
     ("stack_kind", "on the stack: 1 spell, 2 activated ability, 3 triggered ability"),
 )
-OBJECT_INDEX = {name: i for i, (name, _) in enumerate(OBJECT_FIELDS)}
-(
-    _ZONE,
-    _MINE,
-    _OWNED,
-    _TYPES,
-    _COLORS,
-    _SUPERTYPES,
-    _MV,
-    _HAS_PT,
-    _POWER,
-    _TOUGHNESS,
-    _KW0,
-    _KW1,
-    _KW2,
-    _ABILITIES,
-    _TAPPED,
-    _SICK,
-    _ATTACKING,
-    _BLOCKING,
-    _DAMAGE,
-    _PLUS,
-    _MINUS,
-    _ATTACHED,
-    _FLAGS,
-    _STACK_KIND,
-) = range(len(OBJECT_FIELDS))
+OBJECT_INDEX: Final = {name: i for i, (name, _) in enumerate(OBJECT_FIELDS)}
+# Each field's column, as Final literals (a constant in the compiled encoder rather than a
+# module-dict lookup); tests/env/test_entity.py checks them against OBJECT_FIELDS.
+_ZONE: Final = 0
+_MINE: Final = 1
+_OWNED: Final = 2
+_TYPES: Final = 3
+_COLORS: Final = 4
+_SUPERTYPES: Final = 5
+_MV: Final = 6
+_HAS_PT: Final = 7
+_POWER: Final = 8
+_TOUGHNESS: Final = 9
+_KW0: Final = 10
+_KW1: Final = 11
+_KW2: Final = 12
+_ABILITIES: Final = 13
+_TAPPED: Final = 14
+_SICK: Final = 15
+_ATTACKING: Final = 16
+_BLOCKING: Final = 17
+_DAMAGE: Final = 18
+_PLUS: Final = 19
+_MINUS: Final = 20
+_ATTACHED: Final = 21
+_FLAGS: Final = 22
+_STACK_KIND: Final = 23
 # The names above are the columns' indices, in OBJECT_FIELDS order.
 assert [OBJECT_INDEX[n] for n in ("zone", "flags", "stack_kind")] == [_ZONE, _FLAGS, _STACK_KIND]
-_ABILITY_BIT = {ManaAbility: 1, ActivatedAbility: 2, TriggeredAbility: 4, StaticAbility: 8}
+_ABILITY_BIT: Final = {ManaAbility: 1, ActivatedAbility: 2, TriggeredAbility: 4, StaticAbility: 8}
 
 # Global features (int16).
-GLOBAL_FIELDS: tuple[tuple[str, str], ...] = (
+GLOBAL_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("turn", "turn number"),
     ("step", "step (engine step constant + 1; 0 before the first turn)"),
     ("active_is_me", "1 if it is the acting seat's turn"),
@@ -135,17 +144,17 @@ GLOBAL_FIELDS: tuple[tuple[str, str], ...] = (
     ("chosen_blocker_row", "row + 1 of the blocker being assigned (0: none)"),
     ("candidates", "legal actions (rows of `candidates`)"),
 )
-GLOBAL_INDEX = {name: i for i, (name, _) in enumerate(GLOBAL_FIELDS)}
+GLOBAL_INDEX: Final = {name: i for i, (name, _) in enumerate(GLOBAL_FIELDS)}
 
 # Candidate action fields (int16).
-CANDIDATE_FIELDS: tuple[tuple[str, str], ...] = (
+CANDIDATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("kind", "engine action kind + 1 (0: no candidate)"),
     ("source_row", "row + 1 of the object it acts with (card played, permanent used)"),
     ("target_row", "row + 1 of the object it chooses (target, blocked attacker, card)"),
     ("target_player", "1 the acting seat, 2 the opponent (0: no player)"),
     ("option", "ability index, choice index or card half"),
 )
-CANDIDATE_INDEX = {name: i for i, (name, _) in enumerate(CANDIDATE_FIELDS)}
+CANDIDATE_INDEX: Final = {name: i for i, (name, _) in enumerate(CANDIDATE_FIELDS)}
 
 
 @dataclass(frozen=True)

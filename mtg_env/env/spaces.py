@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import index
-from typing import Any, SupportsIndex, get_args
+from typing import Any, Final, SupportsIndex, get_args
 
 import numpy as np
 
@@ -63,13 +63,13 @@ class Limits(Frozen):
     options: int = 40  # choices in one decision (a text change has at most 40)
 
 
-TARGET_KINDS: tuple[str, ...] = get_args(_TARGET_KIND_LITERAL)
+TARGET_KINDS: Final[tuple[str, ...]] = get_args(_TARGET_KIND_LITERAL)
 # Every keyword in feature order (append-only: engine.vocab.KEYWORD_ORDER).
-KEYWORD_LIST = KEYWORD_ORDER
-_TYPES = (ARTIFACT, CREATURE, ENCHANTMENT, LAND, INSTANT, SORCERY)
-TYPE_ORDER = _TYPES  # the order of a permanent slot's "types" field
+KEYWORD_LIST: Final = KEYWORD_ORDER
+_TYPES: Final = (ARTIFACT, CREATURE, ENCHANTMENT, LAND, INSTANT, SORCERY)
+TYPE_ORDER: Final = _TYPES  # the order of a permanent slot's "types" field
 # Mana observation: the count indices (colours 0-4, colourless-maker 5) of a source key.
-_BITS = tuple(tuple(b for b in range(6) if key & (1 << b)) for key in range(64))
+_BITS: Final = tuple(tuple(b for b in range(6) if key & (1 << b)) for key in range(64))
 
 
 def mana_counts(g: Game, seat: int) -> list[int]:

@@ -3,6 +3,7 @@ PettingZoo's and Gymnasium's checkers and the engine (masks, hidden information,
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import gymnasium as gym
@@ -281,3 +282,20 @@ def test_a_copied_entity_layout_encodes_like_the_original() -> None:
                 assert type(c) is EntityLayout and c.limits == lay.limits
                 assert _same(_view(c, g, seat), want)
             g.apply(r.choice(g.legal_actions()))
+
+
+def test_the_column_constants_are_the_object_fields_columns() -> None:
+    """The encoder writes each object field through a Final column constant: each must be
+    that field's position in OBJECT_FIELDS (the documented layout)."""
+    entity = importlib.import_module("mtg_env.env.entity")
+    short = {
+        "mana_value": "MV",
+        "keywords0": "KW0",
+        "keywords1": "KW1",
+        "keywords2": "KW2",
+        "plus_counters": "PLUS",
+        "minus_counters": "MINUS",
+        "attached_to": "ATTACHED",
+    }
+    for i, (name, _) in enumerate(entity.OBJECT_FIELDS):
+        assert getattr(entity, "_" + short.get(name, name.upper())) == i, name

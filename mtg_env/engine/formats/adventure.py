@@ -14,7 +14,7 @@ stack resolves at once.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -41,9 +41,9 @@ from ..mana import Source
 from ..protocol import GameLike
 from .base import Format
 
-POOL_COLORS = 63  # a pool mana pays any pip (all five colors and colorless)
+POOL_COLORS: Final = 63  # a pool mana pays any pip (all five colors and colorless)
 # Pool mana as sources (negative ids: no permanent); never mutated, so shared.
-_POOL_SOURCES = [Source(-1 - i, POOL_COLORS, 0, 0, POOL_COLORS) for i in range(64)]
+_POOL_SOURCES: Final = [Source(-1 - i, POOL_COLORS, 0, 0, POOL_COLORS) for i in range(64)]
 
 
 def _begin_phase(g: GameLike) -> None:
@@ -178,4 +178,4 @@ class Adventure(Format):
         return [tuple(g.pool), tuple(g.pool_max)]
 
 
-ADVENTURE = Adventure()
+ADVENTURE: Final = Adventure()

@@ -30,7 +30,7 @@ of the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -275,7 +275,7 @@ class Format:
             r.shuffle(g.library[seat])
 
 
-FORMATS: dict[str, Format] = {}
+FORMATS: Final[dict[str, Format]] = {}
 
 
 def register(fmt: Format) -> Format:

@@ -7,6 +7,8 @@ hands, a 40-card deck each.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from .base import Format
@@ -21,4 +23,4 @@ class Classic(Format):
     deck_size = 40
 
 
-CLASSIC = Classic()
+CLASSIC: Final = Classic()

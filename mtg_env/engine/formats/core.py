@@ -8,6 +8,8 @@ generalisation: many decks, generated decks, decks held out from training.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from .classic import Classic
@@ -21,4 +23,4 @@ class Core(Classic):
     card_set = "core"
 
 
-CORE = Core()
+CORE: Final = Core()

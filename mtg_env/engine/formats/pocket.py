@@ -11,7 +11,7 @@ source, draw).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -54,9 +54,12 @@ from ..rng import Rng
 from .base import Format
 
 # This format's own frames.
-F_REDRAW, F_BLOCKS, F_FIGHT, F_DRAW = range(FIRST_FORMAT_FRAME, FIRST_FORMAT_FRAME + 4)
-FACE_DOWN_PLAY = 2  # Action(PLAY, card, 2): play the card face down as a mana source
-PASS_ACTION = Action(PASS)
+F_REDRAW: Final = FIRST_FORMAT_FRAME
+F_BLOCKS: Final = FIRST_FORMAT_FRAME + 1
+F_FIGHT: Final = FIRST_FORMAT_FRAME + 2
+F_DRAW: Final = FIRST_FORMAT_FRAME + 3
+FACE_DOWN_PLAY: Final = 2  # Action(PLAY, card, 2): play the card face down as a mana source
+PASS_ACTION: Final = Action(PASS)
 
 
 def _face_down(g: GameLike, seat: int, cid: int) -> None:
@@ -379,4 +382,4 @@ class Pocket(Format):
                 g.cdef[c] = g.cardset.cards[under]
 
 
-POCKET = Pocket()
+POCKET: Final = Pocket()
