@@ -130,13 +130,13 @@ def _base(cdef: CardDef) -> tuple[CardDef, tuple, int, bool]:
     abilities = cdef.abilities
     if cdef.types & LAND and cdef.subtypes & _BASIC_TYPES:
         abilities = _intrinsic(cdef.subtypes) + abilities
-    static = any(ab.__class__ is StaticAbility for ab in abilities)
+    static = any(type(ab) is StaticAbility for ab in abilities)
     out = _BASE[id(cdef)] = (cdef, abilities, cdef.mv, static)
     return out
 
 
 def _has_static(ch: Chars) -> bool:
-    return any(ab.__class__ is StaticAbility for ab in ch.abilities)
+    return any(type(ab) is StaticAbility for ab in ch.abilities)
 
 
 # An initialiser with arguments: serializable tells the compiled build how pickle and

@@ -3,6 +3,8 @@ read at every decision (see `Game._derived`)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from .cards import ActivatedAbility, ManaAbility, StaticAbility, TriggeredAbility
@@ -10,6 +12,9 @@ from .chars import Chars
 from .constants import AURA_SUBTYPE, CREATURE, LEGENDARY
 from .mana import Source
 from .objects import Perm
+
+# The number of colors in each 5-bit color mask.
+_BITS: Final = tuple(bin(m).count("1") for m in range(32))
 
 
 # An initialiser with arguments: serializable tells the compiled build how pickle and
@@ -49,7 +54,7 @@ class Derived:
             controlled[ch.controller].append(cid)
             if ch.types & CREATURE:
                 self.creatures.append(cid)
-            if any(ab.__class__ is TriggeredAbility for ab in ch.abilities):
+            if any(type(ab) is TriggeredAbility for ab in ch.abilities):
                 self.triggered.append(cid)
             if (
                 ch.types & CREATURE
@@ -64,19 +69,20 @@ class Derived:
             other = False
             idx = -1
             for ab in ch.abilities:
-                cls = ab.__class__
-                if cls is ManaAbility:
+                # `type(ab) is` narrows the ability's type: the compiled build then reads
+                # its fields directly rather than by name.
+                if type(ab) is ManaAbility:
                     idx += 1
                     colors |= ab.produce & 31
                     if ab.pain:
                         pain = ab.pain
                     else:
                         free |= ab.produce
-                elif cls is ActivatedAbility:
+                elif type(ab) is ActivatedAbility:
                     idx += 1
                     other = True
                     activated[seat].append((cid, ch, idx, ab))
-                elif cls is StaticAbility and ab.cda:
+                elif type(ab) is StaticAbility and ab.cda:
                     self.cda = True
             if not colors and not free:
                 continue
@@ -91,7 +97,7 @@ class Derived:
                 elif only_generic:
                     free &= 32
             creature = bool(ch.types & CREATURE)
-            score = (100 if creature else 0) + (5 if other else 0) + bin(colors).count("1")
+            score = (100 if creature else 0) + (5 if other else 0) + _BITS[colors]
             src = Source(cid, colors, pain, score, free)
             mana[seat].append((cid, creature, "haste" in ch.keywords, src))
         self.sba = sba

@@ -210,7 +210,7 @@ def _effect(
 def num(res: Resolution, v: Any) -> int:
     """An op's number: an int, or "X" / "-X", the value announced for the spell's X as it
     was cast (CR 107.3a; 0 if none was)."""
-    if v.__class__ is int:
+    if type(v) is int:
         return int(v)
     x = int(res.item.info.get("x", 0))
     return -x if v == "-X" else x
@@ -832,7 +832,7 @@ def _pt_text(kind: str, a: dict[str, Any]) -> str:
     p, t = a["power"], a["toughness"]
 
     def part(v: Any) -> str:  # "X" takes the sign as an int does: +X, -X
-        return f"{sign if v == 'X' or (v.__class__ is int and v >= 0) else ''}{v}"
+        return f"{sign if v == 'X' or (type(v) is int and v >= 0) else ''}{v}"
 
     return f"{a['what']} {verb} {part(p)}/{part(t)}"
 

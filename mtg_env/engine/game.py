@@ -303,7 +303,7 @@ class Game(Setup):
         self._legal = None
 
     def _run(self) -> None:
-        frames = _TABLES.get(self.rules.__class__) or _frame_table(self.rules)
+        frames = _TABLES.get(type(self.rules)) or _frame_table(self.rules)
         while not self.over:
             d = self._decision
             if d is not None:
@@ -429,5 +429,5 @@ def _frame_table(fmt: Format) -> tuple:
     # None: a shared frame that `Game._run` calls directly (the format keeps it).
     direct = {F_PRIO, F_BEGIN_STEP, F_END_STEP} - set(fmt.frames)
     table = tuple(None if i in direct else frames[i] for i in range(len(frames)))
-    _TABLES[fmt.__class__] = table
+    _TABLES[type(fmt)] = table
     return table

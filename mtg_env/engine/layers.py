@@ -194,7 +194,7 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
         for cid in holders:
             ch = work[cid]
             for ab in ch.abilities:
-                if ab.__class__ is not StaticAbility:
+                if type(ab) is not StaticAbility:
                     continue
                 if layer == L_PT_CDA:
                     if ab.cda:  # CDAs apply in 7a (and in every zone: see chars_off_battlefield)
@@ -526,7 +526,7 @@ def _finish(g: GameLike, work: dict[int, Chars], holders: list[int]) -> None:
     for cid in holders:
         ch = work[cid]
         for ab in ch.abilities:
-            if ab.__class__ is StaticAbility:
+            if type(ab) is StaticAbility:
                 if ab.everywhere:
                     for comp in ab.components:
                         if comp.op == "set_colors":
@@ -540,7 +540,7 @@ def _finish(g: GameLike, work: dict[int, Chars], holders: list[int]) -> None:
     for cid in holders:
         ch = work[cid]
         for ab in ch.abilities:
-            if ab.__class__ is StaticAbility and ab.rules:
+            if type(ab) is StaticAbility and ab.rules:
                 f = ab.affects
                 if f.relation == "enchanted":
                     targets = [g.perm[cid].attached]

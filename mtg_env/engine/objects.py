@@ -277,10 +277,10 @@ def activated_at(ch: Any, idx: int) -> ActivatedAbility:
     abilities counted, in text order), as players and the action space number them."""
     i = -1
     for ab in ch.abilities:
-        if ab.__class__ is ManaAbility or ab.__class__ is ActivatedAbility:
+        if type(ab) is ManaAbility or type(ab) is ActivatedAbility:
             i += 1
             if i == idx:
-                if ab.__class__ is ManaAbility:
+                if type(ab) is ManaAbility:
                     raise IllegalActionError(
                         "mana abilities are not activated directly: payment is automatic"
                     )

@@ -251,7 +251,7 @@ class Priority(Targeting):
             return
         ctx = self.ctx
         if ctx is not None:
-            answer = self.rules.answers.get(ctx.__class__)
+            answer = self.rules.answers.get(type(ctx))
             if answer is not None:
                 answer(self, p, a)
                 return

@@ -188,7 +188,7 @@ class StateBasedActions(GameLike):
     def _dies(self, cid: int, ch: Chars) -> None:
         """Leaves-the-battlefield triggers look back in time (CR 603.10a)."""
         for idx, ab in enumerate(ch.abilities):
-            if ab.__class__ is TriggeredAbility and ab.event == "dies":
+            if type(ab) is TriggeredAbility and ab.event == "dies":
                 self.triggers.append(Trigger(ch.controller, cid, self.lki[cid][0], ab, idx, {}))
                 self._log("trigger", ch.controller, cid, idx)
 

@@ -208,7 +208,7 @@ class Stack(StateBasedActions):
         copy each; none: an empty one, made only when something triggers)."""
         ch = self.chars(cid)
         for idx, ab in enumerate(ch.abilities):
-            if ab.__class__ is TriggeredAbility and ab.event == event:
+            if type(ab) is TriggeredAbility and ab.event == event:
                 self._add_trigger(ch.controller, cid, ab, idx, dict(info) if info else {})
 
     def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
@@ -224,7 +224,7 @@ class Stack(StateBasedActions):
             self._log("damage", src, target, amount)
             if seat != src_ch.controller:
                 for idx, ab in enumerate(src_ch.abilities):
-                    if ab.__class__ is TriggeredAbility and ab.event == "damage_to_opponent":
+                    if type(ab) is TriggeredAbility and ab.event == "damage_to_opponent":
                         self._add_trigger(src_ch.controller, src, ab, idx, {"player": seat})
         else:
             if self.zone[target] != BATTLEFIELD:
@@ -249,6 +249,5 @@ def _keeps_itself(aura: Chars) -> bool:
     (`doesnt_remove_source`): the protection never makes the Aura itself fall off,
     whatever color word a text change put there."""
     return any(
-        ab.__class__ is StaticAbility and "doesnt_remove_source" in ab.rules
-        for ab in aura.abilities
+        type(ab) is StaticAbility and "doesnt_remove_source" in ab.rules for ab in aura.abilities
     )

@@ -216,7 +216,7 @@ class Turn(Priority):
             if not self.rules.triggers_at_step(ch):
                 continue
             for idx, ab in enumerate(ch.abilities):
-                if ab.__class__ is not TriggeredAbility or ab.event != event:
+                if type(ab) is not TriggeredAbility or ab.event != event:
                     continue
                 info: dict[str, Any] = {}
                 if ab.whose == "you":

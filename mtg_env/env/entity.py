@@ -350,7 +350,7 @@ class EntityLayout:
                 f[_KW2] = (kw >> 16) & 255
             ab = 0
             for a in ch.abilities:
-                ab |= _ABILITY_BIT.get(a.__class__, 0)
+                ab |= _ABILITY_BIT.get(type(a), 0)
             f[_ABILITIES] = ab
             if not on_table and not offbf[owner] and not _has_cda(cd):
                 printed[id(cd)] = f[_TYPES : _ABILITIES + 1]
@@ -475,7 +475,7 @@ class EntityLayout:
 
 
 def _has_cda(cd: Any) -> bool:
-    return any(a.__class__ is StaticAbility and a.cda is not None for a in cd.abilities)
+    return any(type(a) is StaticAbility and a.cda is not None for a in cd.abilities)
 
 
 def _n_objects(g: Game, seat: int) -> int:
