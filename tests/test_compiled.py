@@ -5,6 +5,7 @@ that a compiled file never shadows a source edited after the build."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.machinery
 import json
@@ -166,3 +167,43 @@ def test_an_effect_made_from_interpreted_code_has_its_fields() -> None:
     comp = Component(L_ABILITY, "add_keywords", frozenset({"indestructible"}))
     e = Effect.new(7, (comp,), ((1, 2),), DUR_FOREVER, 1, 2, 0, "a test effect")
     assert (e.ts, e.components, e.affected, e.text) == (7, (comp,), ((1, 2),), "a test effect")
+
+
+def _compiled_sources() -> list[Path]:
+    """The modules setup.py compiles (its UNCOMPILED and ENV_MODULES, read from its source)."""
+    root = PACKAGE.parent
+    consts = {}
+    for node in ast.parse((root / "setup.py").read_text()).body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            if node.targets[0].id in ("UNCOMPILED", "ENV_MODULES"):
+                consts[node.targets[0].id] = ast.literal_eval(node.value)
+    engine = sorted((PACKAGE / "engine").glob("*.py")) + sorted(
+        (PACKAGE / "engine" / "formats").glob("*.py")
+    )
+    found = [p for p in engine if p.name not in consts["UNCOMPILED"]]
+    return found + [root / m for m in consts["ENV_MODULES"]]
+
+
+def test_compiled_modules_keep_to_the_fast_forms() -> None:
+    """docs/compiling.md: a module constant is `Final` (a C constant or static, not a lookup
+    in the module's namespace at every use), and a class test is `type(x) is C` (which
+    narrows `x`, so that its fields are read directly), never `x.__class__`."""
+    sources = _compiled_sources()
+    names = {p.name for p in sources}
+    assert {"layers.py", "game.py", "spaces.py", "entity.py"} <= names and "build.py" not in names
+    bad = []
+    for path in sources:
+        text = path.read_text()
+        tree = ast.parse(text)
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            for t in targets:
+                names = t.elts if isinstance(t, ast.Tuple) else [t]
+                for n in names:
+                    # A constant's name: upper case (type aliases are CamelCase).
+                    if isinstance(n, ast.Name) and n.id.lstrip("_").isupper():
+                        bad.append(f"{path.name}:{node.lineno}: {n.id} is not Final")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "__class__":
+                bad.append(f"{path.name}:{node.lineno}: .__class__ (use type(x))")
+    assert not bad, "\n".join(bad)

@@ -27,6 +27,12 @@ def test_bench_state_smoke() -> None:
     assert "clone/s" in out and "resample_hidden/s" in out
 
 
+def test_engine_games_smoke() -> None:
+    out = run("scripts/engine_games.py", "--games", "2")
+    n = int(out.split()[0])
+    assert n > 20 and "decisions/s" in out
+
+
 def test_bench_legal_smoke() -> None:
     out = run("scripts/bench_legal.py", "--games", "1")
     assert "us/call" in out

@@ -1,0 +1,50 @@
+"""A fixed engine workload: `--games` seeded games of random legal play on a format's
+decks (the games `mtg-env bench` times), printing the decisions made and decisions/s.
+
+Its use is a timing-free comparison of two engines, where a shared machine makes
+wall-clock figures swing by tens of percent: the instructions each executes, counted by
+valgrind's callgrind, minus those of the same run with `--games 0` (start-up and imports),
+per decision:
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        .venv/bin/python scripts/engine_games.py --games 60     # "Collected : N"
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        .venv/bin/python scripts/engine_games.py --games 0
+
+with `PYTHONHASHSEED=0` for both, and `PYTHONPATH=OTHER_CHECKOUT` for the other engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from mtg_env.engine import Game, load_decks
+from mtg_env.engine.formats import FORMATS
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=60)
+    ap.add_argument("--format", default="classic", choices=sorted(FORMATS))
+    args = ap.parse_args()
+    if args.games < 0:
+        ap.error("--games must be 0 or more")
+    by_name = load_decks(args.format)
+    decks = [by_name[k] for k in sorted(by_name)]
+    n = 0
+    t = time.perf_counter()
+    for i in range(args.games):
+        pair = (decks[i % len(decks)], decks[(i + 1) % len(decks)])
+        g = Game.new(pair, seed=i, format=args.format)
+        r = random.Random(i)
+        while not g.is_over:
+            g.apply(r.choice(g.legal_actions()))
+            n += 1
+    dt = time.perf_counter() - t
+    print(f"{n} decisions, {n / dt if dt else 0:.0f} decisions/s")
+
+
+if __name__ == "__main__":
+    main()
