@@ -19,6 +19,7 @@ INTRINSIC: Final = {
 }
 _INTRINSIC_SET: Final = frozenset(INTRINSIC.values())
 _BASIC_TYPES: Final = frozenset(BASIC_LAND_TYPES)
+_NO_RULES: Final[frozenset[str]] = frozenset()
 _PROT: Final = {f"protection_from_{w}": bit for w, bit in COLOR_WORDS.items()}
 
 
@@ -57,14 +58,14 @@ class Chars:
         self.power = cdef.power
         self.toughness = cdef.toughness
         self.keywords = cdef.keywords
-        base = _BASE.get(id(cdef))
+        base = _BASE.get(cdef)
         if base is None:
             base = _base(cdef)
         self.abilities = base[1]
         self.controller = controller
         self.all_ctypes = False
         self.mv = base[2]
-        self.rules: frozenset[str] = frozenset()
+        self.rules: frozenset[str] = _NO_RULES
         self.prot = 0
         # Computed with no continuous effect in the game (see _compute_plain): such a
         # result depends only on the definition and controller, so it can be reused.
@@ -123,7 +124,7 @@ _INTRINSIC_OF: Final[dict[frozenset[str], tuple[ManaAbility, ...]]] = {}
 # Per card definition, computed once: (the definition, kept alive so its id stays unique;
 # its abilities with the intrinsic mana abilities of its basic land types, CR 305.6;
 # its mana value; whether it has a static ability).
-_BASE: Final[dict[int, tuple[CardDef, tuple, int, bool]]] = {}
+_BASE: Final[dict[CardDef, tuple[CardDef, tuple, int, bool]]] = {}
 
 
 def _base(cdef: CardDef) -> tuple[CardDef, tuple, int, bool]:
@@ -131,7 +132,7 @@ def _base(cdef: CardDef) -> tuple[CardDef, tuple, int, bool]:
     if cdef.types & LAND and cdef.subtypes & _BASIC_TYPES:
         abilities = _intrinsic(cdef.subtypes) + abilities
     static = any(type(ab) is StaticAbility for ab in abilities)
-    out = _BASE[id(cdef)] = (cdef, abilities, cdef.mv, static)
+    out = _BASE[cdef] = (cdef, abilities, cdef.mv, static)
     return out
 
 

@@ -169,7 +169,7 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
         p = perm[cid]
         d = p.copy_def or cdef[cid]
         work[cid] = Chars(d, p.controller)
-        if _BASE[id(d)][3]:
+        if _BASE[d][3]:
             holders.append(cid)
     started: dict[Any, _Cand] = {}
     effects = g.effects
@@ -310,7 +310,7 @@ def _compute_plain(g: GameLike) -> dict[int, Chars] | None:
     for cid in g.battlefield:
         p = perm[cid]
         d = p.copy_def or cdef[cid]
-        base = _BASE.get(id(d))
+        base = _BASE.get(d)
         if base is None:
             base = _base(d)
         if base[3]:
@@ -344,17 +344,28 @@ def _has_ability(work: dict[int, Chars], key: Any) -> bool:
 
 
 def _trial(g: GameLike, b: _Cand, work: dict[int, Chars], layer: int) -> dict[int, Chars]:
-    """The working characteristics after applying only `b`'s part in `layer`."""
-    trial = {cid: ch.copy() for cid, ch in work.items()}
+    """The working characteristics after applying only `b`'s part in `layer`. Copy on
+    write: an object `b` leaves alone is `work`'s own (never mutated here)."""
+    trial = dict(work)
+    copied: set[int] = set()
     objs = b.locked if b.locked is not None else _affected(g, b, trial)
     for comp in b.components:
         if comp.layer == layer:
             for cid in objs:
                 ch = trial.get(cid)
                 if ch is not None:
+                    if cid not in copied:
+                        copied.add(cid)
+                        ch = trial[cid] = ch.copy()
                     _apply(g, comp, ch, b)
     if layer == L_TYPE:
-        _refresh_intrinsic(trial)
+        for cid, ch in trial.items():
+            fixed = _intrinsic_fix(ch)
+            if fixed is not None:
+                if cid not in copied:
+                    copied.add(cid)
+                    ch = trial[cid] = ch.copy()
+                ch.abilities = fixed
     return trial
 
 
@@ -474,14 +485,23 @@ def _apply(g: GameLike, comp: Component, ch: Chars, c: _Cand) -> None:
 
 def _refresh_intrinsic(work: dict[int, Chars]) -> None:
     for ch in work.values():
-        if not ch.types & LAND:
-            continue
-        want = _intrinsic(ch.subtypes) if ch.subtypes & _BASIC_TYPES else ()
-        if ch.abilities == want:
-            continue  # the usual basic land, already right
-        have = _intrinsic_in(ch.abilities)
-        if have != want:
-            ch.abilities = want + tuple(a for a in ch.abilities if a not in _INTRINSIC_SET)
+        fixed = _intrinsic_fix(ch)
+        if fixed is not None:
+            ch.abilities = fixed
+
+
+def _intrinsic_fix(ch: Chars) -> tuple | None:
+    """`ch`'s abilities with the intrinsic mana abilities of its current land types
+    (CR 305.6, 305.7), or None if they already have exactly those."""
+    if not ch.types & LAND:
+        return None
+    want = _intrinsic(ch.subtypes) if ch.subtypes & _BASIC_TYPES else ()
+    if ch.abilities == want:
+        return None  # the usual basic land, already right
+    have = _intrinsic_in(ch.abilities)
+    if have != want:
+        return want + tuple(a for a in ch.abilities if a not in _INTRINSIC_SET)
+    return None
 
 
 # abilities tuple (by identity) -> (that tuple, its intrinsic mana abilities). Membership
