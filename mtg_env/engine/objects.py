@@ -28,6 +28,26 @@ class Action(NamedTuple):
         return f"Action({ACTION_NAMES[self.kind]}, {self.obj}, {self.arg})"
 
 
+# Legal actions are made once and shared (an Action is an immutable value): making a
+# NamedTuple runs its interpreted `__new__`, the slowest call the compiled engine makes
+# when it lists the legal actions at every decision.
+_MADE: Final[dict[int, Action]] = {}
+_SPAN: Final = 1 << 20  # obj and arg in (-_SPAN, _SPAN) are cached
+
+
+def action(kind: int, obj: int = 0, arg: int = 0) -> Action:
+    """`Action(kind, obj, arg)`, shared with every equal action made before."""
+    if -_SPAN < obj < _SPAN and -_SPAN < arg < _SPAN:
+        key = ((kind * 2 * _SPAN) + obj + _SPAN) * 2 * _SPAN + arg + _SPAN
+        a = _MADE.get(key)
+        if a is None:
+            if len(_MADE) > 100_000:
+                _MADE.clear()
+            a = _MADE[key] = Action(kind, obj, arg)
+        return a
+    return Action(kind, obj, arg)
+
+
 class Decision(NamedTuple):
     """What is pending: a decision `kind` for `player`, about `source` (a card id or -1),
     with readable `options` for choices."""

@@ -71,6 +71,7 @@ from .objects import (
     Action,
     Decision,
     StackItem,
+    action,
     activated_at,
 )
 from .targets import Targeting
@@ -118,18 +119,18 @@ class Priority(Targeting):
         if k == D_PRIORITY:
             return self.rules.priority_actions(self, p)
         if k == D_TARGET:
-            return [Action(TARGET, r) for r in self._target_choices()]
+            return [action(TARGET, r) for r in self._target_choices()]
         if k == D_ATTACKERS:
-            return [PASS_ACTION] + [Action(ATTACK, c, 1 - p) for c in cb.can_attack_list(self)]
+            return [PASS_ACTION] + [action(ATTACK, c, 1 - p) for c in cb.can_attack_list(self)]
         if k == D_BLOCKERS:
             acts = [PASS_ACTION] if cb.blocks_legal(self) else []
-            return acts + [Action(BLOCKER, c) for c in cb.blocker_choices(self)]
+            return acts + [action(BLOCKER, c) for c in cb.blocker_choices(self)]
         if k == D_BLOCK_TARGET:
             ctx = self.ctx
             assert isinstance(ctx, BlockTarget)
-            return [Action(BLOCK, a) for a in cb.block_target_choices(self, ctx.blocker)]
+            return [action(BLOCK, a) for a in cb.block_target_choices(self, ctx.blocker)]
         if k in (D_CHOICE, D_TRIGGER_ORDER):
-            return [Action(CHOOSE, 0, i) for i in range(len(d.options))]
+            return [action(CHOOSE, 0, i) for i in range(len(d.options))]
         if k == D_MULLIGAN:
             return (
                 [KEEP_ACTION, MULLIGAN_ACTION]
@@ -137,13 +138,13 @@ class Priority(Targeting):
                 else [KEEP_ACTION]
             )
         if k in (D_BOTTOM, D_DISCARD):
-            cards = [Action(CARD, c) for c in self.hand[p]]
+            cards = [action(CARD, c) for c in self.hand[p]]
             redraw = isinstance(self.ctx, Redraw)
             return [PASS_ACTION, *cards] if redraw else cards
         if k == D_SELECT:
             ctx = self.ctx
             assert isinstance(ctx, Unstable | Legend | Resolving) and ctx.choices is not None
-            return [Action(CARD, c) for c in ctx.choices]
+            return [action(CARD, c) for c in ctx.choices]
         raise AssertionError(k)  # pragma: no cover
 
     def cost_of(self, p: int, cd: CardDef) -> Any:
@@ -158,7 +159,7 @@ class Priority(Targeting):
         if sorcery_ok and self.lands_played < 1:
             for cid in hand:
                 if self.cdef[cid].types & LAND:
-                    acts.append(Action(PLAY, cid))
+                    acts.append(action(PLAY, cid))
         srcs: list[Source] | None = None
         castable: dict[CardDef, bool] = {}  # copies of a card in hand share the answer
         for cid in hand:
@@ -194,12 +195,12 @@ class Priority(Targeting):
                         )
                 castable[cd] = ok
             if ok:
-                acts.append(Action(PLAY, cid))
+                acts.append(action(PLAY, cid))
         for cid, ch, idx, ab in self._derived().activated[p]:
             if srcs is None:
                 srcs = self.rules.mana_sources(self, p)
             if self._can_activate(p, cid, ch, ab, sorcery_ok, srcs) is None:
-                acts.append(Action(ACTIVATE, cid, idx))
+                acts.append(action(ACTIVATE, cid, idx))
         return acts
 
     def _can_activate(

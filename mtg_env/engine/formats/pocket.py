@@ -48,7 +48,7 @@ from ..frames import (
 )
 from ..layers import Chars
 from ..mana import can_pay
-from ..objects import SPELL, Action
+from ..objects import SPELL, Action, action
 from ..protocol import GameLike
 from ..rng import Rng
 from .base import Format
@@ -58,7 +58,7 @@ F_REDRAW: Final = FIRST_FORMAT_FRAME
 F_BLOCKS: Final = FIRST_FORMAT_FRAME + 1
 F_FIGHT: Final = FIRST_FORMAT_FRAME + 2
 F_DRAW: Final = FIRST_FORMAT_FRAME + 3
-FACE_DOWN_PLAY: Final = 2  # Action(PLAY, card, 2): play the card face down as a mana source
+FACE_DOWN_PLAY: Final = 2  # action(PLAY, card, 2): play the card face down as a mana source
 PASS_ACTION: Final = Action(PASS)
 
 
@@ -276,7 +276,7 @@ class Pocket(Format):
         for cid in g.hand[p]:
             whole = g.cdef[cid]
             if w is None and g.lands_played < 1:
-                acts.append(Action(PLAY, cid, FACE_DOWN_PLAY))
+                acts.append(action(PLAY, cid, FACE_DOWN_PLAY))
             for h, half in enumerate(whole.halves):
                 if half.reaction != want:
                     continue
@@ -286,9 +286,9 @@ class Pocket(Format):
                 specs = spell_targets(half)
                 if specs and not g._targets_exist(specs, cid, p, SPELL, half):
                     continue
-                acts.append(Action(PLAY, cid, h))
+                acts.append(action(PLAY, cid, h))
         if w is None:
-            acts += [Action(ATTACK, c, 1 - p) for c in cb.can_attack_list(g)]
+            acts += [action(ATTACK, c, 1 - p) for c in cb.can_attack_list(g)]
         return acts
 
     def answer_priority(self, g: GameLike, p: int, a: Action) -> None:
