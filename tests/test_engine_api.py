@@ -262,3 +262,33 @@ def test_resample_hidden_keeps_own_view() -> None:
     )
     assert len(r.hand[1 - seat]) == len(g.hand[1 - seat])
     assert r.legal_actions() == g.legal_actions()
+
+
+def test_legal_actions_are_shared_values() -> None:
+    """`objects.action` returns one shared Action per (kind, obj, arg), equal to the tuple it
+    stands for, and a fresh one outside the cached range."""
+    from mtg_env.engine.constants import CHOOSE, PLAY, TARGET
+    from mtg_env.engine.objects import Action, action
+
+    a = action(PLAY, 7)
+    assert a == Action(PLAY, 7, 0) == (PLAY, 7, 0) and type(a) is Action
+    assert action(PLAY, 7) is a and action(PLAY, 7, 1) is not a
+    assert action(TARGET, -2) == (TARGET, -2, 0) and action(TARGET, -1) != action(TARGET, -2)
+    assert action(CHOOSE, 0, 3) == (CHOOSE, 0, 3) and action(CHOOSE, 3, 0) != action(CHOOSE, 0, 3)
+    big = action(PLAY, 1 << 40, -(1 << 41))
+    assert big == (PLAY, 1 << 40, -(1 << 41))
+    # Every legal action of a game, in every format, is one of these shared values.
+    from mtg_env.engine.formats import FORMATS
+
+    for fmt in FORMATS:
+        decks = load_decks(fmt)
+        names = sorted(decks)
+        g = Game.new((decks[names[0]], decks[names[-1]]), seed=3, format=fmt)
+        r = random.Random(3)
+        for _ in range(150):
+            if g.is_over:
+                break
+            legal = g.legal_actions()
+            for x in legal:
+                assert x is action(*x), (fmt, x)
+            g.apply(r.choice(legal))

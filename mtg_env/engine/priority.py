@@ -76,9 +76,9 @@ from .objects import (
 )
 from .targets import Targeting
 
-PASS_ACTION: Final = Action(PASS)
-KEEP_ACTION: Final = Action(KEEP)
-MULLIGAN_ACTION: Final = Action(MULLIGAN)
+PASS_ACTION: Final = action(PASS)
+KEEP_ACTION: Final = action(KEEP)
+MULLIGAN_ACTION: Final = action(MULLIGAN)
 
 
 _PRIORITY: Final = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))

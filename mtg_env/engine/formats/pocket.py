@@ -59,7 +59,7 @@ F_BLOCKS: Final = FIRST_FORMAT_FRAME + 1
 F_FIGHT: Final = FIRST_FORMAT_FRAME + 2
 F_DRAW: Final = FIRST_FORMAT_FRAME + 3
 FACE_DOWN_PLAY: Final = 2  # action(PLAY, card, 2): play the card face down as a mana source
-PASS_ACTION: Final = Action(PASS)
+PASS_ACTION: Final = action(PASS)
 
 
 def _face_down(g: GameLike, seat: int, cid: int) -> None:
