@@ -176,7 +176,11 @@ def _compiled_sources() -> list[Path]:
     for node in ast.parse((root / "setup.py").read_text()).body:
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
             if node.targets[0].id in ("UNCOMPILED", "ENV_MODULES"):
-                consts[node.targets[0].id] = ast.literal_eval(node.value)
+                # The set's or list's string items, read off the syntax tree.
+                assert isinstance(node.value, (ast.Set, ast.List))
+                consts[node.targets[0].id] = [
+                    e.value for e in node.value.elts if isinstance(e, ast.Constant)
+                ]
     engine = sorted((PACKAGE / "engine").glob("*.py")) + sorted(
         (PACKAGE / "engine" / "formats").glob("*.py")
     )

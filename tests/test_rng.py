@@ -19,6 +19,11 @@ from mtg_env.engine.rng import Rng
 MASK = (1 << 64) - 1
 
 
+def splitmix64_state(state: int, n: int) -> int:
+    """The state after `n` outputs."""
+    return (state + n * 0x9E3779B97F4A7C15) & MASK
+
+
 def splitmix64(state: int, n: int) -> list[int]:
     """The reference algorithm (Steele, Lea and Flood 2014; Vigna's splitmix64.c)."""
     out = []
@@ -36,62 +41,74 @@ def at_state(state: int) -> Rng:
     return r
 
 
-@pytest.fixture(params=["pieces", "big ints"])
-def form(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Both forms where the module is interpreted (a compiled module's globals are fixed:
-    there only the form it runs, the pieces, is tested)."""
-    want = request.param == "pieces"
-    if rng_module._COMPILED:
-        if not want:
-            pytest.skip("the compiled engine runs only the machine-sized form")
-    else:
-        monkeypatch.setattr(rng_module, "_COMPILED", want)
-    return request.param
+def pieces(r: Rng) -> int:
+    """The next output by the form the compiled engine runs (32-bit halves, 16-bit pieces)."""
+    hi, lo = r._next()
+    return (hi << 32) | lo
 
 
-def test_published_reference_values(form: str) -> None:
-    r = at_state(0)
-    assert [r.next64() for _ in range(5)] == [
+def wide(r: Rng) -> int:
+    """The next output by the form the pure engine runs (64-bit big ints)."""
+    return r._next64_wide()
+
+
+# Both forms are methods of every build's Rng, so each is tested on both builds; the public
+# methods (next64, below, shuffle) run the build's own form.
+FORMS = {"pieces": pieces, "big ints": wide, "next64": Rng.next64}
+
+# Published SplitMix64 outputs: the first five from state 0 and from state 1234567.
+REFERENCE = {
+    0: [
         0xE220A8397B1DCDAF,
         0x6E789E6AA1B965F4,
         0x06C45D188009454F,
         0xF88BB8A8724C81EC,
         0x1B39896A51A8749B,
-    ]
-    r = at_state(1234567)
-    assert [r.next64() for _ in range(5)] == [
+    ],
+    1234567: [
         6457827717110365317,
         3203168211198807973,
         9817491932198370423,
         4593380528125082431,
         16408922859458223821,
-    ]
+    ],
+}
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_published_reference_values(form: str) -> None:
+    step = FORMS[form]
+    for state, want in REFERENCE.items():
+        r = at_state(state)
+        assert [step(r) for _ in range(5)] == want
 
 
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(min_value=-(2**80), max_value=2**80), n=st.integers(1, 2**32 - 1))
 def test_every_seed_gives_splitmix64(seed: int, n: int) -> None:
-    built = rng_module._COMPILED
-    for compiled in [True] if built else [True, False]:
-        rng_module._COMPILED = compiled
-        try:
-            r = Rng(seed)
-            state = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
-            assert r.state == state
-            want = splitmix64(state, 8)
-            c = r.copy()
-            assert [r.next64() for _ in range(4)] == want[:4]
-            assert [c.below(n) for _ in range(4)] == [w % n for w in want[:4]]
-            assert c.state == r.state
-            items = list(range(40))
-            r.shuffle(items)
-            expect = list(range(40))
-            for i, w in zip(range(39, 0, -1), splitmix64(c.state, 39), strict=True):
-                j = w % (i + 1)
-                expect[i], expect[j] = expect[j], expect[i]
-            assert items == expect
-        finally:
-            rng_module._COMPILED = built
+    r = Rng(seed)
+    state = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+    assert r.state == state
+    want = splitmix64(state, 4)
+    for step in FORMS.values():
+        c = r.copy()
+        assert [step(c) for _ in range(4)] == want
+        assert c.state == splitmix64_state(state, 4)
+    # The remainder by long division in 16-bit digits (compiled `below`), and `below` itself.
+    c = r.copy()
+    hi_lo = [c._next() for _ in range(4)]
+    assert [rng_module._mod(hi, lo, n) for hi, lo in hi_lo] == [w % n for w in want]
+    c = r.copy()
+    assert [c.below(n) for _ in range(4)] == [w % n for w in want]
+    items = list(range(40))
+    c = r.copy()
+    c.shuffle(items)
+    expect = list(range(40))
+    for i, w in zip(range(39, 0, -1), splitmix64(state, 39), strict=True):
+        j = w % (i + 1)
+        expect[i], expect[j] = expect[j], expect[i]
+    assert items == expect
+    assert c.state == splitmix64_state(state, 39)
 
 
 CHILD = r"""
