@@ -54,8 +54,6 @@ class Derived:
             controlled[ch.controller].append(cid)
             if ch.types & CREATURE:
                 self.creatures.append(cid)
-            if any(type(ab) is TriggeredAbility for ab in ch.abilities):
-                self.triggered.append(cid)
             if (
                 ch.types & CREATURE
                 or (ch.types & 4 and ch.has_subtype(AURA_SUBTYPE))
@@ -66,7 +64,7 @@ class Derived:
                 sba.append((cid, ch))
             seat = ch.controller
             colors = free = pain = 0
-            other = False
+            other = triggered = False
             idx = -1
             for ab in ch.abilities:
                 # `type(ab) is` narrows the ability's type: the compiled build then reads
@@ -84,6 +82,10 @@ class Derived:
                     activated[seat].append((cid, ch, idx, ab))
                 elif type(ab) is StaticAbility and ab.cda:
                     self.cda = True
+                elif type(ab) is TriggeredAbility:
+                    triggered = True
+            if triggered:
+                self.triggered.append(cid)
             if not colors and not free:
                 continue
             rule = spend[seat]

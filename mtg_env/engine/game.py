@@ -321,17 +321,18 @@ class Game(Setup):
             if not self.k:  # pragma: no cover - a rules bug, never user input
                 raise RuntimeError("internal error: nothing to do and no decision pending")
             f = self.k.pop()
-            fn = frames[f[0]]
+            fid: int = f[0]
+            fn = frames[fid]
             if fn is not None:
                 fn(self, *f[1:])
             # The three frames that run most (about 7 of every 8), where the format keeps
             # the shared one: a direct call, without building an argument tuple.
-            elif f[0] == F_PRIO:
+            elif fid == F_PRIO:
                 if len(f) == 2:
                     self._f_prio(f[1])
                 else:
                     self._f_prio(f[1], f[2])
-            elif f[0] == F_BEGIN_STEP:
+            elif fid == F_BEGIN_STEP:
                 self._f_begin_step()
             else:
                 self._f_end_step()
