@@ -171,6 +171,9 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
         work[cid] = Chars(d, p.controller)
         if _BASE[d][3]:
             holders.append(cid)
+    # The holders' static abilities with the layers each applies in, gathered once and
+    # again only where `holders` is rebuilt (nowhere else can a static ability change).
+    statics = _statics(holders, work)
     started: dict[Any, _Cand] = {}
     effects = g.effects
     eff_layers = [(e, {x.layer for x in e.components}) for e in effects]
@@ -191,48 +194,45 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
         L_PT_SWITCH,
     ):
         cands: list[_Cand] = []
-        for cid in holders:
+        bit = 1 << layer
+        for cid, ab, mask in statics:
+            if not mask & bit:
+                continue
             ch = work[cid]
-            for ab in ch.abilities:
-                if type(ab) is not StaticAbility:
-                    continue
-                if layer == L_PT_CDA:
-                    if ab.cda:  # CDAs apply in 7a (and in every zone: see chars_off_battlefield)
-                        cands.append(
-                            _Cand(
-                                ("cda", cid),
-                                0,
-                                (),
-                                cid,
-                                ch.controller,
-                                None,
-                                [cid],
-                                True,
-                                ab.text or "characteristic-defining",
-                                True,
-                            )
-                        )
-                    continue
-                key = (cid, id(ab))
-                if key in started:
-                    continue
-                comps = ab.components
-                if not any(c.layer == layer for c in comps):
-                    continue
+            if layer == L_PT_CDA:
+                # CDAs apply in 7a (and in every zone: see chars_off_battlefield)
                 cands.append(
                     _Cand(
-                        key,
-                        perm[cid].timestamp,
-                        comps,
+                        ("cda", cid),
+                        0,
+                        (),
                         cid,
                         ch.controller,
-                        ab.affects,
                         None,
-                        False,
-                        ab.text or cdef[cid].name,
+                        [cid],
+                        True,
+                        ab.text or "characteristic-defining",
                         True,
                     )
                 )
+                continue
+            key = (cid, id(ab))
+            if key in started:
+                continue
+            cands.append(
+                _Cand(
+                    key,
+                    perm[cid].timestamp,
+                    ab.components,
+                    cid,
+                    ch.controller,
+                    ab.affects,
+                    None,
+                    False,
+                    ab.text or cdef[cid].name,
+                    True,
+                )
+            )
         for c in started.values():
             if any(x.layer == layer for x in c.components):
                 cands.append(c)
@@ -284,6 +284,7 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
         if layer in (L_COPY, L_TEXT, L_TYPE, L_ABILITY):
             # Abilities may have been added, removed or rewritten.
             holders = [cid for cid in bf if _has_static(work[cid])]
+            statics = _statics(holders, work)
     # Counters (CR 613.4c) are applied with the 7c effects; addition commutes, so after them.
     for cid, ch in work.items():
         counters = perm[cid].counters
@@ -296,6 +297,24 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
                     trace.setdefault(cid, []).append(f"7c: counters {n:+d}/{n:+d}")
     _finish(g, work, holders)
     return work
+
+
+def _statics(holders: list[int], work: dict[int, Chars]) -> list[tuple[int, StaticAbility, int]]:
+    """(permanent, static ability, bit mask of the layers it applies in) for each static
+    ability of `holders`, in order."""
+    out: list[tuple[int, StaticAbility, int]] = []
+    for cid in holders:
+        for ab in work[cid].abilities:
+            if type(ab) is StaticAbility:
+                mask = 0
+                for c in ab.components:
+                    mask |= 1 << c.layer
+                # Layer 7a holds the characteristic-defining abilities and nothing else.
+                mask &= ~(1 << L_PT_CDA)
+                if ab.cda:
+                    mask |= 1 << L_PT_CDA
+                out.append((cid, ab, mask))
+    return out
 
 
 def _compute_plain(g: GameLike) -> dict[int, Chars] | None:
@@ -387,18 +406,27 @@ def _order(g: GameLike, cands: list[_Cand], work: dict[int, Chars], layer: int) 
     if not pending:
         return cands
     deps: dict[int, set[int]] = {id(c): set() for c in cands}
-    base = {id(a): _affected(g, a, work) for a in pending}
+    reads = {id(a): _READS_ABILITY | _reads(a.filter) for a in pending}
+    base: dict[int, list[int]] = {}
     trials: dict[int, dict[int, Chars]] = {}
     for b in cands:
         if b.cda:
             continue
+        changes = 0
+        for comp in b.components:
+            if comp.layer == layer:
+                changes |= _CHANGES[comp.op]
         for a in pending:
-            if a is b:
+            if a is b or not changes & reads[id(a)]:
+                # b changes nothing a's existence or filter looks at: no trial needed.
                 continue
             t = trials.get(id(b))
             if t is None:
                 t = trials[id(b)] = _trial(g, b, work, layer)
-            if not _has_ability(t, a.key) or _affected(g, a, t) != base[id(a)]:
+            was = base.get(id(a))
+            if was is None:
+                was = base[id(a)] = _affected(g, a, work)
+            if not _has_ability(t, a.key) or _affected(g, a, t) != was:
                 deps[id(a)].add(id(b))
     if not any(deps.values()):
         return cands
@@ -413,6 +441,51 @@ def _order(g: GameLike, cands: list[_Cand], work: dict[int, Chars], layer: int) 
         done.add(id(nxt))
         rest.remove(nxt)
     return out
+
+
+# What each layer op can change that `_order`'s dependency test looks at (CR 613.8a): an
+# ability's existence (removing or rewriting abilities) and the characteristics `matches`
+# reads. The trial that test runs is needed only where the two meet.
+_READS_ABILITY: Final = 1
+_READS_TYPES: Final = 2
+_READS_SUBTYPES: Final = 4
+_READS_COLORS: Final = 8
+_READS_CONTROLLER: Final = 16
+_READS_SUPERTYPES: Final = 32
+_CHANGES: Final[dict[str, int]] = {
+    "modify_pt": 0,
+    "set_pt": 0,
+    "switch_pt": 0,
+    "set_pt_mv": 0,
+    "add_keywords": 0,
+    "add_abilities": 0,  # adds, never removes: every ability that existed still does
+    "lose_all_abilities": _READS_ABILITY,
+    "control": _READS_CONTROLLER,
+    "add_types": _READS_TYPES,
+    "add_subtypes": _READS_SUBTYPES,
+    "all_creature_types": _READS_SUBTYPES,
+    "set_land_type": _READS_SUBTYPES | _READS_ABILITY,
+    "set_colors": _READS_COLORS,
+    "text": _READS_SUBTYPES | _READS_ABILITY,
+}
+
+
+def _reads(f: Filter | None) -> int:
+    """The characteristics `_affected` reads for a filter (`matches`, field by field)."""
+    if f is None or f.relation is not None:
+        return 0  # itself, or what it enchants: no characteristic is read
+    r = 0
+    if f.types or f.not_types:
+        r |= _READS_TYPES
+    if f.subtypes or f.not_subtypes:
+        r |= _READS_SUBTYPES
+    if f.supertypes or f.not_supertypes:
+        r |= _READS_SUPERTYPES
+    if f.colors or f.not_colors:
+        r |= _READS_COLORS
+    if f.controller is not None:
+        r |= _READS_CONTROLLER
+    return r
 
 
 def _source_controls(g: GameLike, e: Effect, work: dict[int, Chars]) -> bool:
@@ -494,6 +567,11 @@ def _intrinsic_fix(ch: Chars) -> tuple | None:
     """`ch`'s abilities with the intrinsic mana abilities of its current land types
     (CR 305.6, 305.7), or None if they already have exactly those."""
     if not ch.types & LAND:
+        return None
+    d = ch.cdef
+    if ch.abilities is _BASE[d][1] and ch.subtypes is d.subtypes and d.types & LAND:
+        # A printed land with its printed land types and abilities: `_base` gave it the
+        # intrinsic abilities of those types (the common case, asked for every land).
         return None
     want = _intrinsic(ch.subtypes) if ch.subtypes & _BASIC_TYPES else ()
     if ch.abilities == want:
