@@ -113,9 +113,10 @@ def _skips_a_trial(layers: Any, g: Game) -> bool:
 
 def test_613_8_dependency_trials_are_skipped_only_where_they_cannot_matter() -> None:
     """`_order` skips the trial of effect B against static ability A when B's ops change
-    nothing A's filter or existence depends on. Differential check: over the layer
+    nothing A's filter or existence depends on, and `compute` looks for static abilities
+    again only after an op that alters abilities. Differential check: over the layer
     scenarios and random play from each, the characteristics equal those computed with
-    every trial run (every op marked as changing everything)."""
+    every op marked as changing everything (every trial run, every look taken)."""
     from mtg_env.engine import layers
     from mtg_env.engine.cards import STATIC_OPS
     from mtg_env.scenario import build, load_scenario, scenario_paths

@@ -165,18 +165,21 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
     # Only permanents with a static ability can generate effects; most have none, so the
     # layer loop looks at these alone (the list is rebuilt when a layer changes abilities).
     holders: list[int] = []
+    countered: list[int] = []  # permanents with counters, for 613.4c below
     for cid in bf:
         p = perm[cid]
         d = p.copy_def or cdef[cid]
         work[cid] = Chars(d, p.controller)
         if _BASE[d][3]:
             holders.append(cid)
+        if p.counters:
+            countered.append(cid)
     # The holders' static abilities with the layers each applies in, gathered once and
     # again only where `holders` is rebuilt (nowhere else can a static ability change).
     statics = _statics(holders, work)
     started: dict[Any, _Cand] = {}
     effects = g.effects
-    eff_layers = [(e, {x.layer for x in e.components}) for e in effects]
+    eff_layers = [(e, _layer_mask(e.components)) for e in effects]
     # The intrinsic mana abilities follow the land types (CR 305.6, 305.7): recomputed
     # after layer 4 only if an effect in layers 1-4 may have changed types.
     types_touched = False
@@ -238,7 +241,7 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
                 cands.append(c)
         for e, layers in eff_layers:
             comps = e.components
-            if layer in layers:
+            if layers & bit:
                 locked = [cid for cid, oid in e.affected if cid in work and perm[cid].oid == oid]
                 if e.duration == DUR_WHILE_CONTROL_SOURCE and not _source_controls(g, e, work):
                     continue
@@ -281,12 +284,17 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
                             )
         if layer == L_TYPE:
             _refresh_intrinsic(work)
-        if layer in (L_COPY, L_TEXT, L_TYPE, L_ABILITY):
+        if layer in (L_COPY, L_TEXT, L_TYPE, L_ABILITY) and any(
+            comp.layer == layer and _CHANGES[comp.op] & _ALTERS_ABILITIES
+            for c in cands
+            for comp in c.components
+        ):
             # Abilities may have been added, removed or rewritten.
             holders = [cid for cid in bf if _has_static(work[cid])]
             statics = _statics(holders, work)
     # Counters (CR 613.4c) are applied with the 7c effects; addition commutes, so after them.
-    for cid, ch in work.items():
+    for cid in countered:
+        ch = work[cid]
         counters = perm[cid].counters
         if counters and ch.types & CREATURE and ch.power is not None:
             n = counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
@@ -299,6 +307,13 @@ def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int,
     return work
 
 
+def _layer_mask(components: tuple[Component, ...]) -> int:
+    mask = 0
+    for c in components:
+        mask |= 1 << c.layer
+    return mask
+
+
 def _statics(holders: list[int], work: dict[int, Chars]) -> list[tuple[int, StaticAbility, int]]:
     """(permanent, static ability, bit mask of the layers it applies in) for each static
     ability of `holders`, in order."""
@@ -306,9 +321,7 @@ def _statics(holders: list[int], work: dict[int, Chars]) -> list[tuple[int, Stat
     for cid in holders:
         for ab in work[cid].abilities:
             if type(ab) is StaticAbility:
-                mask = 0
-                for c in ab.components:
-                    mask |= 1 << c.layer
+                mask = _layer_mask(ab.components)
                 # Layer 7a holds the characteristic-defining abilities and nothing else.
                 mask &= ~(1 << L_PT_CDA)
                 if ab.cda:
@@ -452,13 +465,17 @@ _READS_SUBTYPES: Final = 4
 _READS_COLORS: Final = 8
 _READS_CONTROLLER: Final = 16
 _READS_SUPERTYPES: Final = 32
+# Not read by the dependency test (adding keeps every ability that existed), but it does
+# change the list of abilities, so `compute` looks again for static abilities after it.
+_ADDS_ABILITY: Final = 64
+_ALTERS_ABILITIES: Final = _READS_ABILITY | _ADDS_ABILITY
 _CHANGES: Final[dict[str, int]] = {
     "modify_pt": 0,
     "set_pt": 0,
     "switch_pt": 0,
     "set_pt_mv": 0,
     "add_keywords": 0,
-    "add_abilities": 0,  # adds, never removes: every ability that existed still does
+    "add_abilities": _ADDS_ABILITY,
     "lose_all_abilities": _READS_ABILITY,
     "control": _READS_CONTROLLER,
     "add_types": _READS_TYPES,
