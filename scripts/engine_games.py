@@ -1,5 +1,7 @@
 """A fixed engine workload: `--games` seeded games of random legal play on a format's
 decks (the games `mtg-env bench` times), printing the decisions made and decisions/s.
+With `--env`, the same number of games through `raw_env` (observation, mask and replay
+included, the loop `mtg-env bench` times for `raw_env`), printing steps and steps/s.
 
 Its use is a timing-free comparison of two engines, where a shared machine makes
 wall-clock figures swing by tens of percent: the instructions each executes, counted by
@@ -12,6 +14,8 @@ per decision:
         .venv/bin/python scripts/engine_games.py --games 0
 
 with `PYTHONHASHSEED=0` for both, and `PYTHONPATH=OTHER_CHECKOUT` for the other engine.
+`--callgrind-out-file=FILE` and `callgrind_annotate --inclusive=yes FILE` give the share of
+each compiled function (`Game.apply`, `Layout.observe`, `Game.state_hash`, ...).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from __future__ import annotations
 import argparse
 import random
 import time
+
+import numpy as np
 
 from mtg_env.engine import Game, load_decks
 from mtg_env.engine.formats import FORMATS
@@ -28,9 +34,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--format", default="classic", choices=sorted(FORMATS))
+    ap.add_argument(
+        "--env", action="store_true", help="play through raw_env (observations, masks, replay)"
+    )
     args = ap.parse_args()
     if args.games < 0:
         ap.error("--games must be 0 or more")
+    if args.env:
+        env_games(args.games, args.format)
+        return
     by_name = load_decks(args.format)
     decks = [by_name[k] for k in sorted(by_name)]
     n = 0
@@ -44,6 +56,26 @@ def main() -> None:
             n += 1
     dt = time.perf_counter() - t
     print(f"{n} decisions, {n / dt if dt else 0:.0f} decisions/s")
+
+
+def env_games(games: int, fmt: str) -> None:
+    from mtg_env.env import raw_env  # the engine workload above needs no env
+
+    env = raw_env(format=fmt)
+    rng = np.random.default_rng(0)
+    n = 0
+    t = time.perf_counter()
+    for seed in range(games):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            n += 1
+    dt = time.perf_counter() - t
+    print(f"{n} steps, {n / dt if dt else 0:.0f} steps/s")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ def test_engine_games_smoke() -> None:
     out = run("scripts/engine_games.py", "--games", "2")
     n = int(out.split()[0])
     assert n > 20 and "decisions/s" in out
+    out = run("scripts/engine_games.py", "--games", "2", "--env")
+    assert int(out.split()[0]) > 20 and "steps/s" in out
 
 
 def test_bench_legal_smoke() -> None:
