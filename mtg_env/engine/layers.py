@@ -489,8 +489,8 @@ _CHANGES: Final[dict[str, int]] = {
 
 def _reads(f: Filter | None) -> int:
     """The characteristics `_affected` reads for a filter (`matches`, field by field)."""
-    if f is None or f.relation is not None:
-        return 0  # itself, or what it enchants: no characteristic is read
+    if f is None or f.relation == "self" or f.relation == "enchanted":
+        return 0  # itself, or what it enchants (`_affected`): no characteristic is read
     r = 0
     if f.types or f.not_types:
         r |= _READS_TYPES
