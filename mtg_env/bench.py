@@ -100,21 +100,28 @@ def bench_engine(fmt: str, seconds: float) -> dict[str, float]:
     }
 
 
+def aec_game(env: Any, rng: np.random.Generator, seed: int) -> int:
+    """One game of uniformly random legal play in a PettingZoo AEC env (ours or chess),
+    reset with `seed`; returns the moves made."""
+    env.reset(seed=seed)
+    n = 0
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        n += 1
+    return n
+
+
 def _aec_loop(env: Any, seconds: float) -> dict[str, float]:
     rng = np.random.default_rng(0)
     state = {"seed": 0, "games": 0}
 
     def game() -> int:
-        env.reset(seed=state["seed"])
+        n = aec_game(env, rng, state["seed"])
         state["seed"] += 1
-        n = 0
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            n += 1
         state["games"] += 1
         return n
 

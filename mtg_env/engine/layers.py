@@ -586,7 +586,7 @@ def _intrinsic_fix(ch: Chars) -> tuple | None:
     if not ch.types & LAND:
         return None
     d = ch.cdef
-    if ch.abilities is _BASE[d][1] and ch.subtypes is d.subtypes and d.types & LAND:
+    if ch.subtypes is d.subtypes and d.types & LAND and ch.abilities is _BASE[d][1]:
         # A printed land with its printed land types and abilities: `_base` gave it the
         # intrinsic abilities of those types (the common case, asked for every land).
         return None
