@@ -208,3 +208,11 @@ def test_every_effect_op_is_declared_once_with_its_schema_behaviour_and_text() -
                 assert op_text(o), o.name
                 seen.add(o.name)
     assert len(seen) >= 20  # the sets use most of the vocabulary
+
+
+@pytest.mark.parametrize("name", ["../cards/core", "core/../core", "/etc/passwd", "", "x.yaml"])
+def test_a_card_set_name_is_never_a_path(name: str) -> None:
+    # A set name read from a file (a policy's `game_format`) names a set of the package's
+    # data; anything else is refused before a file is looked for.
+    with pytest.raises(CardDataError, match="unknown card set"):
+        load_cards(name)

@@ -71,6 +71,9 @@ class FilterModel(_Strict):
     controller: Literal["you", "opponent"] | None = None
     owner: Literal["you"] | None = None
     other: bool = False
+    # "with mana value N or less / N or greater" (CR 202.3), inclusive.
+    min_mana_value: int = Field(default=0, ge=0, le=1000)
+    max_mana_value: int | None = Field(default=None, ge=0, le=1000)
 
 
 TARGET_KINDS = Literal[
@@ -361,6 +364,8 @@ def compile_filter(f: FilterModel) -> Filter:
         controller=f.controller,
         owner=f.owner,
         other=f.other,
+        min_mana_value=f.min_mana_value,
+        max_mana_value=-1 if f.max_mana_value is None else f.max_mana_value,
     )
 
 
@@ -782,17 +787,26 @@ def load_cards(set_name: str = "classic") -> CardSet:
     """The card set `set_name` from package data (cached; CardDefs are immutable): the file
     `cards/<set>.yaml`, or the folder `cards/<set>/` of a large set (its `set.yaml` with the
     set's name and tokens, then every other `*.yaml` in name order, each with `cards`)."""
+    # Only the package's own sets, by name: a name is never a path, so a set name read from
+    # a file (a policy's `game_format`, say) can't load a card file from elsewhere.
+    known = card_set_names()
+    if set_name not in known:
+        raise CardDataError(f"unknown card set {set_name!r} (known: {', '.join(known)})")
     folder = DATA_DIR / "cards" / set_name
     path = DATA_DIR / "cards" / f"{set_name}.yaml"
     if folder.is_dir() and not path.exists():
         head = folder / "set.yaml"
         parts = [(str(p), _read_yaml(p)) for p in sorted(folder.glob("*.yaml")) if p != head]
         return parse_card_set(_read_yaml(head), str(head), parts)
-    if not path.exists():
-        known = sorted(p.stem for p in (DATA_DIR / "cards").glob("*.yaml"))
-        known += sorted(p.name for p in (DATA_DIR / "cards").iterdir() if p.is_dir())
-        raise CardDataError(f"unknown card set {set_name!r} (known: {', '.join(sorted(known))})")
     return parse_card_set(_read_yaml(path), str(path))
+
+
+def card_set_names() -> list[str]:
+    """The card sets in package data: `cards/<set>.yaml` files and `cards/<set>/` folders."""
+    root = DATA_DIR / "cards"
+    names = {p.stem for p in root.glob("*.yaml")}
+    names |= {p.name for p in root.iterdir() if p.is_dir() and (p / "set.yaml").is_file()}
+    return sorted(names)
 
 
 # --------------------------------------------------------------------------- decks

@@ -147,6 +147,10 @@ class Filter(Frozen):
     owner: str | None = None
     other: bool = False  # not the source itself
     relation: str | None = None  # "enchanted" | "self"
+    # Mana value bounds (CR 202.3), inclusive; -1: no upper bound. A spell on the stack
+    # counts its announced X (CR 202.3e).
+    min_mana_value: int = 0
+    max_mana_value: int = -1
 
     def words(self) -> tuple[int, frozenset[str]]:
         return self.colors | self.not_colors, self.subtypes | self.not_subtypes

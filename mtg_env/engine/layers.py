@@ -81,6 +81,10 @@ def matches(f: Filter, ch: Chars, cid: int, source: int, you: int, owner: int) -
         return False
     if f.owner == "you" and owner != you:
         return False
+    if f.min_mana_value and ch.mv < f.min_mana_value:
+        return False
+    if f.max_mana_value >= 0 and ch.mv > f.max_mana_value:
+        return False
     return not (f.other and cid == source)
 
 
@@ -502,6 +506,8 @@ def _reads(f: Filter | None) -> int:
         r |= _READS_COLORS
     if f.controller is not None:
         r |= _READS_CONTROLLER
+    # Mana value bounds read the mana cost, a copiable value that only layer 1 changes:
+    # nothing the dependency test looks at from layer 2 on.
     return r
 
 

@@ -66,7 +66,7 @@ class Targeting(Stack):
             yield player_ref(1)
         if k == "spell":
             for it in self.stack:
-                if it.kind == SPELL and it.cid != src:
+                if it.kind == SPELL and it.cid != src and self._spell_ok(spec, it, src, you):
                     yield it.cid
             return
         if k == "graveyard_card":
@@ -87,11 +87,12 @@ class Targeting(Stack):
         k = spec.kind
         z = self.zone[cid]
         if k == "spell":
-            return (
-                z == STACK
-                and cid != src
-                and any(it.kind == SPELL and it.cid == cid for it in self.stack)
-            )
+            if z != STACK or cid == src:
+                return False
+            for it in self.stack:
+                if it.kind == SPELL and it.cid == cid:
+                    return self._spell_ok(spec, it, src, you)
+            return False
         if k == "graveyard_card":
             if z != GRAVEYARD:
                 return False
@@ -120,6 +121,19 @@ class Targeting(Stack):
         if ch.controller != you and "hexproof" in ch.keywords:
             return False
         return matches(spec.filter, ch, cid, src, you, self.owner[cid])
+
+    def _spell_ok(self, spec: TargetSpec, it: StackItem, src: int, you: int) -> bool:
+        """Does spell `it` have the qualities "target [quality] spell" asks for (CR 115.1,
+        601.2c; again on resolution, 608.2b): colour, card type ("noncreature"),
+        controller, mana value, as the spell is now on the stack?"""
+        ch = self.chars(it.cid)
+        x = it.info.get("x", 0)
+        cost = ch.cdef.cost
+        if x and cost is not None and cost.x:
+            # CR 202.3e: on the stack, X in a spell's mana cost is the value chosen for it.
+            ch = ch.copy()
+            ch.mv += x * cost.x
+        return matches(spec.filter, ch, it.cid, src, you, self.owner[it.cid])
 
     def _target_choices(self) -> list[int]:
         ctx = self.ctx
