@@ -118,3 +118,48 @@ def test_policy_in_another_format_is_one_line() -> None:
         with pytest.raises(CheckpointError, match=f"plays the classic format, not {fmt}"):
             make_agent("policy:default", fmt=fmt)
     assert make_agent("policy:default", fmt="classic").layout is not None
+
+
+def _alias_bomb(levels: int = 9, width: int = 9) -> str:
+    """A scenario whose `expect` life value is `width ** levels` strings once its aliases are
+    expanded, in a few hundred bytes."""
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, levels):
+        refs = ", ".join([f"*a{i - 1}"] * width)
+        lines.append(f"a{i}: &a{i} [{refs}]")
+    lines.append("name: bomb")
+    lines.append("setup: {players: [{}, {}]}")
+    lines.append(f"expect: [{{player: 0, life: *a{levels - 1}}}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_yaml_alias_expansion_is_bounded(tmp_path: Path) -> None:
+    from mtg_env.io import InputFileError, load_yaml
+
+    p = tmp_path / "bomb.yaml"
+    p.write_text(_alias_bomb())
+    with pytest.raises(InputFileError, match=r"bomb\.yaml: not a YAML file: its aliases stand"):
+        load_yaml(p)
+    p.write_text("a: &a [1, *a]\n")
+    with pytest.raises(InputFileError, match="recursive"):
+        load_yaml(p)
+    # Aliases that stay small are plain YAML and load as before (the same object twice).
+    p.write_text("base: &b {life: 20}\nplayers: [*b, *b]\n")
+    data = load_yaml(p)
+    assert data["players"] == [{"life": 20}, {"life": 20}]
+
+
+def test_a_scenario_alias_bomb_is_one_short_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    p = tmp_path / "bomb.yaml"
+    p.write_text(_alias_bomb())
+    exe = Path(sys.executable).with_name("mtg-env")
+    r = subprocess.run(
+        [str(exe), "scenario", "run", str(p)], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = (r.stdout + r.stderr).strip().splitlines()
+    assert len(lines) == 1 and "aliases" in lines[0] and len(lines[0]) < 400, lines
+    assert "lol" not in lines[0]

@@ -65,11 +65,72 @@ def read_text(path: str | Path, what: str = "file") -> str:
         raise InputFileError(f"{path}: not UTF-8 text (byte {e.start})") from None
 
 
-def load_yaml(path: str | Path, what: str = "YAML file") -> Any:
-    """A YAML file, parsed safely (plain data only; no tags that build objects)."""
-    text = read_text(path, what)
+# YAML aliases (`*a`) reuse a node: a few lines of them can stand for billions of values (an
+# "alias bomb"), which every reader that walks the data (validation, error messages) expands.
+# Input files need no more than this many values beyond their own nodes, and never an alias
+# inside the node it names.
+MAX_ALIAS_EXPANSION: Final = 100_000
+
+
+def _check_aliases(root: yaml.Node) -> str | None:
+    """Why the node graph can't be read as a tree (a recursive alias, or too many values once
+    aliases are expanded), or None. One pass over the distinct nodes."""
+    size: dict[int, int] = {}  # node id -> values in its expanded tree
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            total = 1
+            for child in _children(node):
+                total += size[id(child)]
+            size[key] = total
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            return "an alias inside the node it refers to (a recursive structure)"
+        on_path.add(key)
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in on_path:
+                return "an alias inside the node it refers to (a recursive structure)"
+            if id(child) not in size:
+                stack.append((child, False))
+    expanded, distinct = size[id(root)], len(size)
+    if expanded - distinct > MAX_ALIAS_EXPANSION:
+        return (
+            f"its aliases stand for {expanded:,} values (at most {MAX_ALIAS_EXPANSION:,} more "
+            f"than the file's {distinct:,} nodes)"
+        )
+    return None
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def safe_load_text(text: str, path: str | Path = "<text>", what: str = "YAML file") -> Any:
+    """`yaml.safe_load` with the alias bound above (plain data only; no tags that build
+    objects). Errors are `InputFileError` naming `path`."""
     try:
-        return yaml.safe_load(text)
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            why = _check_aliases(node)
+            if why is not None:
+                raise InputFileError(f"{path}: not a {what}: {why}")
+            return loader.construct_document(node)
+        finally:
+            loader.dispose()
     except RecursionError:
         raise InputFileError(f"{path}: nested too deeply to be a {what}") from None
     except yaml.YAMLError as e:
@@ -77,6 +138,12 @@ def load_yaml(path: str | Path, what: str = "YAML file") -> Any:
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise InputFileError(f"{path}: not valid YAML{where}: {problem}") from None
+
+
+def load_yaml(path: str | Path, what: str = "YAML file") -> Any:
+    """A YAML file, parsed safely (plain data only; no tags that build objects; aliases
+    bounded, see MAX_ALIAS_EXPANSION)."""
+    return safe_load_text(read_text(path, what), path, what)
 
 
 def load_json(path: str | Path, what: str = "JSON file") -> Any:
