@@ -5,33 +5,65 @@ page (the module docstring of mtg_env/env/duel.py) with the
 spaces of every format computed from the layout; rules coverage lists every scenario file
 under the Comprehensive Rules references it checks; the cards page lists the core set with
 the scenario that tests each card; the core decks page lists every bundled core deck; the
-leaderboard is read from the committed `mtg-env evaluate` results files."""
+leaderboard is read from the committed `mtg-env evaluate` results files.
+
+Each generated page has a short file of its own name in docs/, marked with `STUB_MARK`, that
+says what the page holds and links its sources: a link to the page from another page, or
+from the README, then leads somewhere when the repository is read as files (on GitHub). The
+build replaces that file with the generated page."""
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# The modules whose docstring is a page of the site: name -> (module, title).
+MODULE_PAGES: dict[str, tuple[str, str | None]] = {
+    "vector.md": ("mtg_env/vector/__init__.py", None),
+    "openspiel.md": ("mtg_env/openspiel.py", "The OpenSpiel game"),
+}
+# The docs page that is a module's docstring, with tables computed from the code.
+ENV_CARD_MODULE = "mtg_env/env/duel.py"
+# The first line of the file in docs/ that stands for a generated page.
+STUB_MARK = "<!-- generated page: docs/hooks.py replaces this file when the site is built -->"
+
+
+def generated_pages() -> dict[str, Callable[[], str]]:
+    """Every generated page: its name in the site -> the function that writes it."""
+    pages: dict[str, Callable[[], str]] = {
+        "index.md": index_page,
+        "env_card.md": env_card,
+        "rules.md": rules_coverage,
+        "cards.md": cards_page,
+        "core_decks.md": core_decks_page,
+        "leaderboard.md": leaderboard_page,
+    }
+    for name, (module, title) in MODULE_PAGES.items():
+        pages[name] = lambda module=module, title=title: module_page(module, title)
+    return pages
+
 
 def on_files(files: Files, config: Any) -> Files:
-    for name, text in (
-        ("index.md", index_page()),
-        ("env_card.md", env_card()),
-        ("rules.md", rules_coverage()),
-        ("cards.md", cards_page()),
-        ("core_decks.md", core_decks_page()),
-        ("leaderboard.md", leaderboard_page()),
-        ("vector.md", module_page("mtg_env/vector/__init__.py")),
-        ("openspiel.md", module_page("mtg_env/openspiel.py", "The OpenSpiel game")),
-    ):
-        files.append(File.generated(config, name, content=text))
+    for name, make in generated_pages().items():
+        stub = files.get_file_from_path(name)
+        if stub is not None:
+            # Only a marked stub is replaced: a page written by hand is never lost.
+            if not Path(stub.abs_src_path).read_text(encoding="utf-8").startswith(STUB_MARK):
+                raise PluginError(
+                    f"docs/{name} is a page of its own, but docs/hooks.py generates {name}; "
+                    f"rename one of them (a stub for the generated page starts with {STUB_MARK})"
+                )
+            files.remove(stub)
+        files.append(File.generated(config, name, content=make()))
     return files
 
 
@@ -39,9 +71,9 @@ def index_page() -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     text = re.sub(r"\]\(docs/", "](", text)
     # A link to a source file: on the site, the env card is the env's page; others as text.
-    text = text.replace("](mtg_env/env/duel.py)", "](env_card.md)")
-    text = text.replace("](mtg_env/vector/__init__.py)", "](vector.md)")
-    text = text.replace("](mtg_env/openspiel.py)", "](openspiel.md)")
+    text = text.replace(f"]({ENV_CARD_MODULE})", "](env_card.md)")
+    for name, (module, _) in MODULE_PAGES.items():
+        text = text.replace(f"]({module})", f"]({name})")
     return re.sub(r"\[([^\]]+)\]\((?:mtg_env|agents|scripts)/[^)]+\)", r"\1", text)
 
 

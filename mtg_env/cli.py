@@ -7,9 +7,12 @@ time only: the imports point one way (engine <- env <- agents <- cli) without th
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -100,6 +103,17 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     return (ValueError, OSError, RecursionError, MemoryError)
 
 
+MAX_MESSAGE = 500  # characters of an error line; the rest is cut
+
+
+def _short(line: str) -> str:
+    """An error line cut to MAX_MESSAGE characters: a message that quotes the input (an
+    unknown card name) stays one readable line however long the input is."""
+    if len(line) <= MAX_MESSAGE:
+        return line
+    return f"{line[:MAX_MESSAGE]}... ({len(line) - MAX_MESSAGE:,} more characters)"
+
+
 def _one_line(e: BaseException) -> str:
     """An error as one line: its message's first line, or its type where it has none."""
     if isinstance(e, RecursionError):
@@ -107,7 +121,7 @@ def _one_line(e: BaseException) -> str:
     if isinstance(e, MemoryError):
         return "input too large (out of memory)"
     text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
+    return _short(text.splitlines()[0]) if text else type(e).__name__
 
 
 def _echo(text: object = "", err: bool = False) -> None:
@@ -140,6 +154,8 @@ def _clean(func: Any) -> Any:
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except BrokenPipeError:
+            raise  # a closed stdout is not bad input: main() ends the command quietly
         except _user_errors() as e:
             if DEBUG["on"]:
                 raise
@@ -159,6 +175,23 @@ def _deck_pair(fmt: str, decks: str | None, seed: int) -> list:
         return [resolve_deck(n, fmt) for n in names]
     order = sorted(bundled)
     return [bundled[order[seed % len(order)]], bundled[order[(seed + 1) % len(order)]]]
+
+
+def _spec_files(*specs: str) -> list[str]:
+    """The files that agent specs and deck names may read (`policy:PATH`, a plug-in's
+    `FILE.py:ATTR`, a deck file): every part of a spec, split at its commas and colons,
+    that names an existing file. An output that is one of them is refused."""
+    parts = {p.strip() for s in specs for piece in s.split(",") for p in piece.split(":")}
+    return sorted(p for p in parts if p and os.path.isfile(p))
+
+
+def _check_output(out: str | Path, inputs: list[str], option: str = "--out") -> None:
+    """An output path checked before the work: none of the command's input files
+    (`io.check_not_input`) and writable (`io.check_writable`)."""
+    from .io import check_not_input, check_writable
+
+    check_not_input(out, inputs, option)
+    check_writable(out)
 
 
 def _agents(spec: str, seed: int, fmt: str) -> tuple[list[str], list]:
@@ -334,15 +367,17 @@ def match(
     from agents.base import make_agent
     from agents.match import run_match
 
+    from .engine import resolve_deck
+
     make_agent(agent_a, fmt=fmt)  # validate the specs before playing
     make_agent(agent_b, fmt=fmt)
     deck_list = [d.strip() for d in decks.split(",")] if decks else None
     if deck_list is not None and len(deck_list) != 2:
         _fail("--decks needs two decks")
-    if records is not None:
-        from .io import check_writable
-
-        check_writable(records)  # before the games, not after
+    for deck in deck_list or []:
+        resolve_deck(deck, fmt)  # a bad deck is one line before any game is played
+    if records is not None:  # before the games, not after
+        _check_output(records, _spec_files(agent_a, agent_b, decks or ""), "--records")
     with Progress(transient=True, disable=json_out) as bar:
         task = bar.add_task(f"{_markup(agent_a)} vs {_markup(agent_b)}", total=games + games % 2)
         res = run_match(
@@ -534,15 +569,13 @@ def evaluate(
 
     from rich.progress import Progress
 
-    from agents.evaluate import ANCHORS_FILE, progress_path, resolve_deck_set
+    from agents.evaluate import ANCHORS_FILE, json_text, progress_path, resolve_deck_set
     from agents.evaluate import evaluate as run_evaluate
 
     ds = resolve_deck_set(fmt, decks)
     out_path = Path(out) if out is not None else None
-    if out_path is not None:
-        from .io import check_writable
-
-        check_writable(out_path)  # before the games, not after
+    if out_path is not None:  # before the games, not after; never the agent's or anchors' file
+        _check_output(out_path, _spec_files(agent) + ([anchors] if anchors else []))
     command = f"mtg-env evaluate {shlex.quote(agent)} --decks {ds.name} --games {games}"
     command += f" --seed {seed}" if seed else ""
     command += f" --out {shlex.quote(out)}" if out is not None else ""
@@ -573,8 +606,14 @@ def evaluate(
             )
             _echo(f"interrupted: {where}", err=True)
             raise typer.Exit(130) from None
+        except SystemExit as e:
+            # Only code run by the evaluation (a plug-in's) calls sys.exit here: an
+            # unfinished evaluation must not end with its status (0 would read as success).
+            bar.stop()
+            kept = f"; finished games are in {progress_path(out_path)}" if out_path else ""
+            _fail(f"the evaluation of {agent} stopped unfinished: sys.exit({e.code!r}){kept}")
     if json_out:
-        _echo(json.dumps({k: v for k, v in res.items() if k != "games"}))
+        _echo(json_text({k: v for k, v in res.items() if k != "games"}))
         return
     r = res["rating"]
     bound = " (at the bound of the scale)" if r["at_bound"] else ""
@@ -610,20 +649,32 @@ def compare(
 ) -> None:
     """Is A stronger than B? A paired bootstrap over the games both played (same anchor,
     deck pair, seed and seat), and the games needed for a given interval width."""
+    import math
     from pathlib import Path
 
+    from agents.evaluate import MIN_WIDTH, json_text
     from agents.evaluate import compare as run_compare
 
-    _finite(width, "width", 0.0, 2.0)
+    if not (math.isfinite(width) and MIN_WIDTH <= width <= 2):
+        # A usage error (exit 2); a tiny width overflowed the games-needed figure.
+        raise typer.BadParameter(
+            f"{width} is not a number from {MIN_WIDTH:g} to 2", param_hint="'--width'"
+        )
     res = run_compare(Path(a), Path(b), width=width)
     if json_out:
-        _echo(json.dumps(res))
+        _echo(json_text(res))
         return
+
+    def rating(x: float | None) -> str:
+        return "unknown" if x is None else f"{x:+.0f}"
+
+    lo, hi = res["rating_diff_ci95"]
+    bound = " (a bound: one side won or lost every game)" if res["rating_diff_at_bound"] else ""
     _echo(
         f"{res['a']} - {res['b']}: score difference {res['score_diff']:+.3f} per game "
         f"(95% CI {res['score_diff_ci95'][0]:+.3f} to {res['score_diff_ci95'][1]:+.3f}), "
-        f"rating difference {res['rating_diff']:+.0f} (95% CI {res['rating_diff_ci95'][0]:+.0f} "
-        f"to {res['rating_diff_ci95'][1]:+.0f}), over {res['shared_games']} shared games"
+        f"rating difference {rating(res['rating_diff'])}{bound} (95% CI {rating(lo)} "
+        f"to {rating(hi)}), over {res['shared_games']} shared games"
     )
     _echo(
         f"P({res['a']} stronger) = {res['prob_a_stronger']:.3f} "
@@ -683,9 +734,8 @@ def replay_record(
     """Play a game between two agents and record it as a replay."""
     from .engine import Game
     from .env.replay import Recorder
-    from .io import check_writable
 
-    check_writable(out)  # before the game, not after
+    _check_output(out, _spec_files(agents, decks or ""))  # before the game, not after
     specs, players = _agents(agents, seed, fmt)
     pair = _deck_pair(fmt, decks, seed)
     game = Game.new(pair, seed=seed, format=fmt)
@@ -740,13 +790,12 @@ def replay_html(
     from pathlib import Path
 
     from .env.replay import load_replay
-    from .io import atomic_write_text, check_writable
+    from .io import atomic_write_text
     from .viewer import render_html, replay_frames
 
     dest = Path(out) if out is not None else Path(file).with_suffix(".html")
-    if dest.resolve() == Path(file).resolve():
-        _fail(f"--out {dest} would overwrite the replay itself")
-    check_writable(dest)  # before the work, not after
+    # Before the work, not after.
+    _check_output(dest, [file], "--out" if out is not None else "the page (FILE with .html)")
     m = load_replay(file)
     frames = replay_frames(m)  # re-simulates and checks every hash, as `verify` does
     page = render_html(m, frames)
@@ -828,11 +877,9 @@ def policy_convert(
 
     from agents.policy import export_policy, load_model
 
-    from .io import check_writable
-
     if Path(out).suffix != ".safetensors":
         _fail(f"{out}: a policy file is written as .safetensors")
-    check_writable(out)
+    _check_output(out, [src], "OUT")
     policy = load_model(src)
     export_policy(policy, out)
     _echo(f"wrote {out} ({Path(out).stat().st_size / 1e6:.1f} MB)")
@@ -912,6 +959,8 @@ def play(
     decision (q quits; the game is saved as a replay either way)."""
     from .play import play as play_game
 
+    if save is not None:
+        _check_output(save, _spec_files(opponent, decks or ""), "--save")
     pair = _deck_pair(fmt, decks, seed)
     play_game(opponent, seat, seed, fmt, pair, input_fn=input, output_fn=_echo, save=save)
 
@@ -948,16 +997,14 @@ def deck_import(
     from .engine.cards import CardDataError
 
     if out is not None:
-        from .io import check_writable
-
-        check_writable(out)  # before the work, not after
+        _check_output(out, [file])  # before the work, not after
     try:
         deck = load_deck_text(file, fmt)
     except CardDataError as e:
         # All the problems, not only the first (_clean's one line): a deck list is
         # fixed in one go.
         for line in str(e).splitlines():
-            _echo(f"error: {line}", err=True)
+            _echo(f"error: {_short(line)}", err=True)
         raise typer.Exit(2) from None
     if name is not None:
         deck = dataclasses.replace(deck, name=name)
@@ -1006,14 +1053,76 @@ def _click_exception() -> type[Exception]:
     return typer.BadParameter  # pragma: no cover - every click has ClickException
 
 
+# The exit status of a command whose output was closed under it (`mtg-env ... | head`): 128 +
+# SIGPIPE, what a shell reports for a program that SIGPIPE ended (coreutils' commands).
+EXIT_BROKEN_PIPE = 141
+
+
+class _StdoutClosed(Exception):
+    """A command's stdout was closed by its reader. Not an OSError: typer turns an EPIPE
+    OSError into exit status 1, and main() gives this one 141."""
+
+
+def _rich_raises_broken_pipe() -> None:
+    """rich ends the process itself, with exit status 1, when one of its consoles (a table,
+    a progress bar's last line) meets a closed stdout: here it raises BrokenPipeError, as
+    every other write does, for main() to handle."""
+    from rich.console import Console
+
+    def on_broken_pipe(self: Console) -> None:
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+    Console.on_broken_pipe = on_broken_pipe  # type: ignore[method-assign]
+
+
+def _pipe_safe(func: Any) -> Any:
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        _rich_raises_broken_pipe()
+        try:
+            return func(*args, **kwargs)
+        except BrokenPipeError:
+            raise _StdoutClosed from None
+
+    return run
+
+
+# Every command, once: a closed stdout ends any of them the same way.
+for _group_app in (app, scenario_app, replay_app, puzzle_app, policy_app, deck_app):
+    for _info in _group_app.registered_commands:
+        _info.callback = _pipe_safe(_info.callback)
+
+
+def _broken_pipe() -> None:
+    """Stdout was closed by its reader: not an error of the user's. Nothing more is
+    printed; stdout is pointed at /dev/null so that the flush at exit (the data that could
+    not be written is still buffered) fails no more, and the exit status is 141."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    sys.exit(EXIT_BROKEN_PIPE)
+
+
 def main(argv: list[str] | None = None) -> None:
     """The console script: usage errors print the usage and exit 2; bad input is one
-    `error:` line and exit 2; Ctrl-C exits 130; nothing prints a traceback unless --debug."""
+    `error:` line and exit 2; Ctrl-C exits 130; a closed stdout (a pipe into `head`) exits
+    141 quietly; nothing prints a traceback unless --debug."""
+    try:
+        _main_command(argv)
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
+    except (BrokenPipeError, _StdoutClosed):
+        _broken_pipe()
+
+
+def _main_command(argv: list[str] | None) -> None:
     click_exception = _click_exception()
     try:
         rv = app(args=argv, standalone_mode=False)
         if isinstance(rv, int) and rv:
             sys.exit(rv)  # click returns typer.Exit codes when not in standalone mode
+    except (BrokenPipeError, _StdoutClosed):
+        raise
     except KeyboardInterrupt:
         _echo("interrupted", err=True)
         sys.exit(130)

@@ -8,9 +8,15 @@ device, a FIFO, a socket) instead of replacing it; it follows a symlink and writ
 target rather than replacing the link; new files get the permissions the umask allows, and
 a file that is replaced keeps its mode.
 
+An output is never one of the command's inputs: `check_not_input` refuses an output path
+that is the same file as an input (by its path, a symlink or a hard link), before any work.
+
 Reading: `read_text`, `load_yaml` and `load_json` read a user's input file and turn every
 way it can be unreadable (missing, a directory, no permission, not UTF-8, too large, nested
-too deeply, malformed) into one `InputFileError` line that names the file.
+too deeply, malformed) into one `InputFileError` line that names the file. `read_lines`
+reads a line-based file (a text deck list) with its line length and line count bounded as
+it reads: a file past either bound is refused at the first line past it, without reading
+the rest.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import json
 import os
 import secrets
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +37,7 @@ from .engine.files import (  # noqa: F401 - the readers, re-exported: one place 
     load_json,
     load_yaml,
     read_bytes,
+    read_lines,
     read_text,
 )
 
@@ -65,6 +73,23 @@ def check_writable(path: str | Path) -> Path:
             "file or a new path (nothing was written)"
         )
     return target
+
+
+def check_not_input(out: str | Path, inputs: Iterable[str | Path], option: str = "--out") -> None:
+    """Refuse, before any work is done, an output path that is the same file as one of the
+    command's inputs (`os.path.samefile`: the same path, a symlink to it or a hard link), so
+    that writing the result never replaces what it was made from. Paths that don't exist
+    (yet) are not the same file as anything."""
+    for src in inputs:
+        try:
+            same = os.path.samefile(out, src)
+        except (OSError, ValueError):  # missing, unreadable, or a path with a NUL in it
+            continue
+        if same:
+            raise OutputPathError(
+                f"{out}: {option} is the input file {src} (the same file); give another path "
+                "(nothing was written)"
+            )
 
 
 def write_bytes(path: str | Path, data: bytes) -> None:

@@ -2,7 +2,8 @@
 expectations. The same files serve as rules tests, puzzles and bug reports.
 
     from mtg_env.scenario import load_scenario, run_scenario
-    result = run_scenario(load_scenario("tests/scenarios/classic/bolt.yaml"))
+    path = "tests/scenarios/classic/cr_302_6_summoning_sickness.yaml"
+    result = run_scenario(load_scenario(path))
     print(result.ok, result.message)
 
 A malformed file raises `ScenarioError` naming the file, the entry and the field; a

@@ -5,8 +5,12 @@ JSON-able frame per decision, taken before the action is applied, plus the final
 `render_html` embeds the frames in a page with inline CSS and JavaScript and no external
 resource, so the file opens offline in any browser and can be mailed or attached to a bug.
 
-    m = load_replay("game.json")
-    write_text("game.html", render_html(m, replay_frames(m)))  # mtg_env.io.write_text
+    from mtg_env.env.replay import load_replay
+    from mtg_env.io import write_text
+    from mtg_env.viewer import render_html, replay_frames
+
+    m = load_replay("tests/data/replays/classic_seed5.json")
+    write_text("game.html", render_html(m, replay_frames(m)))
 
 Hidden information: every frame holds both hands (the page's "full view"); the seat views
 show the other seat's hand as a count and replace what that seat could not see in the log

@@ -4,6 +4,7 @@ written or lost."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -316,3 +317,152 @@ def test_script_numbers_are_ranged(tmp_path: Path, args: list[str]) -> None:
     )
     assert r.returncode == 2 and "Traceback" not in r.stderr and args[0] in r.stderr
     assert not (tmp_path / "f").exists()
+
+
+# --------------------------------------------------------------------------- deck lists
+
+
+def _run_measured(*args: str, cwd: Path) -> tuple[int, str, str, int]:
+    """Exit status, stdout, stderr and the peak memory (KiB) of one run of the script."""
+    out, err = cwd / ".stdout", cwd / ".stderr"
+    with out.open("w") as o, err.open("w") as e:
+        p = subprocess.Popen([MTG_ENV, *args], cwd=cwd, stdout=o, stderr=e)
+        _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    text = out.read_text(), err.read_text()
+    out.unlink()
+    err.unlink()
+    return p.returncode, *text, usage.ru_maxrss
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deck", "import", "huge.txt"],
+        ["replay", "record", "--out", "r.json", "--decks", "huge.txt,Red Burn"],
+        ["match", "random", "random", "--games", "2", "--decks", "huge.txt,Red Burn"],
+    ],
+    ids=["deck import", "replay record --decks", "match --decks"],
+)
+def test_a_huge_one_line_deck_list_is_refused_at_its_line(tmp_path: Path, args: list[str]) -> None:
+    """Read whole, an 8 MB line of varied characters cost 400 MB (60 MB: 2.7 GB) before it
+    was reported as one unknown card; the line is refused as it is read, in the memory a
+    command starts with."""
+    line = bytes(range(33, 123)) * 90_000  # 8.1 MB, no character common enough to drop
+    (tmp_path / "huge.txt").write_bytes(b"4 " + line + b"\n")
+    status, _, err, peak_kib = _run_measured(*args, cwd=tmp_path)
+    assert status == 2 and "Traceback" not in err, err[-2000:]
+    assert err.strip().splitlines() == [
+        "error: huge.txt:1: line longer than 500 characters; a deck list has short lines "
+        "(nothing past it was read)"
+    ]
+    if args[0] == "deck":  # the others load agents too, whose size is not this test's
+        assert peak_kib < 200 * 1024, peak_kib
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["huge.txt"]
+
+
+def test_an_error_that_quotes_a_long_input_is_one_short_line(tmp_path: Path) -> None:
+    path = "y" * 100_000 + ".yaml"  # a deck path, quoted by its error
+    r = run("watch", "--decks", f"{path},Red Burn", cwd=tmp_path)
+    err = assert_clean(r, 2, "yyyy")
+    assert len(err.strip().splitlines()) == 1 and len(err) < 700
+    assert err.rstrip().endswith("more characters)")
+    # A long card name inside a deck file is refused by its length, not quoted.
+    (tmp_path / "d.yaml").write_text(f"name: D\nformat: classic\ncards: ['4 {'x' * 200_000}']\n")
+    r = run("watch", "--decks", "d.yaml,Red Burn", cwd=tmp_path)
+    err = assert_clean(r, 2, "d.yaml", "cards[0]", "at most 500 characters")
+    assert len(err.strip().splitlines()) == 1 and len(err) < 700
+
+
+# --------------------------------------------------------------------------- output = input
+
+
+def _same_file_cases(tmp_path: Path) -> list[tuple[list[str], Path]]:
+    """(command, the input it must not replace): every command with an input and an
+    output, the output given as the input's own path, a symlink to it or a hard link."""
+    r = run("replay", "record", "--out", "game.json", "--seed", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = run("deck", "generate", "--format", "classic", "--text", "--out", "d.txt", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    (tmp_path / "p.safetensors").write_bytes(b"not a policy")
+    (tmp_path / "link.txt").symlink_to("d.txt")
+    os.link(tmp_path / "d.txt", tmp_path / "hard.txt")
+    os.link(tmp_path / "game.json", tmp_path / "game.html")  # replay html's default output
+    d, game = tmp_path / "d.txt", tmp_path / "game.json"
+    (tmp_path / "mine.py").write_text(
+        "class Mine:\n    def choose(self, game):\n        return 0\n"
+    )
+    (tmp_path / "anchors.yaml").write_text("{}\n")
+    return [
+        (["evaluate", "mine.py:Mine", "--out", "mine.py"], tmp_path / "mine.py"),
+        (
+            ["evaluate", "random", "--anchors", "anchors.yaml", "--out", "anchors.yaml"],
+            tmp_path / "anchors.yaml",
+        ),
+        (["deck", "import", "d.txt", "--out", "d.txt"], d),
+        (["deck", "import", "d.txt", "--out", "link.txt"], d),
+        (["deck", "import", "link.txt", "--out", "hard.txt"], d),
+        (["replay", "html", "game.json", "--out", "./game.json"], game),
+        (["replay", "html", "game.json"], game),
+        (["policy", "convert", "p.safetensors", "p.safetensors"], tmp_path / "p.safetensors"),
+        (["replay", "record", "--decks", "d.txt,Red Burn", "--out", "hard.txt"], d),
+        (["match", "random", "random", "--decks", "d.txt,d.txt", "--records", "link.txt"], d),
+        (["play", "--decks", "d.txt,Red Burn", "--save", "d.txt"], d),
+    ]
+
+
+def test_an_output_that_is_an_input_is_refused(tmp_path: Path) -> None:
+    for args, src in _same_file_cases(tmp_path):
+        before = src.read_bytes()
+        out = args[-1] if args[-2].startswith("--") or args[0] == "policy" else "game.html"
+        r = subprocess.run(
+            [MTG_ENV, *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,  # `play` would quit at once, and save
+        )
+        err = assert_clean(r, 2, out.removeprefix("./"), "is the input file")
+        assert len(err.strip().splitlines()) == 1, (args, err)
+        assert src.read_bytes() == before, args
+    assert not [f for f in tmp_path.iterdir() if f.name.endswith(".tmp")]
+
+
+# --------------------------------------------------------------------------- closed stdout
+
+
+def _into_head(args: list[str], cwd: Path, head_first: bool) -> tuple[int, str, str]:
+    """`mtg-env ARGS | head -n 1` on a real pipe: the exit status, head's output and the
+    command's stderr. The pipe holds 4 KiB (its smallest), so output past 8 KiB meets a
+    closed reader; with `head_first`, head has read its line and exited before the command
+    starts, so the command's first write meets it."""
+    r, w = os.pipe()
+    fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, 4096)
+    head = subprocess.Popen(["head", "-n", "1"], stdin=r, stdout=subprocess.PIPE, text=True)
+    os.close(r)
+    if head_first:
+        os.write(w, b"a line from before\n")
+        head.wait(timeout=30)
+    p = subprocess.Popen([MTG_ENV, *args], cwd=cwd, stdout=w, stderr=subprocess.PIPE, text=True)
+    os.close(w)
+    _, err = p.communicate(timeout=120)
+    first = head.communicate(timeout=30)[0]
+    return p.returncode, first, err
+
+
+def test_a_closed_stdout_ends_a_command_quietly_with_status_141(tmp_path: Path) -> None:
+    # `watch` prints about 17 KB: head reads its first line and the rest meets a closed pipe.
+    status, first, err = _into_head(["watch", "--seed", "0"], tmp_path, head_first=False)
+    assert (status, err) == (141, ""), err
+    assert first.startswith("Decks: player 0")
+    replay = Path(__file__).parent / "data" / "replays" / "classic_seed5.json"
+    for args in (
+        ["replay", "show", str(replay)],
+        ["scenario", "run", str(Path(__file__).parent / "scenarios" / "classic")],
+        ["deck", "generate", "--text"],
+        ["tournament", "--agents", "random,heuristic", "--games", "2", "--out", "t"],
+    ):
+        status, first, err = _into_head(args, tmp_path, head_first=True)
+        assert (status, err) == (141, ""), (args, err)
+        assert first == "a line from before\n"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,10 +12,19 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mtg_env.decks import DEFAULT_CURVE, MAX_COPIES, deck_to_text, deck_to_yaml, generate_deck
+from mtg_env.decks import (
+    DEFAULT_CURVE,
+    MAX_COPIES,
+    deck_to_text,
+    deck_to_yaml,
+    generate_deck,
+)
 from mtg_env.engine import Game
 from mtg_env.engine.carddb import (
     DECK_SIZE,
+    MAX_DECK_FILE_BYTES,
+    MAX_DECK_LINE,
+    MAX_DECK_LINES,
     Deck,
     load_cards,
     load_deck_text,
@@ -111,13 +121,13 @@ def test_deck_size_is_checked() -> None:
         parse_deck_text(text, "red.txt")
 
 
-@pytest.mark.parametrize("count", ["100000000", "41", "9" * 5000])
+@pytest.mark.parametrize("count", ["100000000", "41", "9" * 400])
 def test_counts_are_bounded_before_any_list_is_built(count: str) -> None:
     with pytest.raises(CardDataError) as e:
         parse_deck_text(f"{count} Mountain\n", "big.txt")
     first = str(e.value).splitlines()[0]
     assert first.startswith("big.txt:1: a count is at most 40, not ")
-    assert len(first) < 80  # a 5000-digit count is not echoed back
+    assert len(first) < 80  # a 400-digit count is not echoed back
 
 
 def test_too_many_problems_are_capped() -> None:
@@ -333,6 +343,56 @@ def test_generated_yaml_and_text_round_trip(tmp_path: Path) -> None:
     assert parse_deck_text(text, "Mine.txt").cards == deck.cards
     odd = Deck("two\nlines", "classic", deck.cards)
     assert deck_to_text(odd).splitlines()[0] == "# two lines, a classic deck"
+
+
+# --------------------------------------------------------------------------- bounded reading
+
+
+def test_a_deck_list_reads_any_line_ending(tmp_path: Path) -> None:
+    f = tmp_path / "red.txt"
+    f.write_bytes(GOOD.replace("\n", "\r\n").encode())  # Windows line endings
+    g = tmp_path / "old_mac.txt"
+    g.write_bytes(GOOD.replace("\n", "\r").encode())  # "\r" alone ends a line too
+    assert load_deck_text(g).cards == load_deck_text(f).cards == parse_deck_text(GOOD, "x").cards
+    assert resolve_deck(str(f), "classic") == load_deck_text(f)
+    assert resolve_deck("Red Burn", "classic") is load_decks("classic")["Red Burn"]
+
+
+def test_a_long_line_is_refused_where_it_is_without_reading_on(tmp_path: Path) -> None:
+    f = tmp_path / "long.txt"
+    long_name = "".join(chr(33 + i % 90) for i in range(MAX_DECK_LINE))
+    f.write_text(f"4 Mountain\n4 {long_name}\n" + "\xff" * 10)  # not UTF-8 after it
+    with pytest.raises(
+        CardDataError, match=rf"^{re.escape(str(f))}:2: line longer than 500 characters"
+    ):
+        load_deck_text(f)
+    # A line of exactly the bound is read (and reported as the unknown card it is).
+    f.write_text(f"4 Mountain\n4 {long_name[2:]}\n")
+    with pytest.raises(CardDataError, match=rf"{re.escape(str(f))}:2: unknown card"):
+        load_deck_text(f)
+
+
+def test_too_many_lines_are_refused_at_the_first_line_past_the_bound(tmp_path: Path) -> None:
+    f = tmp_path / "many.txt"
+    f.write_text("\n" * MAX_DECK_LINES + "4 Mountain\n" * 3)
+    with pytest.raises(CardDataError, match=rf"^{re.escape(str(f))}:2001: more than 2,000 lines"):
+        load_deck_text(f)
+
+
+def test_a_byte_that_is_not_utf8_is_found_on_its_line(tmp_path: Path) -> None:
+    f = tmp_path / "latin1.txt"
+    f.write_bytes(b"20 Mountain\n4 Caf\xe9\n")
+    with pytest.raises(
+        CardDataError, match=rf"^{re.escape(str(f))}:2: not UTF-8 text \(column 6\)$"
+    ):
+        load_deck_text(f)
+
+
+def test_a_deck_file_too_large_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    f = tmp_path / "big.yaml"
+    f.write_text("name: Big\nformat: classic\ncards: [" + " " * MAX_DECK_FILE_BYTES + "]\n")
+    with pytest.raises(CardDataError, match=rf"^{re.escape(str(f))}: .* too large for a deck file"):
+        resolve_deck(str(f), "classic")
 
 
 # --------------------------------------------------------------------------- CLI

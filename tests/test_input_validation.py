@@ -163,3 +163,43 @@ def test_a_scenario_alias_bomb_is_one_short_line(tmp_path: Path) -> None:
     lines = (r.stdout + r.stderr).strip().splitlines()
     assert len(lines) == 1 and "aliases" in lines[0] and len(lines[0]) < 400, lines
     assert "lol" not in lines[0]
+
+
+def test_a_huge_deck_list_line_is_refused_before_it_is_searched() -> None:
+    # A 60 MB one-line list used to cost gigabytes in the card-name suggestion; the line is
+    # refused by its length before any pattern or suggestion reads it.
+    from mtg_env.engine.carddb import MAX_DECK_LINE, parse_deck_text
+
+    with pytest.raises(CardDataError, match=r"big\.txt:1: a line of 6,000,002 characters") as e:
+        parse_deck_text("4 " + "x" * 6_000_000, "big.txt", "classic")
+    assert len(str(e.value)) < 300
+    # A line at the bound is still read (and is an unknown card, with no suggestion search
+    # beyond the problems shown).
+    with pytest.raises(CardDataError, match="unknown card"):
+        parse_deck_text("4 " + "x" * (MAX_DECK_LINE - 2), "ok.txt", "classic")
+
+
+def test_deck_list_problems_are_reported_in_a_screenful() -> None:
+    from mtg_env.engine.carddb import MAX_DECK_PROBLEMS, parse_deck_text
+
+    text = "\n".join(f"1 Bogus{i}" for i in range(3000))
+    with pytest.raises(CardDataError) as e:
+        parse_deck_text(text, "many.txt", "classic")
+    lines = str(e.value).splitlines()
+    assert len(lines) == MAX_DECK_PROBLEMS + 1 and lines[-1].endswith("2951 more problems")
+
+
+def test_a_yaml_deck_is_bounded_and_its_errors_are_one_short_line() -> None:
+    from mtg_env.engine import parse_deck
+
+    with pytest.raises(CardDataError, match="at most 2000 items") as e:
+        parse_deck({"name": "d", "cards": ["Mountain"] * 5000}, "d.yaml")
+    with pytest.raises(CardDataError, match="at most 500 characters") as e:
+        parse_deck({"name": "d", "cards": ["y" * 100_000]}, "d.yaml")
+    assert len(str(e.value)) < 300
+    with pytest.raises(CardDataError, match=r"unknown card 'zzz+' in set") as e:
+        parse_deck({"name": "d", "cards": ["z" * 400]}, "d.yaml")
+    assert len(str(e.value)) < 300
+    bad = {"name": "d", "cards": [1] * 1000}
+    with pytest.raises(CardDataError, match=r"and 995 more$"):
+        parse_deck(bad, "d.yaml")

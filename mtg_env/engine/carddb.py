@@ -45,7 +45,7 @@ from .constants import (
     TYPE_BITS,
 )
 from .effects import OPS
-from .files import InputFileError, load_yaml, read_text
+from .files import MAX_INPUT_BYTES, InputFileError, load_yaml, read_lines
 from .formats import FORMATS
 from .vocab import COLOR_NAMES, SUPERTYPE_NAMES, TYPE_NAMES
 from .vocab import KEYWORDS as KEYWORDS  # re-exported: the keywords card data may use
@@ -543,17 +543,26 @@ def _fmt_loc(loc: tuple[Any, ...]) -> str:
     return out
 
 
+MAX_FIELD_ERRORS = 5  # a file with a million bad entries is still one short line
+
+
 def _errors(e: ValidationError) -> str:
-    return "; ".join(
-        f"field {_fmt_loc(err['loc']) or '(entry)'}: {err['msg']}" for err in e.errors()
+    errs = e.errors()
+    text = "; ".join(
+        f"field {_fmt_loc(err['loc']) or '(entry)'}: {err['msg']}"
+        for err in errs[:MAX_FIELD_ERRORS]
     )
+    if len(errs) > MAX_FIELD_ERRORS:
+        text += f"; and {len(errs) - MAX_FIELD_ERRORS} more"
+    return text
 
 
-def _read_yaml(path: Path, what: str = "YAML file") -> Any:
+def _read_yaml(path: Path, what: str = "YAML file", max_bytes: int = MAX_INPUT_BYTES) -> Any:
     """A card-set or deck file: every way it can be unreadable is one CardDataError line
-    naming the file (missing, a directory, not UTF-8, nested too deeply, malformed)."""
+    naming the file (missing, a directory, not UTF-8, too large, nested too deeply,
+    malformed)."""
     try:
-        return load_yaml(path, what)
+        return load_yaml(path, what, max_bytes)
     except InputFileError as e:
         raise CardDataError(str(e)) from None
 
@@ -831,10 +840,11 @@ class Deck:
 
 
 class DeckModel(_Strict):
-    name: str
-    format: str = "classic"
-    cards: list[str] = Field(min_length=1)
-    description: str = ""
+    # Bounded as a text deck list's lines are (MAX_DECK_LINE): no name is near this long.
+    name: str = Field(max_length=200)
+    format: str = Field(default="classic", max_length=100)
+    cards: list[Annotated[str, Field(max_length=500)]] = Field(min_length=1, max_length=2000)
+    description: str = Field(default="", max_length=10_000)
 
 
 DECK_SIZE = {name: r.deck_size for name, r in FORMATS.items()}
@@ -878,7 +888,8 @@ def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:
             )
         if name not in cs.cards:
             raise CardDataError(
-                f"{path}: deck {model.name!r}: cards[{i}]: unknown card {name!r} in set {cs.name!r}"
+                f"{path}: deck {model.name!r}: cards[{i}]: unknown card {name[:60]!r} in set "
+                f"{cs.name!r}"
             )
         names.extend([name] * count)
     if size is not None and len(names) != size:
@@ -890,8 +901,9 @@ def parse_deck(raw: Any, path: str, card_set: CardSet | None = None) -> Deck:
 
 
 def load_deck_file(path: str | Path) -> Deck:
+    """A YAML deck file (at most MAX_DECK_FILE_BYTES, refused unread beyond)."""
     p = Path(path)
-    return parse_deck(_read_yaml(p, "deck file"), str(p))
+    return parse_deck(_read_yaml(p, "deck file", MAX_DECK_FILE_BYTES), str(p))
 
 
 @functools.cache
@@ -934,6 +946,14 @@ _SET_SUFFIX = re.compile(r"\s+\([A-Za-z0-9]{2,6}\)(\s+\S+)?$")
 _MAIN_HEADERS = {"deck", "main", "maindeck", "mainboard"}
 _SIDE_HEADERS = {"sideboard", "side", "sb"}
 MAX_DECK_PROBLEMS = 50  # a file of a million bad lines is reported in a screenful
+# No card name is near this long: a longer line is refused before any pattern or suggestion
+# looks at it (a 60 MB one-line file must cost its size, not gigabytes).
+MAX_DECK_LINE = 500
+# A legal list never needs more lines (a deck of the largest size has one line per card);
+# the file is refused at the first line past the bound, unread beyond it.
+MAX_DECK_LINES = 2000
+# A YAML deck file is a name, a format, a description and one short line per card.
+MAX_DECK_FILE_BYTES = 1024 * 1024
 
 
 def _header(line: str) -> str:
@@ -981,8 +1001,14 @@ def parse_deck_text(
     sideboard = False
     # A byte-order mark (Windows editors write one) is not part of the first line.
     for lineno, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
-        line = raw.strip()
         where = f"{path}:{lineno}"
+        if len(raw) > MAX_DECK_LINE:
+            problems.append(
+                f"{where}: a line of {len(raw):,} characters is not a deck-list line "
+                f"(at most {MAX_DECK_LINE})"
+            )
+            continue
+        line = raw.strip()
         if not line or line.startswith(("#", "//")):
             continue
         if _header(line) in _MAIN_HEADERS:
@@ -1014,7 +1040,12 @@ def parse_deck_text(
             continue
         found = _lookup(card, cs, folded)
         if found is None:
-            close = difflib.get_close_matches(card, wholes, n=1)
+            # Suggestions only for the problems that will be shown (each is a search).
+            close = (
+                difflib.get_close_matches(card, wholes, n=1)
+                if len(problems) < MAX_DECK_PROBLEMS
+                else []
+            )
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             problems.append(f"{where}: unknown card {card[:60]!r} in set {cs.name!r}{hint}")
             continue
@@ -1036,10 +1067,12 @@ def parse_deck_text(
 
 
 def load_deck_text(path: str | Path, fmt: str = "classic") -> Deck:
-    """A text deck-list file (see `parse_deck_text`); named after the file."""
+    """A text deck-list file (see `parse_deck_text`); named after the file. Its lines are
+    bounded as it is read (MAX_DECK_LINES lines of MAX_DECK_LINE characters): a 60 MB file of
+    one line costs one line's bound, not its size and what parsing it builds."""
     p = Path(path)
     try:
-        text = read_text(p, "deck list")
+        text = read_lines(p, "deck list", MAX_DECK_LINES, MAX_DECK_LINE)
     except InputFileError as e:
         raise CardDataError(str(e)) from None
     return parse_deck_text(text, str(p), fmt)

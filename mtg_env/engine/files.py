@@ -8,6 +8,7 @@ engine so that it reads its own data files the same way and imports nothing outs
 from __future__ import annotations
 
 import json
+import re
 import stat
 from pathlib import Path
 from typing import Any, Final
@@ -36,7 +37,7 @@ def file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_bytes(path: str | Path, what: str = "file") -> bytes:
+def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_BYTES) -> bytes:
     p = Path(path)
     try:
         st = p.stat()
@@ -44,9 +45,10 @@ def read_bytes(path: str | Path, what: str = "file") -> bytes:
             raise InputFileError(f"{p}: is a directory, not a {what}")
         if not stat.S_ISREG(st.st_mode):
             raise InputFileError(f"{p}: is {file_kind(st.st_mode)}, not a {what}")
-        if st.st_size > MAX_INPUT_BYTES:
+        if st.st_size > max_bytes:
             raise InputFileError(
-                f"{p}: {st.st_size:,} bytes is too large for a {what} (at most {MAX_INPUT_BYTES:,})"
+                f"{p}: {st.st_size:,} bytes is too large for a {what} (at most {max_bytes:,}; "
+                "nothing was read)"
             )
         return p.read_bytes()
     except FileNotFoundError:
@@ -57,8 +59,8 @@ def read_bytes(path: str | Path, what: str = "file") -> bytes:
         raise InputFileError(f"{p}: can't read the {what} ({e.strerror})") from None
 
 
-def read_text(path: str | Path, what: str = "file") -> str:
-    data = read_bytes(path, what)
+def read_text(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_BYTES) -> str:
+    data = read_bytes(path, what, max_bytes)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -140,10 +142,62 @@ def safe_load_text(text: str, path: str | Path = "<text>", what: str = "YAML fil
         raise InputFileError(f"{path}: not valid YAML{where}: {problem}") from None
 
 
-def load_yaml(path: str | Path, what: str = "YAML file") -> Any:
+def load_yaml(path: str | Path, what: str = "YAML file", max_bytes: int = MAX_INPUT_BYTES) -> Any:
     """A YAML file, parsed safely (plain data only; no tags that build objects; aliases
-    bounded, see MAX_ALIAS_EXPANSION)."""
-    return safe_load_text(read_text(path, what), path, what)
+    bounded, see MAX_ALIAS_EXPANSION); a file over `max_bytes` is refused unread."""
+    return safe_load_text(read_text(path, what, max_bytes), path, what)
+
+
+# How surrogateescape decodes a byte that is not UTF-8 (U+DC80..U+DCFF), written with chr():
+# the compiled build takes no surrogate in a string literal.
+_BAD_BYTE: Final = re.compile(f"[{chr(0xDC80)}-{chr(0xDCFF)}]")
+
+
+def read_lines(path: str | Path, what: str, max_lines: int, max_line_chars: int) -> str:
+    """A line-based text file (UTF-8; any line ending), read one bounded line at a time:
+    a line longer than `max_line_chars` characters or a line past `max_lines` is one
+    `InputFileError` naming the file and the line, and the file is not read past it (a
+    60 MB file of one line costs one line's bound, not 60 MB and what parsing it builds).
+    Every other way the file can't be read is the same one line as `read_text`'s."""
+    p = Path(path)
+    try:
+        st = p.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise InputFileError(f"{p}: is a directory, not a {what}")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputFileError(f"{p}: is {file_kind(st.st_mode)}, not a {what}")
+        lines: list[str] = []
+        # newline=None: "\r\n" and "\r" end a line as "\n" does, so no line ending hides a
+        # long line from the bound. surrogateescape: a byte that is not UTF-8 is found in
+        # its own line (a strict decoder fails on the whole chunk it reads ahead).
+        with p.open(encoding="utf-8", errors="surrogateescape", newline=None) as fh:
+            while True:
+                lineno = len(lines) + 1
+                line = fh.readline(max_line_chars + 2)  # the line, its "\n" and one more
+                if not line:
+                    return "".join(lines)
+                bad = _BAD_BYTE.search(line)
+                if bad is not None:
+                    raise InputFileError(f"{p}:{lineno}: not UTF-8 text (column {bad.start() + 1})")
+                if len(line.rstrip("\n")) > max_line_chars:
+                    raise InputFileError(
+                        f"{p}:{lineno}: line longer than {max_line_chars:,} characters; a "
+                        f"{what} has short lines (nothing past it was read)"
+                    )
+                if lineno > max_lines:
+                    raise InputFileError(
+                        f"{p}:{lineno}: more than {max_lines:,} lines; too long for a {what} "
+                        "(nothing past it was read)"
+                    )
+                lines.append(line)
+    except FileNotFoundError:
+        raise InputFileError(f"{p}: {what} not found") from None
+    except PermissionError:
+        raise InputFileError(f"{p}: permission denied (can't read the {what})") from None
+    except IsADirectoryError:
+        raise InputFileError(f"{p}: is a directory, not a {what}") from None
+    except OSError as e:
+        raise InputFileError(f"{p}: can't read the {what} ({e.strerror})") from None
 
 
 def load_json(path: str | Path, what: str = "JSON file") -> Any:

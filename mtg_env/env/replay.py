@@ -6,8 +6,16 @@ uses them) and state hashes every `hash_every` decisions and at the end. `verify
 it and checks every hash; any mismatch (an edited action, a wrong hash, an unknown version)
 is rejected with the decision number and the reason.
 
-    rec = Recorder(Game.new(...), decks, seed, agents=["random", "random"])
-    while not rec.game.is_over: rec.apply(agent.choose(rec.game))
+    from agents import RandomAgent
+    from mtg_env.engine import Game, load_decks
+    from mtg_env.env.replay import Recorder, load_replay, verify
+
+    decks = load_decks("classic")
+    pair, seed = (decks["Green Stompy"], decks["Red Burn"]), 7
+    rec = Recorder(Game.new(pair, seed=seed), pair, seed, agents=["random", "random"])
+    agent = RandomAgent(seed=1)
+    while not rec.game.is_over:
+        rec.apply(agent.choose(rec.game))
     rec.save("game.json")
     verify(load_replay("game.json"))
 """
