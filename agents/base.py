@@ -19,7 +19,7 @@ from mtg_env.engine import Action, Game
 
 from .heuristic import HeuristicAgent
 from .ismcts import parse_spec
-from .plugin import is_plugin_spec, load_plugin
+from .plugin import guard, is_plugin_spec, load_plugin
 from .policy import DEFAULT, PolicyAgent, RLlibPolicyAgent, load_model
 from .random_agent import RandomAgent
 
@@ -72,5 +72,5 @@ def make_agent(spec: str, seed: int = 0, fmt: str | None = None) -> Agent:
             return PolicyAgent(load_model(DEFAULT), name="policy:default", **kw)
         return PolicyAgent.from_path(path, **kw)
     if is_plugin_spec(spec):
-        return load_plugin(spec, seed, fmt)
+        return guard(load_plugin(spec, seed, fmt), spec)
     raise ValueError(f"unknown agent spec {spec!r} (known: {', '.join(AGENT_SPECS)})")

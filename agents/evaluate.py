@@ -46,7 +46,8 @@ included) is measured and recorded, with its search budget (ISMCTS iterations or
 per decision) and the anchors' budgets, the wall time of play (`wall_seconds`, summed over
 the runs that made the file) and of this run (`this_run_seconds`).
 
-Files and resume. `--out FILE` gets the result as JSON (`write_json`: atomic). While the
+Files and resume. `--out FILE` gets the result as JSON (written atomically; a number that
+is not finite is written as null, so that every JSON reader accepts the file). While the
 run plays, each finished game is appended as one line to `FILE.games.jsonl`, whose first
 line is the run's configuration (agent spec, the digest of the file behind a policy or
 plug-in spec, anchors and their ratings, format, deck set and the decks' contents, games,
@@ -58,8 +59,26 @@ between runs). A rerun with another configuration is refused in one line naming
 the fields that differ: a results file never mixes games of two configurations. Resuming
 reads only JSON: the agent is always built from the spec on the command line.
 
+Checked when read. Every results or progress file is checked before it is used: each game
+row field by field (`GameRow`: names, types, ranges, a key that agrees with its fields, and
+the deck, seat and seed the schedule gives that game), and an evaluation's configuration
+(its anchors rated by finite numbers); a file edited by hand or written by another version
+is one line naming the file, the line or entry, and the field. A rerun of a finished file
+plays nothing and recomputes every figure from the file's games: a file whose stored
+rating, win rates or counts are not those of its games is refused in one line naming the
+field, and the file is left as it is. The anchors file may name built-in agents only: a
+plug-in spec in any of its entries is refused before anything runs.
+
+Plug-in faults. A plug-in agent whose `choose` raises, exits the process or returns
+something that is not one of the legal actions (or whose `reset` raises) stops the run
+with one line naming the spec, the decision and what it returned or raised
+(`agents.plugin.guard`); the finished games stay in the progress file, and the same
+command resumes. Such a run never exits with status 0.
+
 Comparing. `compare` takes two results files made on the same schedule (refused
 otherwise) and bootstraps the paired score difference over the shared seat-swapped pairs.
+`--width` is from 0.001 to 2. Printed and written JSON is valid JSON (no NaN or Infinity:
+a figure that is not a finite number would be null).
 """
 
 from __future__ import annotations
@@ -73,9 +92,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mtg_env.engine import Game, load_decks
 from mtg_env.io import (
@@ -86,13 +106,13 @@ from mtg_env.io import (
     load_yaml,
     read_text,
     remove_stale_temps,
-    write_json,
     write_text,
 )
 
 from .base import make_agent
 from .heldout import load_split
 from .match import play_game, wilson
+from .plugin import PluginFault, check_spec_from_file, guard, shown
 from .runs import code_digest, config_diff, spec_file_digest, versions
 
 ANCHORS_FILE = (
@@ -110,6 +130,8 @@ MAX_DECISIONS = 5000  # play_game's cap per game (a draw), part of the configura
 BOOTSTRAP = 2000  # resamples
 BOOTSTRAP_SEED = 20260101  # fixed: the same games give the same interval
 SPAN = 1200.0  # the fit's bounds: this far beyond the lowest and highest anchor
+MAX_RATING = 100_000.0  # an anchor rated beyond this (either sign) is a damaged file
+MIN_WIDTH = 0.001  # compare --width: narrower would need more games than can be played
 KIND = "mtg_env.evaluate.v1"
 ANCHORS_KIND = "mtg_env.anchors.v1"
 
@@ -180,6 +202,13 @@ def load_anchors(name: str, path: Path = ANCHORS_FILE) -> list[Anchor]:
     raw = load_yaml(path, "anchors file")
     if not isinstance(raw, dict):
         raise EvaluateError(f"{path}: a mapping from deck set to its anchors")
+    # The file is data: a plug-in spec anywhere in it (any deck set's entry) is refused
+    # before any agent is built, so that nothing it names runs.
+    for set_name, entry in raw.items():
+        items = entry.get("anchors") if isinstance(entry, dict) else None
+        for i, a in enumerate(items if isinstance(items, list) else []):
+            if isinstance(a, dict):
+                check_spec_from_file(a.get("spec"), f"{path}: field {set_name}.anchors[{i}].spec")
     if name not in raw:
         raise EvaluateError(
             f"{path}: no anchors for the deck set {name!r} (measure them with "
@@ -203,8 +232,10 @@ def load_anchors(name: str, path: Path = ANCHORS_FILE) -> list[Anchor]:
             raise EvaluateError(f"{where}.spec: an agent spec")
         if isinstance(rating, bool) or not isinstance(rating, int | float):
             raise EvaluateError(f"{where}.rating: a number")
-        if not math.isfinite(rating):
-            raise EvaluateError(f"{where}.rating: a finite number")
+        if not (math.isfinite(rating) and abs(rating) <= MAX_RATING):
+            raise EvaluateError(
+                f"{where}.rating: a finite number from -{MAX_RATING:g} to {MAX_RATING:g}"
+            )
         out.append(Anchor(spec, float(rating)))
     if out[0] != Anchor(*PINNED):
         raise EvaluateError(f"{path}: field {name}.anchors[0]: must be random at 1000")
@@ -296,15 +327,22 @@ class _Timed:
 
 
 def play_scheduled(s: Scheduled, fmt: str) -> dict[str, Any]:
-    """Play one scheduled game; its row (score: the agent's, a draw counting 0.5)."""
+    """Play one scheduled game; its row (score: the agent's, a draw counting 0.5). A
+    plug-in that breaks the agent protocol is a `PluginFault` naming the game."""
     decks = load_decks(fmt)
     agent = make_agent(s.agent, s.seed * 2 + 1, fmt=fmt)
     fallbacks_before = int(getattr(agent, "fallbacks", 0) or 0)
     opp = make_agent(s.opponent, s.seed * 2 + 2, fmt=fmt)
-    timed = _Timed(agent)
-    seats = [opp, timed] if s.swap else [timed, opp]
+    timed = _Timed(guard(agent, s.agent))
+    seats = [guard(opp, s.opponent), timed] if s.swap else [timed, guard(opp, s.opponent)]
     t = time.perf_counter()
-    g = play_game(seats, (decks[s.deck0], decks[s.deck1]), s.seed, fmt, MAX_DECISIONS)
+    try:
+        g = play_game(seats, (decks[s.deck0], decks[s.deck1]), s.seed, fmt, MAX_DECISIONS)
+    except PluginFault as e:
+        swapped = ", seats swapped" if s.swap else ""
+        raise PluginFault(
+            f"{e}, in the game against {shown(s.opponent)}, pair {s.pair}{swapped} (seed {s.seed})"
+        ) from None
     seat = 1 if s.swap else 0
     score = 0.5 if g.winner is None else float(g.winner == seat)
     return {
@@ -336,6 +374,87 @@ def progress_path(out: Path) -> Path:
     return out.with_name(out.name + ".games.jsonl")
 
 
+NonNegative = Annotated[int, Field(ge=0)]
+Seat = Annotated[int, Field(ge=0, le=1)]
+Seconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Rating = Annotated[float, Field(ge=-MAX_RATING, le=MAX_RATING, allow_inf_nan=False)]
+
+
+class GameRow(BaseModel):
+    """One game of a results or progress file, as `play_scheduled` writes it. Files edited
+    by hand or written by another version are checked field by field when read, so that a
+    bad file is one line naming the file and the field, not an error halfway through."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+
+    key: str
+    agent: str
+    opponent: str
+    pair: NonNegative
+    swap: Seat
+    seed: NonNegative
+    seat_agent: Seat
+    deck_agent: str
+    deck_opponent: str
+    score: float
+    turns: NonNegative
+    decisions: NonNegative
+    agent_decisions: NonNegative
+    agent_seconds: Seconds
+    fallbacks: NonNegative = 0
+    seconds: Seconds
+    code: str = "?"
+
+    @field_validator("score")
+    @classmethod
+    def _score(cls, v: float) -> float:
+        if v not in (0, 0.5, 1):
+            raise ValueError("0, 0.5 or 1")
+        return v
+
+    @model_validator(mode="after")
+    def _key(self) -> GameRow:
+        # The key names the game in the schedule: it must agree with the fields it is made
+        # of, or the game would be counted as another one.
+        want = f"{self.agent}|{self.opponent}|{self.pair}|{self.swap}"
+        if self.key != want:
+            raise ValueError(f"key {shown(self.key)} does not match its fields ({shown(want)})")
+        return self
+
+
+class AnchorEntry(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+
+    spec: str
+    rating: Rating
+    file: str | None = None
+
+
+class EvaluationConfig(BaseModel):
+    """The fields of an evaluation's configuration that reading its results relies on (a
+    resumed run compares the whole configuration with its own)."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+
+    agent: str
+    anchors: list[AnchorEntry] = Field(min_length=1)
+    games: Annotated[int, Field(ge=1)]
+
+
+def _check(model: type[BaseModel], data: Any, where: str, field: str = "") -> None:
+    """Validate `data` (the value of `field` in the file `where`) against `model`: one
+    EvaluateError line naming the file and the first bad field."""
+    try:
+        model.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = field + "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in err["loc"])
+        loc = loc.lstrip(".")
+        more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
+        at = f"{where}: field {loc}" if loc else where
+        raise EvaluateError(f"{at}: {err['msg']}{more}") from None
+
+
 def _read_progress(path: Path) -> tuple[Any, list[dict[str, Any]]]:
     """(the configuration line, the game rows) of a progress file."""
     text = read_text(path, "evaluation progress file")
@@ -350,52 +469,60 @@ def _read_progress(path: Path) -> tuple[Any, list[dict[str, Any]]]:
         raise EvaluateError(f"{path}: line 1: the run's configuration is missing")
     rows = []
     for i, r in enumerate(parsed[1:], 2):
-        _check_row(r, f"{path}: line {i}")
+        _check(GameRow, r, f"{path}: line {i}")
         rows.append(r)
     return parsed[0]["config"], rows
 
 
-def _check_row(r: Any, where: str) -> None:
-    if not isinstance(r, dict) or not isinstance(r.get("key"), str):
-        raise EvaluateError(f"{where}: a game row with a key")
-    for field, kind in (("opponent", str), ("pair", int), ("swap", int)):
-        if not isinstance(r.get(field), kind) or isinstance(r.get(field), bool):
-            raise EvaluateError(f"{where}: field {field}: a {kind.__name__}")
-    if r.get("score") not in (0, 0.5, 1) or isinstance(r.get("score"), bool):
-        raise EvaluateError(f"{where}: field score: 0, 0.5 or 1")
-
-
 def _load_result(path: Path, what: str = "evaluation results") -> dict[str, Any]:
+    """A results file, checked: every game row (`GameRow`) and, for an evaluation, the
+    fields of its configuration that reading it relies on."""
     try:
         raw = load_json(path, what)
     except InputFileError as e:
         raise EvaluateError(str(e)) from None
     if not isinstance(raw, dict) or not isinstance(raw.get("config"), dict):
         raise EvaluateError(f"{path}: not an evaluation results file (no config)")
-    anchors = raw["config"].get("anchors")
-    if raw["config"].get("kind") == KIND and (
-        not isinstance(anchors, list)
-        or not all(
-            isinstance(a, dict)
-            and isinstance(a.get("spec"), str)
-            and isinstance(a.get("rating"), int | float)
-            for a in anchors
-        )
-    ):
-        raise EvaluateError(f"{path}: field config.anchors: a list of {{spec, rating}}")
+    config = raw["config"]
     games = raw.get("games")
     if not isinstance(games, list):
         raise EvaluateError(f"{path}: field games: a list of game rows")
     for i, r in enumerate(games):
-        _check_row(r, f"{path}: field games[{i}]")
+        _check(GameRow, r, str(path), f"games[{i}]")
+    if config.get("kind") == KIND:
+        _check(EvaluationConfig, config, str(path), "config")
+        if "agent" not in raw:
+            raise EvaluateError(f"{path}: field agent: Field required")
+        if raw["agent"] != config["agent"]:
+            raise EvaluateError(f"{path}: field agent: not the agent of config.agent")
+        specs = {a["spec"] for a in config["anchors"]}
+        for i, r in enumerate(games):
+            if r["agent"] != config["agent"]:
+                raise EvaluateError(f"{path}: field games[{i}].agent: not config.agent")
+            if r["opponent"] not in specs:
+                raise EvaluateError(f"{path}: field games[{i}].opponent: not an anchor")
     return raw
+
+
+# The game fields that the schedule decides: a stored game must agree with its task.
+_SCHEDULED = ("seed", "seat_agent", "deck_agent", "deck_opponent")
+
+
+def _scheduled_fields(t: Scheduled) -> dict[str, Any]:
+    return {
+        "seed": t.seed,
+        "seat_agent": int(t.swap),
+        "deck_agent": t.deck1 if t.swap else t.deck0,
+        "deck_opponent": t.deck0 if t.swap else t.deck1,
+    }
 
 
 def _resume(
     out: Path, config: dict[str, Any], tasks: list[Scheduled]
-) -> tuple[Path, dict[str, dict[str, Any]]]:
+) -> tuple[Path, dict[str, dict[str, Any]], dict[str, Any] | None]:
     """Check `out` and its progress file against `config` (refusing another run's files)
-    and return the progress file and the games already played, by key."""
+    and return the progress file, the games already played, by key, and the results
+    file's contents (None when there is none)."""
     prog = progress_path(out)
     for p in (out, prog):
         check_writable(p)
@@ -403,12 +530,14 @@ def _resume(
     done: dict[str, dict[str, Any]] = {}
     sources: list[tuple[Path, Any, list[dict[str, Any]]]] = []
     prog_rows: list[dict[str, Any]] = []
+    stored = None
     if out.exists():
-        raw = _load_result(out)
-        sources.append((out, raw["config"], raw["games"]))
+        stored = _load_result(out)
+        sources.append((out, stored["config"], stored["games"]))
     if prog.exists():
         cfg, prog_rows = _read_progress(prog)
         sources.append((prog, cfg, prog_rows))
+    by_key = {t.key: t for t in tasks}
     for path, cfg, rows in sources:
         if cfg != config:
             raise EvaluateError(
@@ -416,14 +545,22 @@ def _resume(
                 "rerun with its settings to resume it, or give a new --out file"
             )
         for r in rows:
+            task = by_key.get(r["key"])
+            if task is None:
+                continue
+            for f, want in _scheduled_fields(task).items():
+                if r[f] != want:
+                    raise EvaluateError(
+                        f"{path}: game {shown(r['key'])}: field {f}: {shown(r[f])} there, but "
+                        f"the schedule has {shown(want)}: the file was edited or damaged; "
+                        "give a new --out file"
+                    )
             done[r["key"]] = r
-    keys = {t.key for t in tasks}
-    done = {k: r for k, r in done.items() if k in keys}
     if not prog.exists() or len(done) > len(prog_rows):
         # Start the progress file (or complete it from a finished results file).
-        lines = [json.dumps({"config": config})] + [json.dumps(r) for r in done.values()]
+        lines = [json_text({"config": config})] + [json_text(r) for r in done.values()]
         write_text(prog, "\n".join(lines) + "\n")
-    return prog, done
+    return prog, done, stored
 
 
 def _games(
@@ -432,18 +569,21 @@ def _games(
     tasks: list[Scheduled],
     fmt: str,
     progress: Callable[[int, int], None] | None,
-) -> list[dict[str, Any]] | None:
-    """The games of `tasks`: played now, or resumed from `out` and its progress file;
-    None when `out` already holds the finished run. Nothing is left to play then: the file
-    records the run(s) that made it (their versions, code, times and command), so it is
-    left as it is."""
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The games of `tasks`, played now or resumed from `out` and its progress file, and
+    the results file's contents when it already held the finished run (None otherwise).
+    Nothing is left to play then: the file records the run(s) that made it (their
+    versions, code, times and command), so it is left as it is."""
     if out is None:
-        return [play_scheduled(t, fmt) for t in _counted(tasks, progress)]
-    prog, done = _resume(out, config, tasks)
-    if out.exists() and len(done) == len(tasks):
+        try:
+            return [play_scheduled(t, fmt) for t in _counted(tasks, progress)], None
+        except PluginFault as e:
+            raise PluginFault(f"{e}; no game is kept without --out FILE") from None
+    prog, done, stored = _resume(out, config, tasks)
+    if stored is not None and len(done) == len(tasks):
         prog.unlink(missing_ok=True)
-        return None
-    return _play_all(tasks, fmt, prog, done, progress)
+        return [done[t.key] for t in tasks], stored
+    return _play_all(tasks, fmt, prog, done, progress), None
 
 
 def _play_all(
@@ -457,12 +597,79 @@ def _play_all(
     if progress is not None:
         progress(0, len(todo))
     for t in todo:
-        row = play_scheduled(t, fmt)
-        atomic_append_line(prog, json.dumps(row))
+        try:
+            row = play_scheduled(t, fmt)
+        except PluginFault as e:
+            n = len(done)
+            raise PluginFault(
+                f"{e}; {n} finished game{'' if n == 1 else 's'} kept in {prog} (the same "
+                "command resumes)"
+            ) from None
+        atomic_append_line(prog, json_text(row))
         done[t.key] = row
         if progress is not None:
             progress(1, len(todo))
     return [done[t.key] for t in tasks]
+
+
+def json_text(obj: Any, indent: int | None = None) -> str:
+    """JSON that every reader accepts: a float that is not finite (which `json.dumps`
+    writes as the invalid `NaN` or `Infinity`) becomes null."""
+    return json.dumps(_finite_only(obj), indent=indent, allow_nan=False)
+
+
+def _finite_only(obj: Any) -> Any:
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite_only(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite_only(v) for v in obj]
+    return obj
+
+
+def _check_stored(
+    path: Path, stored: dict[str, Any], new: dict[str, Any], fields: Sequence[str]
+) -> None:
+    """Refuse a finished results file whose figures are not those of its own games (an
+    edited or damaged file): the figures shown are always recomputed from the games."""
+    for f in fields:
+        diff = _difference(stored.get(f), new.get(f), f)
+        if diff is not None:
+            where, old, now = diff
+            raise EvaluateError(
+                f"{path}: field {where}: {shown(old)} there, but its games give {shown(now)}: "
+                "the file was edited or damaged; give a new --out file to rerun"
+            )
+
+
+def _difference(old: Any, new: Any, where: str) -> tuple[str, Any, Any] | None:
+    """The first place where two figures differ (numbers within rounding), or None."""
+    if isinstance(new, dict):
+        if not isinstance(old, dict) or set(old) != set(new):
+            return where, old, new
+        for k in new:
+            d = _difference(old[k], new[k], f"{where}.{k}")
+            if d is not None:
+                return d
+        return None
+    if isinstance(new, list):
+        if not isinstance(old, list) or len(old) != len(new):
+            return where, old, new
+        for i, (o, n) in enumerate(zip(old, new, strict=True)):
+            d = _difference(o, n, f"{where}[{i}]")
+            if d is not None:
+                return d
+        return None
+    numeric = (int, float)
+    if isinstance(new, numeric) and not isinstance(new, bool):
+        if isinstance(old, bool) or not isinstance(old, numeric):
+            return where, old, new
+        # Ratings are rounded to 0.1 and rates to 1e-4: a recomputation on another machine
+        # may land on the other side of a rounding step, an edit does not.
+        tol = 0.11 if "rating" in where else 2e-4
+        return None if abs(old - new) <= tol else (where, old, new)
+    return None if old == new and type(old) is type(new) else (where, old, new)
 
 
 # ------------------------------------------------------------------------------- ratings
@@ -672,11 +879,16 @@ def evaluate(
     config = run_config(agent, anchors, ds, games, seed)
     tasks = schedule([(agent, a.spec) for a in anchors], ds, config["games"], seed)
     start = time.perf_counter()
-    rows = _games(out, config, tasks, ds.format, progress)
-    if rows is None:
-        assert out is not None
-        return _load_result(out)
+    rows, stored = _games(out, config, tasks, ds.format, progress)
     result = summarize(config, rows, anchors)
+    if stored is not None:
+        # The finished file: its figures are recomputed from its games, never shown as
+        # stored, and the record of the runs that made it is kept.
+        assert out is not None
+        _check_stored(out, stored, result, EVALUATION_FIGURES)
+        result.update({k: stored[k] for k in ("command", "budgets", "versions") if k in stored})
+        result["this_run_seconds"] = stored.get("this_run_seconds")
+        return result
     result["command"] = command
     result["budgets"] = {
         s: search_budget(s, ds.format) for s in [agent] + [a.spec for a in anchors]
@@ -684,9 +896,22 @@ def evaluate(
     result["versions"] = versions()
     result["this_run_seconds"] = round(time.perf_counter() - start, 2)
     if out is not None:
-        write_json(out, result)
+        write_text(out, json_text(result, indent=1) + "\n")
         progress_path(out).unlink(missing_ok=True)
     return result
+
+
+# The figures of a finished results file that must be those of its games.
+EVALUATION_FIGURES = (
+    "complete",
+    "games_played",
+    "rating",
+    "per_anchor",
+    "per_deck",
+    "agent_decisions",
+    "seconds_per_decision",
+    "fallbacks",
+)
 
 
 def _counted(
@@ -776,7 +1001,7 @@ def measure_anchors(
         make_agent(s, fmt=ds.format)
     import mtg_env
 
-    config = {
+    config: dict[str, Any] = {
         "kind": ANCHORS_KIND,
         "anchors": list(specs),
         "anchor_files": {s: spec_file_digest(s) for s in specs},
@@ -791,10 +1016,7 @@ def measure_anchors(
     }
     matchups = [(a, b) for i, a in enumerate(specs) for b in specs[i + 1 :]]
     tasks = schedule(matchups, ds, config["games"], seed)
-    rows = _games(out, config, tasks, ds.format, progress)
-    if rows is None:
-        assert out is not None
-        return _load_result(out)
+    rows, stored = _games(out, config, tasks, ds.format, progress)
     ratings = rate(rows, list(specs), {PINNED[0]: PINNED[1]})
     pairs = []
     for a, b in matchups:
@@ -808,14 +1030,18 @@ def measure_anchors(
         "config": config,
         "ratings": ratings,
         "pairs": pairs,
-        "budgets": {s: search_budget(s, ds.format) for s in specs},
-        "versions": versions(),
         "code_digests": sorted({r.get("code", "?") for r in rows}),
         "wall_seconds": round(sum(r["seconds"] for r in rows), 2),  # of play, all runs
         "games": rows,
     }
+    if stored is not None:  # the finished file, recomputed (see evaluate)
+        assert out is not None
+        _check_stored(out, stored, result, ("ratings", "pairs"))
+        return {**result, "budgets": stored.get("budgets"), "versions": stored.get("versions")}
+    result["budgets"] = {s: search_budget(s, ds.format) for s in specs}
+    result["versions"] = versions()
     if out is not None:
-        write_json(out, result)
+        write_text(out, json_text(result, indent=1) + "\n")
         progress_path(out).unlink(missing_ok=True)
     return result
 
@@ -843,8 +1069,12 @@ def compare(a: Path, b: Path, width: float = 0.1, resamples: int = BOOTSTRAP) ->
     (resampled within each anchor): mean score difference per game and rating difference,
     each with a 95% interval, and the bootstrap probability that A's score is higher (one
     minus it is the one-sided p-value of "A is not stronger"). `games_needed` is how many
-    games per anchor a 95% interval of the score difference `width` wide would take,
-    from the observed variance of the paired difference."""
+    games per anchor a 95% interval of the score difference `width` (from MIN_WIDTH to 2)
+    wide would take, from the observed variance of the paired difference.
+    `rating_diff_at_bound` flags a side that won or lost every shared game: its rating sits
+    at the bound of the scale, so the rating difference is only a bound. Both files are
+    checked when read (`GameRow`; anchors rated finitely): a bad one is one line naming it
+    and the field."""
     ra, rb = _load_result(a), _load_result(b)
     ca, cb = ra["config"], rb["config"]
     for path, c in ((a, ca), (b, cb)):
@@ -858,8 +1088,8 @@ def compare(a: Path, b: Path, width: float = 0.1, resamples: int = BOOTSTRAP) ->
             f"in one, {json.dumps(cb.get(k))[:60]} in the other); compare needs the same "
             "anchors, decks, seed and version"
         )
-    if not (math.isfinite(width) and 0 < width <= 2):
-        raise ValueError(f"width {width}: a number more than 0 and at most 2")
+    if not (math.isfinite(width) and MIN_WIDTH <= width <= 2):
+        raise ValueError(f"width {width}: a number from {MIN_WIDTH:g} to 2")
 
     def by_game(rows: list[dict[str, Any]]) -> dict[tuple[str, int, int], float]:
         return {(r["opponent"], r["pair"], r["swap"]): float(r["score"]) for r in rows}
@@ -897,6 +1127,12 @@ def compare(a: Path, b: Path, width: float = 0.1, resamples: int = BOOTSTRAP) ->
     rating_b = _fit_one(sb, n, r_anchor, (pinned_lo, pinned_hi))
     rd = rating_a - rating_b
     rlo, rhi = np.percentile(rd[1:], [2.5, 97.5])
+    # A player that won (or lost) every shared game sits at the bound of the scale: its
+    # likelihood keeps rising beyond it, so the difference is only a bound.
+    at_bound = any(
+        min(abs(float(r[0]) - pinned_lo), abs(float(r[0]) - pinned_hi)) < 0.01
+        for r in (rating_a, rating_b)
+    )
     # Games needed: the score difference per pair, its variance across pairs.
     per_pair = np.concatenate(
         [
@@ -906,6 +1142,8 @@ def compare(a: Path, b: Path, width: float = 0.1, resamples: int = BOOTSTRAP) ->
     )
     sd = float(np.std(per_pair, ddof=1)) if len(per_pair) > 1 else float("nan")
     if math.isfinite(sd) and sd > 0:
+        # Bounded: a per-pair difference is in [-1, 1], so sd < 1.5 and with width at least
+        # MIN_WIDTH this is under 4e7 pairs (a tiny width overflowed the float power).
         pairs_needed = math.ceil((2 * 1.96 * sd / width) ** 2)
         per_anchor = 2 * math.ceil(pairs_needed / len(opps))
         needed: dict[str, Any] = {
@@ -932,13 +1170,20 @@ def compare(a: Path, b: Path, width: float = 0.1, resamples: int = BOOTSTRAP) ->
         "score_diff_ci95": [round(float(lo), 4), round(float(hi), 4)],
         "prob_a_stronger": round(p_better, 4),
         "p_one_sided": round(1 - p_better, 4),
-        "rating_diff": round(float(rd[0]), 1),
-        "rating_diff_ci95": [round(float(rlo), 1), round(float(rhi), 1)],
+        "rating_diff": _rounded(rd[0], 1),
+        "rating_diff_ci95": [_rounded(rlo, 1), _rounded(rhi, 1)],
+        "rating_diff_at_bound": at_bound,
         "pair_sd": None if not math.isfinite(sd) else round(sd, 4),
         "games_needed": needed,
         "method": f"paired percentile bootstrap of seat-swapped pairs within each anchor, "
         f"{resamples} resamples, seed {BOOTSTRAP_SEED}",
     }
+
+
+def _rounded(x: Any, digits: int) -> float | None:
+    """A figure for a JSON result: rounded, or None when it is not a finite number."""
+    x = float(x)
+    return round(x, digits) if math.isfinite(x) else None
 
 
 def _fit_one(

@@ -11,6 +11,7 @@ from mtg_env.engine import Deck, Game, load_decks, resolve_deck
 from mtg_env.engine.formats import rules_for
 
 from .base import make_agent
+from .plugin import PluginFault, guard
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -122,11 +123,15 @@ def _play_match(
     for i in range(pairs):
         gseed = seed * 100_003 + i
         for swap in (False, True):
-            a = make_agent(spec_a, gseed * 2 + 1, fmt=fmt)
-            b = make_agent(spec_b, gseed * 2 + 2, fmt=fmt)
+            # A plug-in is checked at every call: breaking the protocol is one line.
+            a = guard(make_agent(spec_a, gseed * 2 + 1, fmt=fmt), spec_a)
+            b = guard(make_agent(spec_b, gseed * 2 + 2, fmt=fmt), spec_b)
             seats = [b, a] if swap else [a, b]
             da, db = dps[i]
-            g = play_game(seats, (db, da) if swap else (da, db), gseed, fmt)
+            try:
+                g = play_game(seats, (db, da) if swap else (da, db), gseed, fmt)
+            except PluginFault as e:
+                raise PluginFault(f"{e}, in game {res.games + 1} (seed {gseed})") from None
             seat_a = 1 if swap else 0
             res.games += 1
             if g.winner is None:

@@ -30,9 +30,17 @@ hidden cards included, and are trusted to look only at what their seat may see (
 agents call `game.resample_hidden`; `TextAgent` shows only the seat's text view).
 
 A plug-in spec runs the named Python code, with the rights of the user who runs the
-command: it is code by design, given on the command line. Specs are never loaded from a
-data file or a results file: a resumed evaluation reads only JSON and compares the spec
-stored there as text.
+command: it is code by design, given on the command line. A file that names agents (an
+anchors file, a distillation config) may name built-in agents only: a plug-in spec in it is
+refused in one line naming the file, the entry and the field, before anything runs
+(`check_spec_from_file`). A results file (a resumed evaluation, a tournament's
+`config.json`) is read as JSON only: the spec stored there is compared as text with the one
+on the command line, never loaded.
+
+A plug-in that breaks the agent protocol during a game (its `choose` raises, exits the
+process or returns something that is not one of `game.legal_actions()`; its `reset`
+raises) stops the command with one `PluginFault` line naming the spec, the decision and
+what it returned or raised (`guard`, used by `match`, `tournament` and `evaluate`).
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import numbers
 import os
 import random
 import re
@@ -62,9 +71,25 @@ class PluginError(ValueError):
     """A plug-in spec that can't be loaded (one line naming the spec and what is wrong)."""
 
 
+class PluginFault(PluginError):
+    """A plug-in agent broke the agent protocol during a game (one line naming the spec,
+    the decision and what its code returned or raised)."""
+
+
 def is_plugin_spec(spec: str) -> bool:
     """A spec with a colon whose first part is not a built-in agent's name."""
     return ":" in spec and spec.split(":", 1)[0].strip().lower() not in BUILTIN_NAMES
+
+
+def check_spec_from_file(spec: Any, where: str) -> None:
+    """Refuse a plug-in spec read from a file (`where` names the file, entry and field):
+    plug-in specs run Python code and are taken from the command line only."""
+    if isinstance(spec, str) and is_plugin_spec(spec):
+        raise PluginError(
+            f"{where}: {shown(spec)} is a plug-in spec, which runs Python code: a file may "
+            "name built-in agents only (random, heuristic, ismcts[:N], policy:PATH); give a "
+            "plug-in agent on the command line"
+        )
 
 
 def split_spec(spec: str) -> tuple[bool, str, str]:
@@ -116,7 +141,7 @@ def _load_file(spec: str, where: str) -> ModuleType:
     sys.modules[name] = module  # dataclasses and pickling look the module up by name
     try:
         mspec.loader.exec_module(module)
-    except Exception as e:  # noqa: BLE001 - the user's code failed: one line naming it
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - the user's code failed: one line
         sys.modules.pop(name, None)
         raise PluginError(
             f"agent spec {spec!r}: running {where} failed: {type(e).__name__}: {_first(e)}"
@@ -138,7 +163,7 @@ def _load_module(spec: str, where: str) -> ModuleType:
         raise PluginError(
             f"agent spec {spec!r}: module {where!r} can't be imported ({_first(e)})"
         ) from None
-    except Exception as e:  # noqa: BLE001 - the user's module failed on import
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - the user's module failed on import
         raise PluginError(
             f"agent spec {spec!r}: importing {where!r} failed: {type(e).__name__}: {_first(e)}"
         ) from None
@@ -148,8 +173,14 @@ def _load_module(spec: str, where: str) -> ModuleType:
 
 
 def _first(e: BaseException) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
+    """An exception's message as one bounded line (its `str` is the plug-in's code too and
+    may itself raise)."""
+    try:
+        text = str(e).strip()
+    except Exception:  # noqa: BLE001 - a broken __str__: name the type instead
+        text = ""
+    line = text.splitlines()[0] if text else type(e).__name__
+    return line if len(line) <= SHOWN else line[: SHOWN - 3] + "..."
 
 
 def _call_with(fn: Callable[..., Any], seed: int, fmt: str | None) -> Any:
@@ -212,7 +243,7 @@ def load_plugin(spec: str, seed: int = 0, fmt: str | None = None) -> Any:
             )
         try:
             agent = _call_with(obj, seed, fmt)
-        except Exception as e:  # noqa: BLE001 - the user's constructor failed
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - the user's constructor failed
             raise PluginError(
                 f"agent spec {spec!r}: calling the {what} {attr} failed: "
                 f"{type(e).__name__}: {_first(e)}"
@@ -242,22 +273,113 @@ def _stderr_line(line: str) -> None:
     print(line, file=sys.stderr)
 
 
+SHOWN = 80  # characters of a reply or returned value shown in a message
+MAX_REPLY_CHARS = 10_000  # characters of a text reply that are read
+MAX_NUMBER_DIGITS = 9  # a longer number is no action number (and int() stays cheap)
 _NUMBER = re.compile(r"-?\d+")
+
+
+def shown(value: Any) -> str:
+    """`repr` of a value made by plug-in code, bounded: a string is cut before its repr is
+    taken (a huge reply costs nothing), and a repr that raises names the type instead."""
+    try:
+        if isinstance(value, str) and len(value) > SHOWN:
+            value = str.__getitem__(value, slice(0, SHOWN))
+        text = repr(value)
+        if not isinstance(text, str):
+            raise TypeError("repr is not a string")
+    except Exception:  # noqa: BLE001 - the plug-in's __repr__ failed: say what it is
+        return f"<a {type(value).__name__} whose repr fails>"
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
+def _decision(game: Game) -> str:
+    return f"decision {game.n_decisions + 1} (turn {game.turn}, seat {game.current_player})"
+
+
+class Guarded:
+    """A plug-in agent whose every call is checked: `choose` must return one of
+    `game.legal_actions()` and neither it nor `reset` may raise or exit. A breach is a
+    `PluginFault` naming the spec, the decision and the value (or exception); the legal
+    action found is the engine's own object. Other attributes are the agent's."""
+
+    def __init__(self, agent: Any, spec: str) -> None:
+        self.agent = agent
+        self.spec = spec
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.agent, name)
+
+    def reset(self) -> None:
+        reset = getattr(self.agent, "reset", None)
+        if reset is None:
+            return
+        try:
+            reset()
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - the plug-in's fault: one line
+            raise PluginFault(
+                f"agent spec {shown(self.spec)}: reset() raised {type(e).__name__}: {_first(e)}"
+            ) from None
+
+    def choose(self, game: Game) -> Action:
+        legal = game.legal_actions()
+        try:
+            action = self.agent.choose(game)
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - SystemExit too: exiting the
+            # process from choose() would end an unfinished run with status 0.
+            raise PluginFault(
+                f"agent spec {shown(self.spec)}: choose() raised {type(e).__name__}: "
+                f"{_first(e)} at {_decision(game)}"
+            ) from None
+        found = legal_match(action, legal)
+        if found is None:
+            raise PluginFault(
+                f"agent spec {shown(self.spec)}: choose() returned {shown(action)} at "
+                f"{_decision(game)}, which is not one of its {len(legal)} legal actions"
+            )
+        return found
+
+
+def legal_match(action: Any, legal: list[Action]) -> Action | None:
+    """The legal action equal to `action`, or None (an `__eq__` that raises is no match)."""
+    for a in legal:
+        if a is action:
+            return a
+    if not isinstance(action, tuple):  # an Action is a tuple: anything else is no action
+        return None
+    for a in legal:
+        try:
+            if a == action:
+                return a
+        except Exception:  # noqa: BLE001 - a tuple subclass with a broken __eq__
+            return None
+    return None
+
+
+def guard(agent: Any, spec: str) -> Any:
+    """The agent of `spec`, checked (`Guarded`) when it is a plug-in; built-in agents are
+    the project's own code and are returned as they are. `make_agent` guards every plug-in it
+    builds, so each command that plays one (match, tournament, evaluate, heldout, puzzle,
+    a SelfPlay opponent) checks it; guarding twice is guarding once."""
+    if isinstance(agent, Guarded) or not is_plugin_spec(spec):
+        return agent
+    return Guarded(agent, spec)
 
 
 class TextAgent:
     """An agent that asks a function for each decision: the function gets the seat's text
     view (`mtg_env.env.text.text_view`: what the seat may see and its legal actions numbered
     0, 1, ... in the order of `game.legal_actions()`) and returns the number of its
-    choice, as an int or as a string holding it (the first whole number in the string is
-    read, so "I play 3" is 3).
+    choice, as an int (numpy integers included) or as a string holding it (the first whole
+    number in the string's first 10,000 characters is read, so "I play 3" is 3).
 
     Fallback rule: a reply that is not one of the listed numbers (no number, out of range,
-    a bool, another type) is answered with a random legal action drawn from the agent's
-    seeded generator, so a game goes on and stays reproducible; each such reply is counted
-    in `fallbacks` (evaluate records the count) and reported by one warning line on stderr
-    naming the reply (`warn=None` silences it). A decision with a single legal action is
-    played without asking (`asked` counts the questions)."""
+    a number of more than 9 digits, a bool, another type) is answered with a random legal
+    action drawn from the agent's seeded generator, so a game goes on and stays
+    reproducible; each such reply is counted in `fallbacks` (evaluate records the count)
+    and reported by one warning line on stderr naming the reply (its repr cut to 80
+    characters; `warn=None` silences it). A decision with a single legal action is played
+    without asking (`asked` counts the questions)."""
 
     def __init__(
         self,
@@ -289,24 +411,45 @@ class TextAgent:
         if n is not None and 0 <= n < len(legal):
             return legal[n]
         self.fallbacks += 1
-        shown = repr(reply)
-        shown = shown if len(shown) <= 80 else shown[:77] + "..."
         if self.warn is not None:
             self.warn(
-                f"warning: {self.name}: reply {shown} is not a legal action number "
+                f"warning: {self.name}: reply {shown(reply)} is not a legal action number "
                 f"(0-{len(legal) - 1}); playing a random legal action instead"
             )
         return self.rng.choice(legal)
 
 
 def parse_reply(reply: Any) -> int | None:
-    """The action number in a reply: an int (not a bool), or the first whole number in a
-    string; None otherwise."""
-    if isinstance(reply, bool):
+    """The action number in a reply: an integer (not a bool; numpy integers too), or the
+    first whole number in a string's first `MAX_REPLY_CHARS` characters; None otherwise,
+    and for a number of more than `MAX_NUMBER_DIGITS` digits (no decision has that many
+    actions). The reply is the plug-in's object: whatever its methods raise is no number."""
+    try:
+        if isinstance(reply, bool):
+            return None
+        if isinstance(reply, numbers.Integral):
+            n = int(reply)
+            return n if abs(n) < 10**MAX_NUMBER_DIGITS else None
+        if isinstance(reply, str):
+            head = str.__getitem__(reply, slice(0, MAX_REPLY_CHARS))
+            m = _NUMBER.search(head)
+            if m is None:
+                return None
+            if (
+                m.end() == len(head) < str.__len__(reply)
+                and str.__getitem__(reply, len(head)).isdigit()
+            ):
+                return None  # the number runs on past the part that is read
+            return _bounded_int(m.group())
+    except Exception:  # noqa: BLE001 - a reply whose __int__ or __index__ raises
         return None
-    if isinstance(reply, int):
-        return reply
-    if isinstance(reply, str):
-        m = _NUMBER.search(reply)
-        return int(m.group()) if m else None
     return None
+
+
+def _bounded_int(text: str) -> int | None:
+    # Leading zeros are dropped before int(): Python refuses to convert a string of more
+    # than 4,300 digits, zeros included.
+    digits = text.lstrip("-").lstrip("0") or "0"
+    if len(digits) > MAX_NUMBER_DIGITS:
+        return None
+    return -int(digits) if text.startswith("-") else int(digits)

@@ -42,6 +42,7 @@ from mtg_env.workers import worker_setup
 
 from .base import make_agent
 from .match import deck_pairs, play_game, wilson
+from .plugin import PluginFault, guard, shown
 from .runs import config_diff, spec_file_digest
 
 FIELDS = [
@@ -87,10 +88,15 @@ def _play_task(job: tuple[Task, str, str]) -> dict[str, Any]:
 def _play(task: Task, deck_a: str, deck_b: str) -> dict[str, Any]:
     decks = load_decks(task.fmt)
     da, db = decks[deck_a], decks[deck_b]
-    a = make_agent(task.a, task.seed * 2 + 1, fmt=task.fmt)
-    b = make_agent(task.b, task.seed * 2 + 2, fmt=task.fmt)
+    # A plug-in is checked at every call: breaking the protocol is one line (finished
+    # games stay in games.csv).
+    a = guard(make_agent(task.a, task.seed * 2 + 1, fmt=task.fmt), task.a)
+    b = guard(make_agent(task.b, task.seed * 2 + 2, fmt=task.fmt), task.b)
     seats = [b, a] if task.swap else [a, b]
-    g = play_game(seats, (db, da) if task.swap else (da, db), task.seed, task.fmt)
+    try:
+        g = play_game(seats, (db, da) if task.swap else (da, db), task.seed, task.fmt)
+    except PluginFault as e:
+        raise PluginFault(f"{e}, in the game {shown(task.key)}") from None
     seat_a = 1 if task.swap else 0
     winner = "draw" if g.winner is None else ("a" if g.winner == seat_a else "b")
     return {
@@ -221,33 +227,38 @@ def run_tournament(
     total = len(tasks)
     if progress is not None:
         progress(0, total)
-    if jobs <= 1 or total <= 1:
-        for job in tasks:
-            atomic_append_line(path, _csv_line(_play_task(job)))
-            if progress is not None:
-                progress(1, total)
-    else:
-        # "spawn", not the default fork: a forked child of a process that has used torch
-        # can deadlock in torch's thread pool (policy agents hung the tournament). A Pool,
-        # not a ProcessPoolExecutor: terminate() stops games in progress at once.
-        ctx = multiprocessing.get_context("spawn")
-        # Started with SIGINT ignored, which a new interpreter keeps: a Ctrl-C that arrives
-        # while a worker is still importing (before its initializer) must not print a
-        # traceback there. The parent's own handler is back once the workers exist.
-        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            pool = ctx.Pool(min(jobs, total), initializer=_worker_init, initargs=(os.getpid(),))
-        finally:
-            signal.signal(signal.SIGINT, handler)
-        try:
-            for row in pool.imap_unordered(_play_task, tasks):
-                atomic_append_line(path, _csv_line(row))
+    try:
+        if jobs <= 1 or total <= 1:
+            for job in tasks:
+                atomic_append_line(path, _csv_line(_play_task(job)))
                 if progress is not None:
                     progress(1, total)
-            pool.close()
-        finally:
-            pool.terminate()  # a no-op after close(); on Ctrl-C or an error, stops workers
-            pool.join()
+        else:
+            # "spawn", not the default fork: a forked child of a process that has used torch
+            # can deadlock in torch's thread pool (policy agents hung the tournament). A Pool,
+            # not a ProcessPoolExecutor: terminate() stops games in progress at once.
+            ctx = multiprocessing.get_context("spawn")
+            # Started with SIGINT ignored, which a new interpreter keeps: a Ctrl-C that arrives
+            # while a worker is still importing (before its initializer) must not print a
+            # traceback there. The parent's own handler is back once the workers exist.
+            handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                pool = ctx.Pool(min(jobs, total), initializer=_worker_init, initargs=(os.getpid(),))
+            finally:
+                signal.signal(signal.SIGINT, handler)
+            try:
+                for row in pool.imap_unordered(_play_task, tasks):
+                    atomic_append_line(path, _csv_line(row))
+                    if progress is not None:
+                        progress(1, total)
+                pool.close()
+            finally:
+                pool.terminate()  # a no-op after close(); on Ctrl-C or an error, stops workers
+                pool.join()
+    except PluginFault as e:
+        raise PluginFault(
+            f"{e}; every finished game is in {path} (the same command resumes)"
+        ) from None
     rows = [r for r in read_games(path) if r["key"] in keys]
     summary = summarize(agents, rows)
     write_json(out / "summary.json", summary)

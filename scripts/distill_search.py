@@ -30,13 +30,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError, field_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.base import make_agent  # noqa: E402
 from agents.match import deck_pairs  # noqa: E402
+from agents.plugin import is_plugin_spec  # noqa: E402
 from mtg_env.engine import Game, load_cards  # noqa: E402
 from mtg_env.engine.formats import FORMATS  # noqa: E402
 from mtg_env.env.spaces import Layout  # noqa: E402
@@ -47,8 +48,9 @@ Pos = Annotated[int, Field(gt=0)]
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))
 class Config:
-    """Distillation configuration (a YAML file with these keys; unknown keys are errors, and
-    every value is ranged)."""
+    """Distillation configuration (a YAML file with these keys; unknown keys are errors,
+    every value is ranged, and `teacher` and `opponents` name built-in agents only: a
+    plug-in spec would run the code it names, so a config naming one is refused)."""
 
     format: str = "classic"
     teacher: str = "ismcts:100"
@@ -66,6 +68,19 @@ class Config:
     batch_size: Pos = 256
     max_decisions: Pos = 2000
 
+    @field_validator("teacher")
+    @classmethod
+    def _builtin_teacher(cls, v: str) -> str:
+        _refuse_plugin(v)
+        return v
+
+    @field_validator("opponents")
+    @classmethod
+    def _builtin_opponents(cls, v: dict[str, float]) -> dict[str, float]:
+        for spec in v:
+            _refuse_plugin(spec)
+        return v
+
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
             raise ValueError(f"format: unknown format {self.format!r} (one of {sorted(FORMATS)})")
@@ -73,6 +88,16 @@ class Config:
             raise ValueError("opponents: the weights must sum to more than 0")
         for spec in [self.teacher, *self.opponents]:
             make_agent(spec, fmt=self.format)  # a bad spec is an error now, not mid-run
+
+
+def _refuse_plugin(spec: str) -> None:
+    # A config is data: a plug-in spec would run the Python code it names. The field
+    # validators run before __post_init__ builds the agents, so nothing is imported.
+    if is_plugin_spec(spec):
+        raise ValueError(
+            f"{spec!r} is a plug-in spec, which runs Python code: a config may name built-in "
+            "agents only (random, heuristic, ismcts[:N], policy:PATH)"
+        )
 
 
 def load_config(path: str | None) -> Config:

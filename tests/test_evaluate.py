@@ -270,12 +270,33 @@ def _result(path: Path, agent: str, scores: list[float], **cfg: Any) -> Path:
         "mtg_env": "0",
         **cfg,
     }
-    games = [
-        {"key": f"{i}", "opponent": "random", "pair": i // 2, "swap": i % 2, "score": s}
-        for i, s in enumerate(scores)
-    ]
+    games = [_row(agent, i, s) for i, s in enumerate(scores)]
     path.write_text(json.dumps({"kind": ev.KIND, "agent": agent, "config": config, "games": games}))
     return path
+
+
+def _row(agent: str, i: int, score: float) -> dict[str, Any]:
+    """Game i of a made-up results file against random (every field evaluate writes)."""
+    pair, swap = i // 2, i % 2
+    return {
+        "key": f"{agent}|random|{pair}|{swap}",
+        "agent": agent,
+        "opponent": "random",
+        "pair": pair,
+        "swap": swap,
+        "seed": pair,
+        "seat_agent": swap,
+        "deck_agent": "A",
+        "deck_opponent": "A",
+        "score": score,
+        "turns": 5,
+        "decisions": 50,
+        "agent_decisions": 25,
+        "agent_seconds": 0.01,
+        "fallbacks": 0,
+        "seconds": 0.02,
+        "code": "0",
+    }
 
 
 def test_compare_a_stronger_agent_and_the_games_needed(tmp_path: Path) -> None:
@@ -541,3 +562,298 @@ def test_a_results_file_naming_a_plugin_never_runs_it(anchors: Path, tmp_path: P
     with pytest.raises(EvaluateError, match="another configuration"):
         evaluate("random", games=2, out=fa, anchors_file=anchors)
     assert not marker.exists()
+
+
+# ------------------------------------------------------- plug-ins that break the protocol
+
+BROKEN = """
+import os
+import sys
+
+
+class ReturnsNone:
+    def choose(self, game):
+        return None
+
+
+class ReturnsInt:
+    def choose(self, game):
+        return 0
+
+
+class Raises:
+    def choose(self, game):
+        raise ZeroDivisionError("boom")
+
+
+class Exits:
+    def choose(self, game):
+        sys.exit(0)
+
+
+class ExitsOnInit:
+    def __init__(self):
+        sys.exit(0)
+
+
+class ExitsInFallbacks:
+    # Exits where the run reads its fallback count, outside choose().
+    @property
+    def fallbacks(self):
+        sys.exit(0)
+
+    def choose(self, game):
+        return game.legal_actions()[0]
+
+
+class Stale:
+    # Returns an action legal at an earlier decision: no longer legal.
+    def __init__(self):
+        self.first = None
+
+    def choose(self, game):
+        if self.first is None:
+            self.first = game.legal_actions()[0]
+        return self.first
+
+
+class FailsLater:
+    # Plays its games until the file FAIL exists; then every game from the second pair on
+    # raises (so a run stops with finished games, and resumes once FAIL is gone).
+    def __init__(self, seed=0):
+        self.seed = seed
+
+    def choose(self, game):
+        if os.path.exists("FAIL") and self.seed >= 3:
+            raise RuntimeError("the service is down")
+        return game.legal_actions()[0]
+"""
+
+
+@pytest.mark.parametrize(
+    ("attr", "said"),
+    [
+        ("ReturnsNone", "choose() returned None at decision "),
+        ("ReturnsInt", "choose() returned 0 at decision "),
+        ("Stale", "choose() returned Action("),
+        ("Raises", "choose() raised ZeroDivisionError: boom at decision "),
+        ("Exits", "choose() raised SystemExit: 0 at decision "),
+        ("ExitsOnInit", "calling the class ExitsOnInit failed: SystemExit: 0"),
+        ("ExitsInFallbacks", "stopped unfinished: sys.exit(0)"),
+    ],
+)
+def test_a_plugin_that_breaks_the_protocol_is_one_line(
+    anchors: Path, tmp_path: Path, attr: str, said: str
+) -> None:
+    """The plug-in's fault, not an internal error; never exit status 0 (sys.exit(0) in the
+    plug-in included): one line naming the spec, the decision and what it returned."""
+    (tmp_path / "broken.py").write_text(BROKEN)
+    spec = f"broken.py:{attr}"
+    r = _cli("evaluate", spec, "--games", "2", "--anchors", str(anchors), cwd=tmp_path)
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "Traceback" not in r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and spec in lines[0], lines
+    assert said in lines[0], lines[0]
+    if "decision" in said:
+        assert "not one of its" in lines[0] or "raised" in lines[0]
+        assert "in the game against 'random', pair 0 (seed 0)" in lines[0]
+
+
+def test_a_plugin_fault_keeps_the_finished_games_and_the_rerun_resumes(
+    anchors: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "broken.py").write_text(BROKEN)
+    (tmp_path / "FAIL").touch()
+    out = tmp_path / "r.json"
+    args = ("evaluate", "broken.py:FailsLater", "--games", "4", "--anchors", str(anchors))
+    r = _cli(*args, "--out", str(out), cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    prog = progress_path(out)
+    assert r.stderr.strip().splitlines() == [
+        "error: agent spec 'broken.py:FailsLater': choose() raised RuntimeError: the service "
+        f"is down at decision 2 (turn 0, seat 0), in the game against 'random', pair 1 "
+        f"(seed 1); 2 finished games kept in {prog} (the same command resumes)"
+    ]
+    kept = prog.read_text().splitlines()[1:]
+    assert len(kept) == 2 and not out.exists()
+    (tmp_path / "FAIL").unlink()
+    r = _cli(*args, "--out", str(out), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    res = json.loads(out.read_text())
+    assert res["complete"] and res["games_played"] == 8
+    assert [json.dumps(g) for g in res["games"][:2]] == kept  # resumed, not replayed
+
+
+def test_text_agent_replies_that_used_to_abort_fall_back() -> None:
+    """A reply whose repr raises, a reply longer than what is read, a number too long for
+    int(), are fallbacks like any bad reply; numpy integers are integers."""
+
+    class Unprintable:
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+    decks = load_decks("classic")
+    replies: list[Any] = [Unprintable(), "x" * 100_000 + "1", "9" * 5000, np.int64(1)]
+    warned: list[str] = []
+    agent = TextAgent(lambda _: replies[(agent.asked - 1) % 4], seed=3, warn=warned.append)
+    g = play_game([agent, make_agent("random", 2)], (decks["Red Burn"], decks["White Weenie"]), 4)
+    assert g.is_over and agent.asked > 8
+    bad = sum(1 for i in range(1, agent.asked + 1) if i % 4 != 0)
+    assert agent.fallbacks == bad == len(warned)  # np.int64(1) is always a legal number
+    assert "reply <a Unprintable whose repr fails> is not a legal action number" in warned[0]
+    assert all(len(w) < 200 for w in warned)  # a huge reply is shown cut
+    assert parse_reply(np.int64(2)) == 2 and parse_reply(np.bool_(True)) is None
+    assert parse_reply("9" * 5000) is None and parse_reply("0" * 5000 + "3") == 3
+    # Only the first 10,000 characters are read: the work per reply is bounded.
+    assert parse_reply("x" * 9_000 + "7") == 7 and parse_reply("x" * 10_000 + "7") is None
+    assert parse_reply("x" * 9_998 + "12345") is None  # a number cut by the bound
+
+
+# --------------------------------------------------------- results files read back checked
+
+
+def _edited(src: Path, dst: Path, edit: Any) -> Path:
+    raw = json.loads(src.read_text())
+    edit(raw)
+    dst.write_text(json.dumps(raw))
+    return dst
+
+
+EDITS = {
+    "a game without deck_agent": (
+        lambda r: r["games"][1].pop("deck_agent"),
+        "field games[1].deck_agent: Field required",
+    ),
+    "a game without agent_seconds": (
+        lambda r: r["games"][0].pop("agent_seconds"),
+        "field games[0].agent_seconds: Field required",
+    ),
+    "no agent": (lambda r: r.pop("agent"), "field agent: Field required"),
+    "a pair of the wrong type": (
+        lambda r: r["games"][2].update(pair="1"),
+        "field games[2].pair: Input should be a valid integer",
+    ),
+    "a key that is not its game's": (
+        lambda r: r["games"][0].update(opponent="heuristic"),
+        "field games[0]: Value error, key",
+    ),
+    "an anchor rated Infinity": (
+        lambda r: r["config"]["anchors"][1].update(rating=float("inf")),
+        "field config.anchors[1].rating: Input should be a finite number",
+    ),
+}
+
+
+@pytest.fixture
+def finished(anchors: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "r.json"
+    evaluate("random", games=2, out=out, anchors_file=anchors)
+    return out
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_an_edited_results_file_is_one_line_naming_the_field(
+    anchors: Path, tmp_path: Path, finished: Path, edit: str
+) -> None:
+    change, error = EDITS[edit]
+    bad = _edited(finished, tmp_path / "bad.json", change)
+    before = bad.read_bytes()
+    resume = ("evaluate", "random", "--games", "2", "--anchors", str(anchors), "--out", str(bad))
+    for args in (resume, ("compare", str(bad), str(finished), "--json")):
+        r = _cli(*args, cwd=tmp_path)
+        assert r.returncode == 2, (args[0], r.stdout, r.stderr)
+        assert "Traceback" not in r.stdout + r.stderr
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"error: {bad}: {error}"), lines
+    assert bad.read_bytes() == before  # nothing lost
+
+
+def test_an_edited_progress_file_is_one_line_naming_the_line_and_field(
+    anchors: Path, tmp_path: Path, finished: Path
+) -> None:
+    raw = json.loads(finished.read_text())
+    del raw["games"][1]["agent_seconds"]
+    out = tmp_path / "p.json"
+    lines = [{"config": raw["config"]}, *raw["games"]]
+    progress_path(out).write_text("".join(json.dumps(x) + "\n" for x in lines))
+    r = _cli(
+        "evaluate",
+        "random",
+        "--games",
+        "2",
+        "--anchors",
+        str(anchors),
+        "--out",
+        str(out),
+        cwd=tmp_path,
+    )
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"error: {progress_path(out)}: line 3: field agent_seconds: Field required"
+    ]
+
+
+def test_a_stored_game_must_be_the_schedules(anchors: Path, finished: Path) -> None:
+    raw = json.loads(finished.read_text())
+    raw["games"][0]["deck_agent"] = "Some Other Deck"
+    finished.write_text(json.dumps(raw))
+    with pytest.raises(EvaluateError, match=r"field deck_agent: 'Some Other Deck' there, but"):
+        evaluate("random", games=2, out=finished, anchors_file=anchors)
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (lambda r: r["rating"].update(elo=2999), "rating.elo: 2999 there, but its games give"),
+        (lambda r: r["games"][0].update(score=1 - r["games"][0]["score"]), "rating.elo"),
+        (lambda r: r["per_anchor"][0].update(win_rate=0.99), "per_anchor[0].win_rate"),
+    ],
+    ids=["rating", "a game's score", "a win rate"],
+)
+def test_a_finished_file_is_recomputed_not_shown_as_stored(
+    anchors: Path, tmp_path: Path, finished: Path, edit: Any, field: str
+) -> None:
+    """Rerunning a finished file shows the figures of its games: a file whose stored
+    figures are not those is refused in one line, naming the field."""
+    args = ("evaluate", "random", "--games", "2", "--anchors", str(anchors), "--out")
+    good = _cli(*args, str(finished), "--json", cwd=tmp_path)
+    assert good.returncode == 0, good.stderr
+    shown = json.loads(good.stdout)
+    stored = json.loads(finished.read_text())
+    assert shown["rating"] == stored["rating"] and shown["command"] == stored["command"]
+    bad = _edited(finished, tmp_path / "bad.json", edit)
+    r = _cli(*args, str(bad), cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stdout + r.stderr, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {bad}: field {field}"), lines
+    assert "2999" not in r.stdout
+
+
+def test_compare_prints_valid_json_and_flags_a_rating_at_the_bound(tmp_path: Path) -> None:
+    fa = _result(tmp_path / "a.json", "A", [1.0] * 8)
+    fb = _result(tmp_path / "b.json", "B", [0.0, 1.0] * 4)
+    r = _cli("compare", str(fa), str(fb), "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+
+    def strict(name: str) -> None:
+        raise AssertionError(f"{name} is not JSON")
+
+    res = json.loads(r.stdout, parse_constant=strict)
+    assert res["rating_diff_at_bound"] is True
+    assert ev.json_text({"x": float("nan"), "y": [float("-inf"), 1.5]}) == (
+        '{"x": null, "y": [null, 1.5]}'
+    )
+
+
+@pytest.mark.parametrize("width", ["1e-300", "0.0009", "nan", "0", "3"])
+def test_compare_width_out_of_range_is_a_usage_error(tmp_path: Path, width: str) -> None:
+    fa = _result(tmp_path / "a.json", "A", [1.0, 0.0, 1.0, 1.0, 0.0, 0.0])
+    fb = _result(tmp_path / "b.json", "B", [0.0, 0.0, 1.0, 0.0, 1.0, 0.0])
+    r = _cli("compare", str(fa), str(fb), "--width", width, cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stdout + r.stderr, r.stderr
+    assert "--width" in r.stderr and "Usage" in r.stderr
+    with pytest.raises(ValueError, match="width"):
+        compare(fa, fb, width=float(width))
+    # The narrowest width allowed gives a number.
+    assert compare(fa, fb, width=ev.MIN_WIDTH)["games_needed"]["games_per_anchor"] > 0

@@ -218,3 +218,109 @@ def test_export_policy_refuses_a_pickled_training_checkpoint(tmp_path: Path) -> 
     assert not marker.exists(), "the file's code ran"
     assert r.returncode == 2 and "Traceback" not in r.stderr and "checkpoint.pt" in r.stderr
     assert not out.exists()
+
+
+# ------------------------------------------------------------ plug-in specs inside files
+
+# A plug-in file whose import creates the marker: naming it in a spec that gets loaded runs
+# it. Files that name agents must refuse such a spec before anything is built.
+EVIL_PLUGIN = """
+open({marker!r}, "w").close()
+
+
+class X:
+    def choose(self, game):
+        return game.legal_actions()[0]
+"""
+
+
+def evil_plugin(tmp_path: Path, marker: Path) -> str:
+    """The spec `EVIL.py:X` of a real plug-in file that creates `marker` when imported."""
+    (tmp_path / "EVIL.py").write_text(EVIL_PLUGIN.format(marker=str(marker)))
+    return "EVIL.py:X"
+
+
+def _refused_spec(r: subprocess.CompletedProcess[str], marker: Path, *names: str) -> None:
+    assert not marker.exists(), "the plug-in named in a file ran"
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "Traceback" not in r.stdout + r.stderr
+    err = r.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: "), err
+    for n in (*names, "EVIL.py:X", "plug-in spec"):
+        assert n in err[0], (n, err[0])
+
+
+@pytest.mark.parametrize("deck_set", ["classic", "core-heldout"])
+def test_evaluate_refuses_a_plugin_anchor(tmp_path: Path, deck_set: str) -> None:
+    """An anchor in any deck set's entry of the anchors file (the one evaluated or not)."""
+    marker = tmp_path / "MARKER"
+    spec = evil_plugin(tmp_path, marker)
+    anchors = tmp_path / "anchors.yaml"
+    other = "core-heldout" if deck_set == "classic" else "classic"
+    anchors.write_text(
+        f"{deck_set}:\n  anchors:\n    - {{spec: random, rating: 1000}}\n"
+        f"    - {{spec: '{spec}', rating: 1400}}\n"
+        f"{other}:\n  anchors:\n    - {{spec: random, rating: 1000}}\n"
+    )
+    out = tmp_path / "r.json"
+    args = ["evaluate", "random", "--games", "2", "--anchors", str(anchors), "--out", str(out)]
+    r = _run([MTG_ENV, *args], tmp_path)
+    _refused_spec(r, marker, "anchors.yaml", f"{deck_set}.anchors[1].spec")
+    assert not out.exists() and not (tmp_path / "r.json.games.jsonl").exists()
+
+
+def test_leaderboard_refuses_a_plugin_anchor(tmp_path: Path) -> None:
+    marker = tmp_path / "MARKER"
+    spec = evil_plugin(tmp_path, marker)
+    anchors = tmp_path / "anchors.yaml"
+    anchors.write_text(
+        "classic:\n  anchors:\n    - {spec: random, rating: 1000}\n"
+        f"core-heldout:\n  anchors:\n    - {{spec: random, rating: 1000}}\n"
+        f"    - {{spec: '{spec}', rating: 1400}}\n"
+    )
+    out = tmp_path / "lb"
+    script = [sys.executable, str(ROOT / "scripts" / "leaderboard.py"), "--smoke"]
+    r = _run([*script, "--out", str(out), "--anchors-file", str(anchors)], tmp_path)
+    _refused_spec(r, marker, "anchors.yaml", "core-heldout.anchors[1].spec")
+    assert not out.exists()  # refused before the first row played
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ("teacher: 'EVIL.py:X'\n", "field teacher"),
+        ("opponents: {heuristic: 1.0, 'EVIL.py:X': 1.0}\n", "field opponents"),
+    ],
+    ids=["teacher", "opponents"],
+)
+def test_distill_search_refuses_plugin_specs_in_its_config(
+    tmp_path: Path, body: str, field: str
+) -> None:
+    marker = tmp_path / "MARKER"
+    evil_plugin(tmp_path, marker)
+    config = tmp_path / "distill.yaml"
+    config.write_text(body)
+    script = str(ROOT / "scripts" / "distill_search.py")
+    out = tmp_path / "d"
+    args = [sys.executable, script, "--config", str(config), "--init", "p.safetensors"]
+    r = _run([*args, "--out", str(out)], tmp_path)
+    _refused_spec(r, marker, "distill.yaml", field)
+    assert not out.exists()
+
+
+def test_resumed_run_files_naming_a_plugin_never_run_it(tmp_path: Path) -> None:
+    """A tournament's config.json and an evaluation's progress file are read as JSON: the
+    plug-in spec stored there is compared as text with the command line's, never loaded."""
+    marker = tmp_path / "MARKER"
+    spec = evil_plugin(tmp_path, marker)
+    t = tmp_path / "t"
+    t.mkdir()
+    (t / "config.json").write_text(json.dumps({"kind": "mtg_env.tournament.v1", "agents": [spec]}))
+    args = ["tournament", "--agents", "random,heuristic", "--out", str(t), "--games", "2"]
+    r = _run([MTG_ENV, *args], tmp_path)
+    assert r.returncode == 2 and "another configuration" in r.stderr, r.stderr
+    prog = tmp_path / "r.json.games.jsonl"
+    prog.write_text(json.dumps({"config": {"kind": "mtg_env.evaluate.v1", "agent": spec}}) + "\n")
+    r = _run([MTG_ENV, "evaluate", "random", "--games", "2", "--out", "r.json"], tmp_path)
+    assert r.returncode == 2 and "another configuration" in r.stderr, r.stderr
+    assert not marker.exists()
