@@ -6,7 +6,10 @@ Specs: `policy:PATH` and `policy:default` (the policy shipped in
 The policy file is data only: a safetensors file (the network's weights, float16) whose
 metadata holds a JSON description of the network (`PolicySpec`: its class from a fixed
 list, layer sizes, activation, the format it plays). Loading it reads tensors and JSON and
-nothing else, so a policy file can't run code.
+nothing else, so a policy file can't run code. Every size in the description is bounded,
+and the description must name the file's tensors with their shapes (`check_weights`, from
+the safetensors header) before any network is built: editing the JSON alone can't make the
+loader build a network larger than the weights in the file.
 
 Pickled files - full sb3 MaskablePPO checkpoints (`.zip`), the `.pt` policy files written
 before the safetensors format, RLlib checkpoints (`policy:rllib:PATH`) - load only where the
@@ -26,13 +29,14 @@ import json
 import os
 import struct
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from gymnasium import spaces
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from mtg_env.engine import Action, Game, load_cards
+from mtg_env.engine.formats import FORMATS
 from mtg_env.env.entity import EntityLayout
 from mtg_env.env.spaces import Layout
 from mtg_env.io import InputFileError, read_bytes, write_bytes
@@ -43,6 +47,17 @@ FORMAT = "mtg_env.policy.v2"
 TRUST_ENV = "MTG_ENV_TRUST_PICKLE"
 # A policy of this project is a few MB; the bound keeps a wrong file from filling memory.
 MAX_POLICY_BYTES = 1 << 30
+# Bounds on the sizes a policy description may give, far above any network of this project
+# (hidden 256, entity_dim 24-64, net_arch [256]) and low enough that a description can't
+# ask for an absurd network. The training configs use the same bounds, so that every
+# policy they write loads. The weights' shapes are checked against the description as well,
+# before any network is built (`check_weights`).
+MAX_WIDTH = 4096  # a layer's width: each net_arch entry, hidden, global_dim
+MAX_LAYERS = 16  # net_arch entries (per network)
+MAX_ENTITY_DIM = 1024
+MAX_CARD_EMBEDDING = 256
+MAX_OBSERVATION_SIZE = 1 << 20
+MAX_ACTION_SIZE = 1 << 16
 _cache: dict[Any, Any] = {}
 
 
@@ -77,16 +92,35 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+Width = Annotated[int, Field(ge=1, le=MAX_WIDTH)]
+Layers = Annotated[list[Width], Field(max_length=MAX_LAYERS)]
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+
+
+def _known_format(value: str | None) -> str | None:
+    """A rules format of this package, by name: never a path (a policy file is not trusted
+    to choose which card data is read)."""
+    if value is not None and value not in FORMATS:
+        shown = repr(value) if len(value) <= 40 else repr(value[:40]) + "..."
+        raise ValueError(f"{shown} is not a rules format (one of {', '.join(sorted(FORMATS))})")
+    return value
+
+
 class ExtractorSpec(_Strict):
     kind: Literal["entity", "flatten", "table"]  # table: mtg_env.entity_nets.TableExtractor
     format: str | None = None  # entity: the rules format whose observation it reads
-    entity_dim: int | None = Field(default=None, ge=1, le=4096)
-    global_dim: int | None = Field(default=None, ge=1, le=65536)
+    entity_dim: int | None = Field(default=None, ge=1, le=MAX_ENTITY_DIM)
+    global_dim: int | None = Field(default=None, ge=1, le=MAX_WIDTH)
     race_features: bool | None = None
-    card_embedding: int | None = Field(default=None, ge=0, le=256)  # table only
+    card_embedding: int | None = Field(default=None, ge=0, le=MAX_CARD_EMBEDDING)  # table only
     # The card names the embedding's rows stand for, in row order (the format's card
     # table when the policy was written): a later, larger set maps rows by name.
-    card_names: list[str] | None = None
+    card_names: list[Annotated[str, Field(max_length=200)]] | None = Field(
+        default=None,
+        max_length=1 << 16,  # far more than any card set's cards
+    )
+
+    _format = field_validator("format")(staticmethod(_known_format))
 
 
 class PolicySpec(_Strict):
@@ -99,18 +133,20 @@ class PolicySpec(_Strict):
     # "flat" (v0): a Box of observation_size in [low, high]; "entity" (v1): the entity
     # tables of game_format (observation_size is then their object rows).
     observation: Literal["flat", "entity"] = "flat"
-    game_format: str  # the rules format the policy plays
-    observation_size: int = Field(ge=1)
-    observation_low: float
-    observation_high: float
-    action_size: int = Field(ge=1)
-    net_arch: list[int] | dict[Literal["pi", "vf"], list[int]]
+    game_format: str  # the rules format the policy plays (a name from FORMATS)
+    observation_size: int = Field(ge=1, le=MAX_OBSERVATION_SIZE)
+    observation_low: Finite
+    observation_high: Finite
+    action_size: int = Field(ge=1, le=MAX_ACTION_SIZE)
+    net_arch: Layers | dict[Literal["pi", "vf"], Layers]
     activation: Literal[ACTIVATIONS]  # type: ignore[valid-type]
     ortho_init: bool
     normalize_images: bool
-    optimizer_kwargs: dict[str, float]
+    optimizer_kwargs: dict[Annotated[str, Field(max_length=40)], Finite] = Field(max_length=16)
     extractor: ExtractorSpec
-    hidden: int | None = Field(default=None, ge=1, le=65536)  # slot policy only
+    hidden: int | None = Field(default=None, ge=1, le=MAX_WIDTH)  # slot and candidate only
+
+    _game_format = field_validator("game_format")(staticmethod(_known_format))
 
 
 def describe(policy: Any) -> PolicySpec:
@@ -275,6 +311,217 @@ def build(spec: PolicySpec) -> Any:
     return MaskableActorCriticPolicy(**kw)
 
 
+# ------------------------------------------------------------------ the weights it describes
+
+# One dimension of a weight the description implies: its size, and the description field
+# that sets it (named in the error when the file's weight has another size).
+_Dim = tuple[int, str]
+_Shapes = dict[str, tuple[_Dim, ...]]
+_SHARED = ("features_extractor", "pi_features_extractor", "vf_features_extractor")
+
+
+def _mismatch(field: str, msg: str) -> ValueError:
+    return ValueError(f"policy description, field {field}: {msg}")
+
+
+def _linear(out: _Shapes, name: str, rows: _Dim, cols: _Dim) -> None:
+    out[f"{name}.weight"] = (rows, cols)
+    out[f"{name}.bias"] = (rows,)
+
+
+def _extractor(out: _Shapes, layers: _Shapes) -> None:
+    """The features extractor's weights, under each name sb3 shares it by."""
+    for prefix in _SHARED:
+        out.update({f"{prefix}.{k}": v for k, v in layers.items()})
+
+
+def expected_weights(spec: PolicySpec) -> _Shapes:
+    """The names and shapes of the weights (parameters and saved buffers) of the network that
+    `build(spec)` makes, worked out from the description and the format's layout alone:
+    nothing is built, so a description that asks for a huge network costs nothing here.
+    Each dimension comes with the field that sets it (`_Dim`)."""
+    if spec.policy == "candidate":
+        return _candidate_weights(spec)
+    from mtg_env.nets import RACE_FEATURES, entity_features_dim, global_indices
+
+    fe = spec.extractor
+    out: _Shapes = {}
+    if fe.kind == "entity":
+        fmt = fe.format or "classic"
+        lay = Layout(load_cards(fmt))
+        if spec.observation_size != lay.n_obs:
+            raise _mismatch(
+                "observation_size",
+                f"{spec.observation_size}, the {fmt} format's observation has {lay.n_obs}",
+            )
+        e = fe.entity_dim or 24  # EntityExtractor's defaults
+        g = fe.global_dim or 128
+        ent, glob = (e, "extractor.entity_dim"), (g, "extractor.global_dim")
+        n_global = len(global_indices(lay)) + (RACE_FEATURES if fe.race_features else 0)
+        layers: _Shapes = {}
+        _linear(layers, "perm_net.0", ent, (lay.pf, "extractor.format"))
+        _linear(layers, "perm_net.2", ent, ent)
+        _linear(layers, "stack_net.0", ent, (lay.sf, "extractor.format"))
+        _linear(layers, "global_net.0", glob, (n_global, "extractor.race_features"))
+        _extractor(out, layers)
+        features = (entity_features_dim(lay, e, g), "extractor")
+    elif fe.kind == "flatten":
+        features = (spec.observation_size, "observation_size")
+    else:
+        raise _mismatch("extractor.kind", "the table extractor goes with policy: candidate")
+    if spec.policy == "slot":
+        _slot_head(out, spec, features)
+        return out
+    arch = spec.net_arch
+    pi, vf = (arch.get("pi", []), arch.get("vf", [])) if isinstance(arch, dict) else (arch, arch)
+    last_pi = last_vf = features
+    for i, w in enumerate(pi):
+        _linear(out, f"mlp_extractor.policy_net.{2 * i}", (w, "net_arch"), last_pi)
+        last_pi = (w, "net_arch")
+    for i, w in enumerate(vf):
+        _linear(out, f"mlp_extractor.value_net.{2 * i}", (w, "net_arch"), last_vf)
+        last_vf = (w, "net_arch")
+    _linear(out, "action_net", (spec.action_size, "action_size"), last_pi)
+    _linear(out, "value_net", (1, "policy"), last_vf)
+    return out
+
+
+def _slot_head(out: _Shapes, spec: PolicySpec, features: _Dim) -> None:
+    """SlotPolicy's actor, critic and slot action head (`mtg_env.nets`)."""
+    from mtg_env.nets import flat_action_indices, slot_specs
+
+    if spec.extractor.kind != "entity":
+        raise _mismatch("extractor.kind", "a slot policy reads the entity extractor's slots")
+    lay = Layout(load_cards(spec.game_format))
+    if spec.action_size != lay.n_actions:
+        raise _mismatch(
+            "action_size",
+            f"{spec.action_size}, the {spec.game_format} format has {lay.n_actions} actions",
+        )
+    hidden = (spec.hidden or 256, "hidden")
+    ent = (spec.extractor.entity_dim or 24, "extractor.entity_dim")
+    n_flat = (len(flat_action_indices(lay)), "game_format")
+    n_q = (sum(q for _, _, q in slot_specs(lay)), "game_format")
+    _linear(out, "mlp_extractor.policy_net.0", hidden, features)
+    _linear(out, "mlp_extractor.value_net.0", hidden, features)
+    out["action_net.flat_idx"] = (n_flat,)
+    _linear(out, "action_net.flat", n_flat, hidden)
+    _linear(out, "action_net.query", (n_q[0] * ent[0], "extractor.entity_dim"), hidden)
+    out["action_net.bias"] = (n_q,)
+    _linear(out, "value_net", (1, "policy"), hidden)
+
+
+def _candidate_weights(spec: PolicySpec) -> _Shapes:
+    """CandidatePolicy's weights (`mtg_env.entity_nets`), on the format's entity tables."""
+    from mtg_env.entity_nets import N_DECISIONS, N_KINDS, N_OPTIONS, N_STEPS, OBJECT_INPUTS
+    from mtg_env.env.entity import GLOBAL_FIELDS
+
+    if spec.extractor.kind != "table":
+        raise _mismatch("extractor.kind", "a candidate policy reads the table extractor")
+    lay = EntityLayout(Layout(load_cards(spec.game_format)))
+    if lay.limits.objects != spec.observation_size:
+        raise _mismatch(
+            "observation_size",
+            f"{spec.observation_size} object rows, this version's "
+            f"{spec.game_format} tables have {lay.limits.objects}",
+        )
+    if lay.n_actions != spec.action_size:
+        raise _mismatch(
+            "action_size",
+            f"{spec.action_size} candidates, this version's "
+            f"{spec.game_format} tables have {lay.n_actions}",
+        )
+    space = lay.observation_space
+    n_cards = (int(space["object_card"].high.max()) + 1, "game_format")
+    hidden = (spec.hidden or 256, "hidden")  # _build_candidate's defaults
+    ent = (spec.extractor.entity_dim or 64, "extractor.entity_dim")
+    c = spec.extractor.card_embedding or 0
+    card = (c, "extractor.card_embedding")
+    e = ent[0]
+    layers: _Shapes = {}
+    if c:
+        layers["cards.weight"] = (n_cards, card)
+    _linear(layers, "row_net.0", (128, "policy"), (OBJECT_INPUTS + c, "extractor.card_embedding"))
+    _linear(layers, "row_net.2", ent, (128, "policy"))
+    n_global = len(GLOBAL_FIELDS) + N_STEPS + N_DECISIONS
+    _linear(layers, "context.0", hidden, (n_global + 4 * e, "extractor.entity_dim"))
+    cand_in = N_KINDS + 2 * e + 3 + N_OPTIONS
+    _linear(layers, "cand_net.0", (128, "policy"), (cand_in, "extractor.entity_dim"))
+    _linear(layers, "cand_net.2", ent, (128, "policy"))
+    out: _Shapes = {}
+    _extractor(out, layers)
+    _linear(out, "mlp_extractor.policy_net.0", hidden, hidden)
+    _linear(out, "mlp_extractor.value_net.0", hidden, hidden)
+    _linear(out, "action_net.query", ent, hidden)
+    _linear(out, "action_net.score", (1, "policy"), ent)
+    _linear(out, "value_net", (1, "policy"), hidden)
+    return out
+
+
+def _names_field(spec: PolicySpec, names: set[str]) -> str:
+    """The description field that decides whether weights of these names exist."""
+    if any(n.startswith("action_net.") for n in names):
+        return "policy"  # each policy class has its own action head
+    if any(".cards." in n for n in names):
+        return "extractor.card_embedding"
+    if any(n.startswith("mlp_extractor.") for n in names):
+        return "net_arch" if spec.policy == "mlp" else "policy"
+    if any(n.startswith(_SHARED) for n in names):
+        return "extractor.kind"
+    return "policy"
+
+
+def _few(names: set[str]) -> list[str]:
+    """A few of these names for a message, each cut short."""
+    return [n if len(n) <= 80 else n[:80] + "..." for n in sorted(names)[:3]]
+
+
+def check_weights(spec: PolicySpec, shapes: dict[str, tuple[int, ...]]) -> None:
+    """Refuse weights (name -> shape, as a safetensors header lists them) that are not the
+    described network's: a ValueError naming the description field that disagrees. Nothing
+    is built or loaded, so the network that is built next is the size of the weights that
+    are really in the file."""
+    want = expected_weights(spec)
+    missing, unexpected = set(want) - set(shapes), set(shapes) - set(want)
+    if missing or unexpected:
+        raise _mismatch(
+            _names_field(spec, missing | unexpected),
+            f"the weights do not match the described network (missing {_few(missing)}, "
+            f"unexpected {_few(unexpected)})",
+        )
+    for name, dims in want.items():
+        got = shapes[name]
+        sizes = tuple(n for n, _ in dims)
+        if name.endswith(".cards.weight") and len(got) == 2 and 0 < got[0] <= sizes[0]:
+            sizes = (got[0], sizes[1])  # a card table of an older, smaller set (_card_rows)
+        if got == sizes:
+            continue
+        if len(got) != len(sizes):
+            field = dims[0][1]
+        else:
+            field = next(f for (n, f), g in zip(dims, got, strict=True) if n != g)
+            if sizes[0] != got[0] and name.endswith(".cards.weight"):
+                field = "extractor.card_names"  # a larger table than this version's set
+        raise _mismatch(field, f"weight {name} has shape {got}, the described network {sizes}")
+
+
+def _header_shapes(header: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Each tensor's shape as a safetensors header lists it (nothing read but the header)."""
+    shapes = {}
+    for name, entry in header.items():
+        if name == "__metadata__":
+            continue
+        shape = entry.get("shape") if isinstance(entry, dict) else None
+        if (
+            not isinstance(shape, list)
+            or len(shape) > 8
+            or not all(type(n) is int and n >= 0 for n in shape)  # a bool is no size
+        ):
+            raise ValueError(f"not a safetensors file (tensor {name[:80]!r} has no shape)")
+        shapes[name] = tuple(shape)
+    return shapes
+
+
 # ------------------------------------------------------------------ writing and reading
 
 
@@ -366,11 +613,17 @@ def _load_safetensors(p: Path, data: bytes) -> Any:
         first = e.errors()[0]
         field = ".".join(map(str, first["loc"])) or "description"
         raise ValueError(f"policy description, field {field}: {first['msg']}") from None
+    # The description must describe the weights in the file before anything is built: a
+    # description edited alone (a wider layer, say) can't make a network bigger than the
+    # weights that are really there.
+    check_weights(spec, _header_shapes(header))
     weights = load(data)
     policy = build(spec)
     state = {k: (v.float() if v.is_floating_point() else v) for k, v in weights.items()}
     own = policy.state_dict()
     for k, v in state.items():
+        if v.is_floating_point() and not bool(torch.isfinite(v).all()):
+            raise ValueError(f"weight {k} holds values that are not finite numbers")
         if k in own and _grown_card_table(k, v, own[k]):
             state[k] = _card_rows(v, own[k].shape[0], spec)
             continue
@@ -379,6 +632,10 @@ def _load_safetensors(p: Path, data: bytes) -> Any:
                 f"weight {k} has shape {tuple(v.shape)}, the described network "
                 f"{tuple(own[k].shape)}"
             )
+        if k in own and not own[k].is_floating_point() and not torch.equal(own[k], v):
+            # An index table (the slot head's flat_idx) follows from the format's layout:
+            # other values would index outside the logits.
+            raise ValueError(f"weight {k} is not the table the {spec.game_format} format gives")
     missing, unexpected = sorted(set(own) - set(state)), sorted(set(state) - set(own))
     if missing or unexpected:
         raise ValueError(
@@ -431,6 +688,7 @@ def _load_old_pt(p: Path) -> Any:
     fe = named(d.get("features_extractor_class"))
     slot = saved.get("class") == "mtg_env.nets:SlotPolicy"
     game_format = d.get("format") if slot else fe_kw.get("format", "classic")
+    _known_format(str(game_format))
     lay = Layout(load_cards(str(game_format)))
     spec = PolicySpec(
         kind=FORMAT,
@@ -448,9 +706,15 @@ def _load_old_pt(p: Path) -> Any:
         extractor=ExtractorSpec(kind="entity" if fe == "EntityExtractor" else "flatten", **fe_kw),
         hidden=d.get("hidden") if slot else None,
     )
+    weights = saved.get("state_dict")
+    if not isinstance(weights, dict) or not all(
+        isinstance(v, torch.Tensor) for v in weights.values()
+    ):
+        raise ValueError("not an mtg_env policy file (no weights)")
+    check_weights(spec, {str(k): tuple(v.shape) for k, v in weights.items()})
     policy = build(spec)
     policy.load_state_dict(
-        {k: (v.float() if v.is_floating_point() else v) for k, v in saved["state_dict"].items()}
+        {k: (v.float() if v.is_floating_point() else v) for k, v in weights.items()}
     )
     policy.mtg_spec = spec
     return policy

@@ -73,6 +73,21 @@ def race_summary(fields: torch.Tensor, life: torch.Tensor) -> torch.Tensor:
     )
 
 
+ENTITY_SLICES = ("permanents_own", "permanents_opp", "stack")  # read slot by slot
+
+
+def global_indices(lay: Layout) -> list[int]:
+    """The observation indices `EntityExtractor`'s global layer reads: all but the slots."""
+    s = lay.obs_slices
+    return [i for k, sl in s.items() if k not in ENTITY_SLICES for i in range(sl.start, sl.stop)]
+
+
+def entity_features_dim(lay: Layout, entity_dim: int, global_dim: int) -> int:
+    """The width of `EntityExtractor`'s features: every permanent slot's embedding, each
+    side's sum and max of them, the stack's sum, the global layer."""
+    return 2 * lay.limits.permanents * entity_dim + 2 * 2 * entity_dim + entity_dim + global_dim
+
+
 class EntityExtractor(BaseFeaturesExtractor):
     def __init__(
         self,
@@ -83,8 +98,7 @@ class EntityExtractor(BaseFeaturesExtractor):
         race_features: bool = False,
     ) -> None:
         lay = Layout(load_cards(format))
-        P = lay.limits.permanents
-        features = 2 * P * entity_dim + 2 * 2 * entity_dim + entity_dim + global_dim
+        features = entity_features_dim(lay, entity_dim, global_dim)
         super().__init__(observation_space, features_dim=features)
         s = lay.obs_slices
         self.P = lay.limits.permanents
@@ -94,15 +108,7 @@ class EntityExtractor(BaseFeaturesExtractor):
         self.own = s["permanents_own"]
         self.opp = s["permanents_opp"]
         self.stack = s["stack"]
-        self.global_idx = torch.tensor(
-            [
-                i
-                for k, sl in s.items()
-                if k not in ("permanents_own", "permanents_opp", "stack")
-                for i in range(sl.start, sl.stop)
-            ],
-            dtype=torch.long,
-        )
+        self.global_idx = torch.tensor(global_indices(lay), dtype=torch.long)
         self.perm_net = nn.Sequential(
             nn.Linear(self.pf, entity_dim), nn.ReLU(), nn.Linear(entity_dim, entity_dim), nn.ReLU()
         )
@@ -217,6 +223,30 @@ class SlotMlpExtractor(nn.Module):
         return self.value_net(features)
 
 
+def slot_specs(layout: Layout) -> list[tuple[str, int, int]]:
+    """The action slices `SlotActionHead` scores slot by slot: (slice name, which side (0:
+    own, 1: the opponent's), number of queries per slot)."""
+    return [
+        ("activate", 0, layout.limits.abilities),
+        ("attack", 0, 1),
+        ("blocker", 0, 1),
+        ("object_own", 0, 1),
+        ("block", 1, 1),
+        ("object_opp", 1, 1),
+    ]
+
+
+def flat_action_indices(layout: Layout) -> list[int]:
+    """The action indices `SlotActionHead` scores with its linear layer (every other slice)."""
+    slotted = {name for name, _, _ in slot_specs(layout)}
+    return [
+        i
+        for name, s in layout.action_slices.items()
+        if name not in slotted
+        for i in range(s.start, s.stop)
+    ]
+
+
 class SlotActionHead(nn.Module):
     """Logits in the action layout's order: slot actions score each slot's embedding
     against a query computed from the actor's hidden state (pointer-style); the other
@@ -230,21 +260,8 @@ class SlotActionHead(nn.Module):
         self.E = entity_dim
         self.hidden = hidden
         sl = layout.action_slices
-        # (slice name, which side, number of queries)
-        self.slot_specs = [
-            ("activate", 0, self.A),
-            ("attack", 0, 1),
-            ("blocker", 0, 1),
-            ("object_own", 0, 1),
-            ("block", 1, 1),
-            ("object_opp", 1, 1),
-        ]
-        flat_idx = [
-            i
-            for name, s in sl.items()
-            if name not in {x[0] for x in self.slot_specs}
-            for i in range(s.start, s.stop)
-        ]
+        self.slot_specs = slot_specs(layout)
+        flat_idx = flat_action_indices(layout)
         self.register_buffer("flat_idx", torch.tensor(flat_idx, dtype=torch.long))
         self.flat = nn.Linear(hidden, len(flat_idx))
         n_q = sum(q for _, _, q in self.slot_specs)

@@ -1,4 +1,4 @@
-"""Self-play training on the v1 entity observation (`mtg_env/SelfPlay-v1`) with
+"""Self-play training on the v1 entity observation (`mtg_env/SelfPlayEntity-v0`) with
 sb3-contrib MaskablePPO and `mtg_env.entity_nets.CandidatePolicy`.
 
     python scripts/train_entity.py --config configs/train/entity_default.yaml --out runs/entity
@@ -17,6 +17,7 @@ only) and `model_card.json` (config, steps, wall time, evaluations) are written.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import time
@@ -25,73 +26,102 @@ from typing import Annotated, Any, Literal
 
 import numpy as np
 import torch
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import mtg_env  # noqa: E402,F401 - registers SelfPlay-v1
+import mtg_env  # noqa: E402,F401 - registers SelfPlayEntity-v0
 from agents.base import make_agent  # noqa: E402
 from agents.heldout import load_split, train_decks  # noqa: E402
 from agents.match import deck_pairs  # noqa: E402
-from agents.policy import export_policy  # noqa: E402
+from agents.policy import (  # noqa: E402
+    MAX_CARD_EMBEDDING,
+    MAX_ENTITY_DIM,
+    export_policy,
+)
+from agents.train_fields import (  # noqa: E402 - ranged field types (every value is ranged)
+    MAX_GAMES,
+    BatchSize,
+    ClipRange,
+    Decisions,
+    Envs,
+    Epochs,
+    Format,
+    Fraction,
+    Games,
+    Rate,
+    RolloutSteps,
+    Seed,
+    Steps,
+    Threads,
+    Width,
+    config_error,
+    run_script,
+)
 from mtg_env.engine import Deck  # noqa: E402
-from mtg_env.engine.formats import FORMATS  # noqa: E402
 from mtg_env.entity_nets import CandidatePolicy  # noqa: E402
 from mtg_env.env import SelfPlayEnv  # noqa: E402
 from mtg_env.env.duel import AGENTS, raw_env  # noqa: E402
-from mtg_env.io import check_writable, load_config_yaml, write_bytes, write_json  # noqa: E402
+from mtg_env.io import (  # noqa: E402
+    OutputPathError,
+    check_writable,
+    load_config_yaml,
+    write_bytes,
+    write_json,
+)
 from mtg_env.vector.sb3 import DuelVecEnv  # noqa: E402
-
-Pos = Annotated[int, Field(gt=0)]
-NonNeg = Annotated[int, Field(ge=0)]
-PosFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-NonNegFloat = Annotated[float, Field(ge=0, allow_inf_nan=False)]
-Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))
 class Config:
-    format: str = "classic"
-    total_timesteps: Pos = 3_000_000
-    wall_minutes: PosFloat | None = None  # stop after this much training time
-    n_envs: Annotated[int, Field(gt=0, le=256)] = 16
-    torch_threads: Annotated[int, Field(gt=0, le=256)] = 2
-    seed: NonNeg = 0
-    learning_rate: PosFloat = 3e-4
-    n_steps: Pos = 128
-    batch_size: Annotated[int, Field(gt=1)] = 512
-    n_epochs: Pos = 4
-    gamma: Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)] = 0.995
+    format: Format = "classic"
+    total_timesteps: Steps = 3_000_000
+    # stop after this much training time (at most a year)
+    wall_minutes: Annotated[float, Field(gt=0, le=525_600, allow_inf_nan=False)] | None = None
+    n_envs: Envs = 16
+    torch_threads: Threads = 2
+    seed: Seed = 0
+    learning_rate: Rate = 3e-4
+    n_steps: RolloutSteps = 128
+    batch_size: BatchSize = 512
+    n_epochs: Epochs = 4
+    gamma: Rate = 0.995
     gae_lambda: Fraction = 0.95
-    ent_coef: NonNegFloat = 0.005
-    clip_range: PosFloat = 0.2
-    hidden: Annotated[int, Field(gt=0, le=4096)] = 256
-    entity_dim: Annotated[int, Field(gt=0, le=1024)] = 64
-    card_embedding: Annotated[int, Field(ge=0, le=256)] = 16
-    # Opponent pool weights per episode.
+    ent_coef: Fraction = 0.005
+    clip_range: ClipRange = 0.2
+    hidden: Width = 256
+    entity_dim: Annotated[int, Field(gt=0, le=MAX_ENTITY_DIM)] = 64
+    card_embedding: Annotated[int, Field(ge=0, le=MAX_CARD_EMBEDDING)] = 16
+    # Opponent pool: the probability of the heuristic per episode (else random). The pool
+    # is fixed: a training config names no agent specs (a plug-in spec would run code).
     p_heuristic: Fraction = 0.8
-    bc_games: NonNeg = 1000
-    bc_epochs: Pos = 4
-    eval_every: Pos = 500_000
-    eval_games: Pos = 40
-    final_eval_games: Pos = 200  # the evaluation at the end (per opponent)
-    max_decisions: Pos = 2000
+    bc_games: Annotated[int, Field(ge=0, le=MAX_GAMES)] = 1000
+    bc_epochs: Epochs = 4
+    eval_every: Steps = 500_000
+    eval_games: Games = 40
+    final_eval_games: Games = 200  # the evaluation at the end (per opponent)
+    max_decisions: Decisions = 2000  # per game
     # The decks games are drawn from: "all" the format's bundled decks, or "train" the
     # held-out benchmark's training decks only (mtg_env/data/benchmarks/heldout.yaml), so
     # that `mtg-env heldout policy:PATH` measures the policy on decks it never saw.
     decks: Literal["all", "train"] = "all"
-    # "dummy": SB3's DummyVecEnv of SelfPlay-v1 envs; "batch": every game in one
+    # "dummy": SB3's DummyVecEnv of SelfPlayEntity-v0 envs; "batch": every game in one
     # mtg_env.vector.DuelVecEnv (opponents inside the batch). With 16 envs on 2 CPU threads
     # the network's updates dominate and both train at the same speed (docs/performance.md),
     # so the default stays the one the recorded runs used.
     vec_env: Literal["batch", "dummy"] = "dummy"
 
-    def __post_init__(self) -> None:
-        if self.format not in FORMATS:
-            raise ValueError(f"format: one of {sorted(FORMATS)}")
-        if self.decks == "train" and self.format != load_split().format:
-            raise ValueError(f"decks: 'train' is the split of format {load_split().format!r}")
+    # Checks across fields, each on the later field (pydantic validates in field order), so
+    # that the error names it.
+
+    @field_validator("decks")
+    @classmethod
+    def _split_of_format(cls, v: str, info: ValidationInfo) -> str:
+        fmt = info.data.get("format")
+        if v == "train" and fmt is not None and fmt != load_split().format:
+            raise ValueError(f"'train' is the split of format {load_split().format!r}")
+        return v
 
 
 def deck_pool(cfg: Config) -> list[Deck] | None:
@@ -159,7 +189,7 @@ class PoolBot:
 
 
 class PoolEnv(SelfPlayEnv):
-    """SelfPlay-v1 whose opponent is drawn per episode: heuristic or random."""
+    """SelfPlayEntity-v0 whose opponent is drawn per episode: heuristic or random."""
 
     def __init__(self, cfg: Config, seed: int) -> None:
         super().__init__(
@@ -283,6 +313,12 @@ def behaviour_cloning(policy: Any, cfg: Config, log: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Bad input is one `error:` line on stderr and exit status 2 (argparse's own usage
+    errors are exit status 2 too)."""
+    return run_script(_main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -292,10 +328,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     cfg = load_config_yaml(args.config, Config)
     if args.smoke:
-        cfg = Config(**{**{f: getattr(cfg, f) for f in cfg.__dataclass_fields__}, **SMOKE})
+        try:
+            cfg = dataclasses.replace(cfg, **SMOKE)
+        except ValidationError as e:
+            raise config_error(args.config, e) from None
     out = Path(args.out)
     for name in ("policy.safetensors", "model_card.json", "eval.jsonl"):
-        check_writable(out / name)
+        try:
+            check_writable(out / name)
+        except OutputPathError as e:
+            raise SystemExit(f"error: {e}") from None
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv

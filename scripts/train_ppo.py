@@ -41,7 +41,7 @@ from typing import Annotated, Any, Literal
 
 import numpy as np
 import torch
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError, field_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -49,9 +49,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents.base import make_agent  # noqa: E402
 from agents.heuristic import HeuristicAgent  # noqa: E402
 from agents.match import deck_pairs, play_game  # noqa: E402
-from agents.policy import CheckpointError, PolicyAgent, export_policy  # noqa: E402
+from agents.policy import (  # noqa: E402
+    MAX_ENTITY_DIM,
+    MAX_LAYERS,
+    CheckpointError,
+    PolicyAgent,
+    export_policy,
+)
+from agents.train_fields import (  # noqa: E402 - ranged field types (every value is ranged)
+    MAX_GAMES,
+    BatchSize,
+    ClipRange,
+    Decisions,
+    Envs,
+    Epochs,
+    Format,
+    Fraction,
+    Games,
+    Rate,
+    RolloutSteps,
+    Seed,
+    Steps,
+    Threads,
+    Width,
+    config_error,
+    run_script,
+)
 from mtg_env.engine import Game, load_cards  # noqa: E402
-from mtg_env.engine.formats import FORMATS  # noqa: E402
 from mtg_env.env import SelfPlayEnv  # noqa: E402
 from mtg_env.env.spaces import Layout  # noqa: E402
 from mtg_env.io import load_config_yaml, write_bytes, write_json  # noqa: E402
@@ -60,12 +84,6 @@ from mtg_env.workers import worker_setup  # noqa: E402
 CHECKPOINT_FORMAT = "mtg_env.train_checkpoint.v1"
 # Settings a resumed run may change: they decide neither the games nor the network.
 RESUMABLE_CHANGES = frozenset({"total_timesteps", "torch_threads", "vec_env"})
-# Ranged field types: a zero, negative or non-finite value is an error naming the field.
-Pos = Annotated[int, Field(gt=0)]
-NonNeg = Annotated[int, Field(ge=0)]
-PosFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-NonNegFloat = Annotated[float, Field(ge=0, allow_inf_nan=False)]
-Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))
@@ -73,26 +91,28 @@ class Config:
     """Training configuration (a YAML file with these keys; unknown keys are errors, and
     every value is ranged)."""
 
-    format: str = "classic"
-    total_timesteps: Pos = 1_000_000
-    n_envs: Annotated[int, Field(gt=0, le=256)] = 2
+    format: Format = "classic"
+    total_timesteps: Steps = 1_000_000
+    n_envs: Envs = 2
     # "subproc": one process per env (SubprocVecEnv), for many-core machines; "dummy": all
     # envs in the learner's process (DummyVecEnv). On 2 cores the network, not the env,
     # is the cost, and one batched forward pass over 16 in-process envs beats 16 processes
     # talking through pipes (951 vs 682 steps/s measured; see docs/agents.md, "Training").
     vec_env: Literal["subproc", "dummy"] = "subproc"
-    torch_threads: Annotated[int, Field(gt=0, le=256)] = 1
-    seed: NonNeg = 0
-    learning_rate: PosFloat = 3e-4
-    n_steps: Pos = 1024
-    batch_size: Annotated[int, Field(gt=1)] = 512
-    n_epochs: Pos = 4
-    gamma: Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)] = 0.995
+    torch_threads: Threads = 1
+    seed: Seed = 0
+    learning_rate: Rate = 3e-4
+    n_steps: RolloutSteps = 1024
+    batch_size: BatchSize = 512
+    n_epochs: Epochs = 4
+    gamma: Rate = 0.995
     gae_lambda: Fraction = 0.95
-    ent_coef: NonNegFloat = 0.01
-    clip_range: PosFloat = 0.2
-    net_arch: Annotated[list[Pos], Field(min_length=1)] = field(default_factory=lambda: [256])
-    entity_dim: Annotated[int, Field(gt=0, le=4096)] = 24
+    ent_coef: Fraction = 0.01
+    clip_range: ClipRange = 0.2
+    net_arch: Annotated[list[Width], Field(min_length=1, max_length=MAX_LAYERS)] = field(
+        default_factory=lambda: [256]
+    )
+    entity_dim: Annotated[int, Field(gt=0, le=MAX_ENTITY_DIM)] = 24
     # Feed the network a race summary computed from the observation (mtg_env.nets
     # `race_summary`). With `init_from` a policy trained without it, the policy is widened
     # with zero weights for the new inputs, so it starts out playing exactly as before.
@@ -100,15 +120,19 @@ class Config:
     # "flat": a linear action head; "slot": slot actions scored from each slot's embedding.
     head: Literal["flat", "slot"] = "flat"
     # Opponent pool: weights of "random", "heuristic" and "snapshots" per episode.
-    opponents: dict[Literal["random", "heuristic", "snapshots"], NonNegFloat] = field(
-        default_factory=lambda: {"random": 0.2, "heuristic": 0.6, "snapshots": 0.2}
-    )
-    snapshot_every: Pos = 200_000
-    max_snapshots: Pos = 4
-    eval_every: Pos = 100_000
-    eval_games: Pos = 40
-    bc_games: NonNeg = 200  # behaviour-cloning warm start from heuristic play (0 = off)
-    bc_epochs: Pos = 3
+    # (The keys are the pool's own names, never agent specs: a training config can't name
+    # a plug-in agent, whose spec would run code.)
+    opponents: dict[
+        Literal["random", "heuristic", "snapshots"],
+        Annotated[float, Field(ge=0, le=1e6, allow_inf_nan=False)],
+    ] = field(default_factory=lambda: {"random": 0.2, "heuristic": 0.6, "snapshots": 0.2})
+    snapshot_every: Steps = 200_000
+    max_snapshots: Annotated[int, Field(gt=0, le=64)] = 4  # each env keeps them loaded
+    eval_every: Steps = 100_000
+    eval_games: Games = 40
+    # behaviour-cloning warm start from heuristic play (0 = off)
+    bc_games: Annotated[int, Field(ge=0, le=MAX_GAMES)] = 200
+    bc_epochs: Epochs = 3
     # Also fit the value head to the cloned games' discounted outcomes, so PPO starts with a
     # critic that matches the cloned policy instead of one that drags it off course.
     bc_value: bool = True
@@ -118,32 +142,22 @@ class Config:
     # settings come from this config, so a plateaued run can be continued with a different
     # recipe. A pickled file (an sb3 `.zip`, an old `.pt`) can run code when loaded: it is
     # refused unless `trust_init_from: true` (only for a file you trust).
-    init_from: str | None = None
+    init_from: Annotated[str, Field(max_length=4096)] | None = None  # a path (PATH_MAX)
     trust_init_from: bool = False
     # Divide the initial policy's action logits by this (> 1 flattens a near-deterministic
     # cloned policy so that PPO explores again); 1 keeps it as it is.
-    init_temperature: PosFloat = 1.0
-    max_decisions: Pos = 2000
-    checkpoint_every: Pos = 50_000
+    init_temperature: Annotated[float, Field(ge=0.01, le=100, allow_inf_nan=False)] = 1.0
+    max_decisions: Decisions = 2000  # per game
+    checkpoint_every: Steps = 50_000
 
-    def __post_init__(self) -> None:
-        if self.format not in FORMATS:
-            raise ValueError(f"format: unknown format {self.format!r} (one of {sorted(FORMATS)})")
-        if not math.fsum(self.opponents.values()) > 0:
-            raise ValueError("opponents: the weights must sum to more than 0")
-        if self.batch_size > self.n_steps * self.n_envs:
-            raise ValueError(
-                f"batch_size: {self.batch_size} is more than a rollout "
-                f"(n_steps * n_envs = {self.n_steps * self.n_envs})"
-            )
-
-
-def _config_error(path: str | None, e: ValidationError) -> SystemExit:
-    errs = "; ".join(
-        f"field {'.'.join(map(str, x['loc'])) or x['msg'].split(':')[0]}: {x['msg']}"
-        for x in e.errors()
-    )
-    return SystemExit(f"error: {path or 'config'}: {errs}")
+    # Checks across fields, each on the later field (pydantic validates in field order), so
+    # that the error names it.
+    @field_validator("opponents")
+    @classmethod
+    def _some_weight(cls, v: dict[str, float]) -> dict[str, float]:
+        if not math.fsum(v.values()) > 0:
+            raise ValueError("the weights must sum to more than 0")
+        return v
 
 
 def load_config(path: str | None) -> Config:
@@ -155,7 +169,7 @@ def with_changes(cfg: Config, path: str | None, **changes: Any) -> Config:
     try:
         return dataclasses.replace(cfg, **changes)
     except ValidationError as e:
-        raise _config_error(path, e) from None
+        raise config_error(path, e) from None
 
 
 # ---------------------------------------------------------------------- opponent pool
@@ -519,13 +533,7 @@ def _kill_point(name: str, n: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Bad input is one `error:` line on stderr and exit status 2 (argparse's own usage
     errors are exit status 2 too)."""
-    try:
-        return _main(argv)
-    except SystemExit as e:
-        if isinstance(e.code, str):
-            print(e.code, file=sys.stderr)
-            return 2
-        raise
+    return run_script(_main, argv)
 
 
 def _main(argv: list[str] | None) -> int:
@@ -563,9 +571,14 @@ def _main(argv: list[str] | None) -> int:
     if args.bc_games is not None:
         cfg = with_changes(cfg, "--bc-games", bc_games=args.bc_games)
     if cfg.init_from and not args.resume:
-        if not Path(cfg.init_from).is_file():
+        try:
+            is_file = Path(cfg.init_from).is_file()
+        except (OSError, ValueError):  # a name too long for the file system, say
+            is_file = False
+        if not is_file:
             raise SystemExit(
-                f"error: {args.config or 'config'}: field init_from: {cfg.init_from} is not a file"
+                f"error: {args.config or 'config'}: field init_from: {cfg.init_from!r} "
+                "is not a file"
             )
         from agents.policy import load_model
 

@@ -36,59 +36,117 @@ import sys
 import time
 from dataclasses import field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agents.plugin import is_plugin_spec  # noqa: E402
+from agents.policy import MAX_ENTITY_DIM  # noqa: E402
+from agents.train_fields import (  # noqa: E402 - ranged field types (every value is ranged)
+    ClipRange,
+    Decisions,
+    Epochs,
+    Format,
+    Fraction,
+    Rate,
+    Seed,
+    Width,
+    config_error,
+    run_script,
+)
 from mtg_env.io import atomic_write_text, load_config_yaml  # noqa: E402
+
+# Ranged field types: a negative, non-finite or absurdly large value is an error naming
+# the field, before Ray starts. The upper bounds are far beyond any real run (the cluster
+# recipe: 62 runners of 8 envs, batches of 65,536 steps, 500 iterations) and keep a typo
+# from asking for what no machine has; the network's bounds are the policy file's.
+MAX_ITERATIONS = 10**6
+MAX_BATCH = 1 << 20  # steps per training batch
+Count = Annotated[int, Field(ge=0, le=MAX_ITERATIONS)]  # 0 = off where the field says
+Pos = Annotated[int, Field(gt=0, le=MAX_ITERATIONS)]
+# Engine agents a config may name (a spec's part before any colon): a plug-in spec
+# (`module:attr`, `file.py:attr`, `text:...`) runs code, and comes only from a command line.
+BUILT_IN_AGENTS = ("random", "heuristic", "ismcts", "policy")
 
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))
 class Config:
-    """Training configuration (a YAML file with these keys; unknown keys are errors)."""
+    """Training configuration (a YAML file with these keys; unknown keys are errors, and
+    every value is ranged)."""
 
-    format: str = "classic"
-    iterations: int = 100
-    seed: int = 0
+    format: Format = "classic"
+    iterations: Pos = 100
+    seed: Seed = 0
     # Ray actors that sample (each steps `num_envs_per_env_runner` envs with one batched
     # forward pass); 0 samples in the driver process.
-    num_env_runners: int = 1
-    num_envs_per_env_runner: int = 8
-    num_cpus: int | None = None  # local Ray only (None: all)
+    num_env_runners: Annotated[int, Field(ge=0, le=4096)] = 1
+    num_envs_per_env_runner: Annotated[int, Field(gt=0, le=256)] = 8
+    num_cpus: Annotated[int, Field(gt=0, le=4096)] | None = None  # local Ray only (None: all)
     # Learner processes (0: learn in the driver); with GPUs on the cluster, 1 per GPU.
-    num_learners: int = 0
-    num_gpus_per_learner: float = 0.0
-    train_batch_size: int = 4096
-    minibatch_size: int = 512
-    num_epochs: int = 4
-    lr: float = 3e-4
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    entropy_coeff: float = 0.01
-    clip_param: float = 0.2
-    vf_loss_coeff: float = 0.5
-    hidden: int = 256
-    entity_dim: int = 24
+    num_learners: Annotated[int, Field(ge=0, le=1024)] = 0
+    num_gpus_per_learner: Annotated[float, Field(ge=0, le=64, allow_inf_nan=False)] = 0.0
+    train_batch_size: Annotated[int, Field(gt=0, le=MAX_BATCH)] = 4096
+    minibatch_size: Annotated[int, Field(gt=0, le=MAX_BATCH)] = 512
+    num_epochs: Epochs = 4
+    lr: Rate = 3e-4
+    gamma: Rate = 0.995
+    gae_lambda: Fraction = 0.95
+    entropy_coeff: Fraction = 0.01
+    clip_param: ClipRange = 0.2
+    vf_loss_coeff: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] = 0.5
+    hidden: Width = 256
+    entity_dim: Annotated[int, Field(gt=0, le=MAX_ENTITY_DIM)] = 24
     race_features: bool = False  # the race summary (mtg_env.nets), as in train_ppo.py
-    # "flat" (mtg/duel-v0, MaskedSlotModule) or "entity" (mtg/duel-v1, MaskedCandidateModule)
+    # "flat" (mtg/duel-v0, MaskedSlotModule) or "entity" (mtg/duel_entity-v0,
+    # MaskedCandidateModule)
     obs_type: Literal["flat", "entity"] = "flat"
     # Engine opponents inside the env: spec -> probability per episode; the rest of the
-    # episodes are league games (main against itself or a snapshot).
-    opponents: dict[str, float] = field(default_factory=lambda: {"heuristic": 0.3, "random": 0.2})
-    self_play: float = 0.5  # in league games: main against itself, else a snapshot
-    snapshot_every: int = 10  # iterations (0 = no snapshots)
-    max_snapshots: int = 4
-    eval_every: int = 10  # iterations (0 = no evaluation)
-    eval_episodes: int = 20
-    checkpoint_every: int = 10
-    max_decisions: int = 2000
+    # episodes are league games (main against itself or a snapshot). Built-in agents only
+    # (random, heuristic, ismcts[:N], policy:PATH).
+    opponents: Annotated[
+        dict[Annotated[str, Field(max_length=4096)], Fraction], Field(max_length=16)
+    ] = field(default_factory=lambda: {"heuristic": 0.3, "random": 0.2})
+    self_play: Fraction = 0.5  # in league games: main against itself, else a snapshot
+    snapshot_every: Count = 10  # iterations (0 = no snapshots)
+    max_snapshots: Annotated[int, Field(gt=0, le=64)] = 4
+    eval_every: Count = 10  # iterations (0 = no evaluation)
+    eval_episodes: Annotated[int, Field(gt=0, le=100_000)] = 20
+    checkpoint_every: Pos = 10
+    max_decisions: Decisions = 2000  # per game
     # Start `main` from a trained SB3 slot policy (`default` or a policy file); the network
     # keys (hidden, entity_dim, race_features) must match it; a policy without the race
     # summary can start a run with it (widened with zero weights).
-    init_from: str | None = None
+    init_from: Annotated[str, Field(max_length=4096)] | None = None
+
+    @field_validator("opponents")
+    @classmethod
+    def _built_in_agents(cls, opponents: dict[str, float]) -> dict[str, float]:
+        for spec in opponents:
+            shown = repr(spec) if len(spec) <= 80 else repr(spec[:80]) + "..."
+            if is_plugin_spec(spec):
+                raise ValueError(
+                    f"{shown} is a plug-in spec, which runs Python code: a training config "
+                    "may name built-in agents only (random, heuristic, ismcts[:N], "
+                    "policy:PATH)"
+                )
+            if spec.split(":", 1)[0].strip().lower() not in BUILT_IN_AGENTS:
+                raise ValueError(
+                    f"unknown agent spec {shown} (random, heuristic, ismcts[:N], policy:PATH)"
+                )
+        if not math.fsum(opponents.values()) <= 1:
+            raise ValueError("the probabilities sum to more than 1")
+        return opponents
+
+    @field_validator("minibatch_size")
+    @classmethod
+    def _minibatch_in_batch(cls, v: int, info: ValidationInfo) -> int:
+        batch = info.data.get("train_batch_size")
+        if batch is not None and v > batch:
+            raise ValueError(f"{v} is more than a training batch (train_batch_size = {batch})")
+        return v
 
 
 SMOKE = {
@@ -132,13 +190,9 @@ def build_config(cfg: Config) -> Any:
     per_runner = max(1, cfg.num_env_runners)
     config = (
         PPOConfig()
-        .environment(
-            MtgMultiAgentEnv,
-            env_config=env_config,
-            # RLlib's checker steps the env with unmasked random actions, which a masked
-            # env rejects by design (IllegalActionError).
-            disable_env_checking=True,
-        )
+        # RLlib's env checker stays on: it steps the env with an unmasked random action,
+        # which ends that episode like any illegal action (-1 to the offender).
+        .environment(MtgMultiAgentEnv, env_config=env_config)
         .framework("torch")
         .env_runners(
             num_env_runners=cfg.num_env_runners,
@@ -274,6 +328,12 @@ def summary(result: dict[str, Any], evaluated: bool) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Bad input is one `error:` line on stderr and exit status 2 (argparse's own usage
+    errors are exit status 2 too), before Ray starts."""
+    return run_script(_main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -292,16 +352,24 @@ def main(argv: list[str] | None = None) -> int:
         try:
             state = json.loads(state_path.read_text())
             cfg = Config(**state["config"])
+        except ValidationError as e:
+            raise config_error(f"{state_path}: cannot resume", e) from None
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise SystemExit(
                 f"error: {state_path}: cannot resume ({type(e).__name__}: {e})"
             ) from None
     else:
         cfg = load_config(args.config)
-    if args.smoke:
-        cfg = dataclasses.replace(cfg, **SMOKE)
-    if args.iterations is not None:
-        cfg = dataclasses.replace(cfg, iterations=args.iterations)
+    try:
+        if args.smoke:
+            cfg = dataclasses.replace(cfg, **SMOKE)
+    except ValidationError as e:
+        raise config_error(args.config or "config", e) from None
+    try:
+        if args.iterations is not None:
+            cfg = dataclasses.replace(cfg, iterations=args.iterations)
+    except ValidationError as e:
+        raise config_error("--iterations", e) from None
     out.mkdir(parents=True, exist_ok=True)
 
     import ray
