@@ -18,7 +18,11 @@ the two pieces that need it:
   league game (agents `player_0` and `player_1`, both driven by RLlib modules) or, with
   probability `opponents[spec]`, a game against an engine agent (`heuristic`, `random`,
   `ismcts`, `policy:...`) that the env plays itself; RLlib then sees one agent, `learner`,
-  whose seat alternates (`infos["learner"]["seat"]`).
+  whose seat alternates (`infos["learner"]["seat"]`). `env.agents` is the episode's agents
+  (both seats, or `learner`) from `reset` to the last step. A masked-out action ends the
+  episode (PettingZoo's convention, as in `SelfPlay-v0`): the offender gets -1, the other
+  agent 0, and its info `illegal_action`. So RLlib's env checker, which steps the env with an
+  unmasked random action, passes: `scripts/train_rllib.py` keeps it on.
 - `MaskedSlotModule`: a PPO `TorchRLModule` (with `ValueFunctionAPI`) that adds the mask to
   the logits (masked actions get the float minimum: probability 0, never sampled). Its
   network is the SB3 recipe's (`mtg_env.nets`: entity encoder, slot-pointer action head)
@@ -70,7 +74,7 @@ except ImportError as e:  # pragma: no cover - depends on the installed extras
 
 from mtg_env.engine import load_cards
 from mtg_env.entity_nets import CandidateMlpExtractor, PointerHead, TableExtractor
-from mtg_env.env.duel import AGENTS, raw_env
+from mtg_env.env.duel import AGENTS, as_action, raw_env
 from mtg_env.env.spaces import Layout
 from mtg_env.nets import EntityExtractor, SlotActionHead, SlotMlpExtractor, widen_state_dict
 
@@ -88,7 +92,7 @@ class EnvConfig(BaseModel):
     max_decisions: int = Field(default=2000, ge=1)
     opponents: dict[str, float] = {}
     seed: int | None = None
-    # "flat" (mtg/duel-v0's vector) or "entity" (mtg/duel-v1's tables; MaskedCandidateModule)
+    # "flat" (mtg/duel-v0's vector) or "entity" (mtg/duel_entity-v0's tables; MaskedCandidateModule)
     obs_type: Literal["flat", "entity"] = "flat"
 
 
@@ -149,6 +153,7 @@ class MtgMultiAgentEnv(MultiAgentEnv):
         self.learner_seat = 0
         self._episodes = 0
         self._acted: set[str] = set()
+        self._over = False  # the episode ended (an illegal action ends it before the game)
 
     # The name RLlib sees for a seat: `learner` in a game against an engine agent.
     def _name(self, seat: int) -> str:
@@ -177,17 +182,19 @@ class MtgMultiAgentEnv(MultiAgentEnv):
         else:
             self.aec.engine_seat = None
         self._acted = set()
+        self._over = False
+        # The episode's agents, for its whole length (RLlib's env checker wants every key
+        # of a step's dicts among them): both seats take turns in a league game.
+        self.agents = [LEARNER] if self.opponent is not None else list(AGENTS)
         self._play_engine()
-        obs, infos = self._observe()
-        self.agents = list(obs)
-        return obs, infos
+        return self._observe()
 
     def step(
         self, action_dict: dict[str, Any]
     ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict]:
         aec = self.aec
         g = aec.game
-        if g is None or g.is_over or g.current_player is None:
+        if self._over or g is None or g.is_over or g.current_player is None:
             raise RuntimeError("step() called after the game ended; call reset()")
         name = self._name(g.current_player)
         if name not in action_dict:
@@ -195,7 +202,11 @@ class MtgMultiAgentEnv(MultiAgentEnv):
                 f"MtgMultiAgentEnv: {name} must act now, got actions for {sorted(action_dict)}"
             )
         self._acted.add(name)
-        aec.step(int(action_dict[name]))
+        action = as_action(action_dict[name])
+        mask, _ = aec._current_map()
+        if not (0 <= action < len(mask)) or not mask[action]:
+            return self._end_illegal(name, action)
+        aec.step(action)
         self._play_engine()
         done = bool(g.is_over or any(aec.truncations.values()))
         # RLlib wants a reward (0 too) for every agent that acted and gets an observation.
@@ -212,11 +223,25 @@ class MtgMultiAgentEnv(MultiAgentEnv):
             term = dict.fromkeys(obs, terminated)
             trunc = dict.fromkeys(obs, not terminated)
             term["__all__"], trunc["__all__"] = terminated, not terminated
-            self.agents = []
+            self._over = True
             return obs, rewards, term, trunc, infos
         obs, infos = self._observe()
-        self.agents = list(obs)
         return obs, rewards, {"__all__": False}, {"__all__": False}, infos
+
+    def _end_illegal(
+        self, name: str, action: int
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict]:
+        """PettingZoo's illegal-move convention (as in `SelfPlay-v0`): a masked-out action
+        ends the episode, the offender gets -1 and the other agent 0. RLlib's env checker
+        steps the env with an unmasked random action, which must not raise."""
+        self._over = True
+        obs, infos = self._observe(final=True)
+        rewards = {nm: (-1.0 if nm == name else 0.0) for nm in obs}
+        infos[name]["illegal_action"] = action
+        term = dict.fromkeys(obs, True)
+        trunc = dict.fromkeys(obs, False)
+        term["__all__"], trunc["__all__"] = True, False
+        return obs, rewards, term, trunc, infos
 
     def _play_engine(self) -> None:
         if self.opponent is None:

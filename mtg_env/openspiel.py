@@ -1,5 +1,7 @@
 """The duel as an OpenSpiel game: `pyspiel.load_game("python_mtg_duel")`.
 
+    import random
+
     import pyspiel
     import mtg_env.openspiel  # registers the game
     game = pyspiel.load_game("python_mtg_duel", {"format": "classic", "seed": 7})
@@ -8,15 +10,21 @@
         state.apply_action(random.choice(state.legal_actions()))
     state.returns()  # [1.0, -1.0], [-1.0, 1.0], or [0.0, 0.0] (draw, decision cap)
 
-Needs the `openspiel` extra (`pip install mtg_env[openspiel]`).
+Needs the `openspiel` extra (`pip install mtg_env[openspiel]`; it adds dm-tree, which
+OpenSpiel's PyTorch learners import but open_spiel does not declare; those learners also
+need PyTorch, from the `train` extra).
 
 - Parameters: `format` (classic, adventure, pocket), `decks` ("" for a random pair of the
   format's bundled decks per game, or two names joined by `|`), `seed` (the deals of
   successive `new_initial_state()` calls), `max_decisions` (a game that reaches it ends as
   a draw), `mulligans`.
 - Sequential, two players, zero-sum, terminal rewards. Imperfect information (hands and
-  libraries are hidden). Chance is sampled (`SAMPLED_STOCHASTIC`): shuffles and draws
-  come from the engine's seeded random stream, so there are no chance nodes.
+  libraries are hidden). No chance nodes (`DETERMINISTIC`): each `new_initial_state()` is
+  dealt from the game's seeded stream, and the shuffles and draws after that come from the
+  engine's random stream, which is part of the state, so `apply_action` is deterministic.
+  (OpenSpiel's `SAMPLED_STOCHASTIC` mode would have it serialize the game's random state,
+  which a Python game cannot provide.) An algorithm that walks the game tree from one
+  `new_initial_state()` sees that one deal.
 - Actions are the v0 flat layout's indices (`num_distinct_actions` is its size: 825 for
   classic); `legal_actions()` is the acting player's mask. `clone()` is the engine's
   cheap `Game.clone()`.
@@ -26,9 +34,24 @@ Needs the `openspiel` extra (`pip install mtg_env[openspiel]`).
   decisions so far and the player's own earlier actions (in the string; the tensor adds the
   decision count). It does not remember what the player saw earlier and no longer sees
   (imperfect recall); IS-MCTS keys its nodes by it.
+- Serialization: `pyspiel.serialize_game_and_state(game, state)` and
+  `deserialize_game_and_state` (which `pickle` of a state uses, as does
+  `rl_environment.Environment(..., include_full_state=True)`) keep the whole state, hidden
+  cards and the engine's random stream included: a restored state has the same history,
+  legal actions and state hash, and plays on exactly as the original. A game is saved as
+  its parameters, so a restored game deals from its `seed` again. OpenSpiel restores a
+  Python state into a `new_initial_state()` of the game, so `game.deserialize_state(text)`
+  uses up one deal of `game`.
 - `resample_from_infostate(player, sampler)`: a state the player cannot tell apart from
   this one: the opponent's hand redrawn from the cards the player has not seen and both
   libraries reshuffled (`Game.resample_hidden`), seeded from `sampler`.
+
+## OpenSpiel's learners on it
+
+`open_spiel.python.rl_environment.Environment("python_mtg_duel", seed=3,
+max_decisions=80)` (game parameters as keywords) serves OpenSpiel's RL agents the
+information-state tensor and the legal actions; the tests train OpenSpiel's PyTorch NFSP
+(`open_spiel.python.pytorch.nfsp.NFSP`, both seats) on it for a few hundred steps.
 
 ## OpenSpiel's IS-MCTS on it
 
@@ -42,6 +65,7 @@ Wilson interval 0.74-0.95), 50 s per game, 0.79 s per bot decision on one CPU.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -63,11 +87,22 @@ DEFAULTS: dict[str, Any] = {
     "mulligans": True,
 }
 
+
+@functools.cache
+def _layout(fmt: str) -> Layout:
+    """One layout per format (building one takes a while), shared by the games and by the
+    states that a deserialization restores."""
+    return Layout(load_cards(fmt))
+
+
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
     long_name="Python MTG-style duel (mtg_env)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    # No chance nodes, and apply_action is deterministic (the engine's random stream is part
+    # of the state). SAMPLED_STOCHASTIC would make OpenSpiel serialize the game's random
+    # state (Game::GetRNGState), which a Python game cannot provide.
+    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -95,7 +130,7 @@ class MtgDuelGame(pyspiel.Game):
         self.format = fmt
         self.max_decisions = max_decisions
         self.mulligans = bool(p["mulligans"])
-        self.layout = Layout(load_cards(fmt))
+        self.layout = _layout(fmt)
         pool = list(load_decks(fmt).values())
         names = [n for n in str(p["decks"]).split("|") if n]
         if names and len(names) != 2:
@@ -138,7 +173,9 @@ class MtgDuelGame(pyspiel.Game):
 class _Position:
     """What a state holds: the engine game, each player's own moves, the action map.
     OpenSpiel clones a Python state by deep-copying its attributes: this one copies as
-    the engine's cheap `Game.clone()`, the layout shared."""
+    the engine's cheap `Game.clone()`, the layout shared. It serializes its state by
+    pickling its attributes: the game and the moves go, the layout is the format's and the
+    action map is rebuilt on demand."""
 
     __slots__ = ("g", "own", "layout", "map")
 
@@ -150,6 +187,14 @@ class _Position:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return _Position(self.g.clone(), (self.own[0][:], self.own[1][:]), self.layout)
+
+    def __getstate__(self) -> tuple[Game, tuple[list[int], list[int]]]:
+        return self.g, self.own
+
+    def __setstate__(self, state: tuple[Game, tuple[list[int], list[int]]]) -> None:
+        self.g, self.own = state
+        self.layout = _layout(self.g.format)
+        self.map = None
 
 
 class MtgDuelState(pyspiel.State):

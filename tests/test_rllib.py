@@ -92,6 +92,86 @@ def test_rllib_env_truncation_is_not_termination() -> None:
     assert all(v == 0.0 for v in totals.values())
 
 
+class _FixedSample:
+    """An action space stand-in whose `sample()` is one given action: the env checker's
+    step made legal (its random action is almost always masked out)."""
+
+    def __init__(self, action: int) -> None:
+        self.action = action
+
+    def sample(self) -> int:
+        return self.action
+
+
+@pytest.mark.parametrize("obs_type", ["flat", "entity"])
+@pytest.mark.parametrize("opponents", [{}, {"random": 1.0}], ids=["league", "engine"])
+@pytest.mark.parametrize("first", ["unmasked", "legal"])
+def test_rllib_env_passes_rllibs_env_checker(
+    obs_type: str, opponents: dict[str, float], first: str
+) -> None:
+    """RLlib's own checker (the one its env runners run unless `disable_env_checking`):
+    reset(seed=42), one step with a sampled action, every key of the step's dicts among
+    `env.agents`. The sampled action is masked out (the usual case) or legal."""
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    cfg = {"obs_type": obs_type, "opponents": opponents}
+    env = MtgMultiAgentEnv(cfg)
+    probe = MtgMultiAgentEnv(cfg)
+    ((agent, o),) = probe.reset(seed=42, options={})[0].items()
+    if first == "legal":
+        legal = int(np.flatnonzero(o["action_mask"])[0])
+        env.get_action_space = lambda agent_id: _FixedSample(legal)  # type: ignore[method-assign]
+    else:
+        space = env.get_action_space(agent)
+        space.seed(0)
+        assert not o["action_mask"][space.sample()], "the checker's action is masked out"
+        space.seed(0)
+    assert hasattr(env, "_agent_ids"), "else the checker only warns and checks nothing"
+    check_multiagent_environments(env)
+
+
+def test_rllib_env_illegal_action_ends_the_episode_with_minus_one() -> None:
+    """PettingZoo's illegal-move convention: the offender gets -1, the other agent 0."""
+    env = MtgMultiAgentEnv({})
+    obs, _ = env.reset(seed=1)
+    ((first, o),) = obs.items()
+    obs, _, term, _, _ = env.step({first: int(np.flatnonzero(o["action_mask"])[0])})
+    ((second, o),) = obs.items()
+    assert not term["__all__"] and second != first
+    illegal = int(np.flatnonzero(o["action_mask"] == 0)[0])
+    obs, rew, term, trunc, infos = env.step({second: illegal})
+    assert rew == {second: -1.0, first: 0.0}
+    assert term == {first: True, second: True, "__all__": True} and not trunc["__all__"]
+    assert infos[second]["illegal_action"] == illegal
+    assert all(not x["action_mask"].any() for x in obs.values())
+    assert set(obs) <= set(env.agents)
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step({first: 0})
+    obs, _ = env.reset(seed=2)
+    assert len(obs) == 1
+
+
+def test_rllib_pettingzoo_wrapper_as_documented_passes_the_checker() -> None:
+    """docs/scaling.md: RLlib's own `PettingZooEnv` takes `mtg_env.env()` (illegal actions
+    end the game), not `raw_env()` (which raises on the checker's unmasked action)."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    import mtg_env
+    from mtg_env.engine import IllegalActionError
+
+    env = PettingZooEnv(mtg_env.env())
+    for space in env.action_spaces.values():
+        space.seed(0)
+    check_multiagent_environments(env)
+    raw = PettingZooEnv(mtg_env.raw_env())
+    for space in raw.action_spaces.values():
+        space.seed(0)
+    with pytest.raises(ValueError, match="gymnasium-style API") as e:
+        check_multiagent_environments(raw)
+    assert isinstance(e.value.__cause__, IllegalActionError)
+
+
 def test_rllib_env_config_errors_are_clear() -> None:
     with pytest.raises(ValueError, match="opponents probabilities"):
         MtgMultiAgentEnv({"opponents": {"heuristic": 0.8, "random": 0.5}})
@@ -345,6 +425,17 @@ def test_train_rllib_resume_without_a_run_is_a_clear_error(tmp_path: Path) -> No
     r = _train("--resume", "--out", str(tmp_path), timeout=120)
     assert r.returncode != 0
     assert "state.json: cannot resume" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("obs_type", ["flat", "entity"])
+def test_train_rllib_keeps_rllibs_env_checker_on(obs_type: str) -> None:
+    """The env runners run RLlib's env checker on MtgMultiAgentEnv (the smoke runs below
+    pass with it, for both observation types)."""
+    mod = _train_script()
+    cfg = dataclasses.replace(mod.Config(), **mod.SMOKE, obs_type=obs_type)
+    config = mod.build_config(cfg)
+    assert config.disable_env_checking is False
+    assert config.env_config["obs_type"] == obs_type
 
 
 def test_every_rllib_config_loads() -> None:
