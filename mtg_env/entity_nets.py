@@ -9,7 +9,7 @@ embeddings of its source and target rows, its target player and option. The cont
 (global features + pools) goes to the actor and the critic; `PointerHead` scores each
 candidate against a query from the actor's state, so the policy's logits follow the
 candidate rows whatever their number and order. `CandidatePolicy` puts the pieces into
-MaskablePPO (`MaskablePPO(CandidatePolicy, gymnasium.make("mtg_env/SelfPlay-v1"))`).
+MaskablePPO (`MaskablePPO(CandidatePolicy, gymnasium.make("mtg_env/SelfPlayEntity-v0"))`).
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def permanent_line(g: Game, cid: int) -> str:
         bits.append(f"({d['colors']})")
     if "kw" in d:
         bits.append("[" + ", ".join(d["kw"]) + "]")
-    flags = [k for k in ("tapped", "sick") if k in d]
+    flags: list[str] = [k for k in ("tapped", "sick") if k in d]
     if "damage" in d:
         flags.append(f"damage {d['damage']}")
     flags.extend(f"{n}x{k}" for k, n in d.get("counters", {}).items())
@@ -106,17 +106,38 @@ def stack_items(g: Game) -> list[dict[str, Any]]:
     return out
 
 
-def render(g: Game, seat: int | None = None) -> str:
-    """The board as text. With `seat`, the other player's hand is hidden."""
-    lines = []
-    step = g.rules.step_name(g.step)
-    lines.append(f"Turn {g.turn}, player {g.active}'s {step}")
-    for s in (0, 1):
-        lines.append(
-            f"Player {s}: life {g.life[s]}, library {len(g.library[s])}, "
-            f"graveyard {len(g.graveyard[s])}, hand {len(g.hand[s])}"
-            + (f", mana {mt}" if (mt := g.rules.mana_text(g, s)) else "")
+def header_line(g: Game) -> str:
+    """The first line of the board: turn, active player and step."""
+    return f"Turn {g.turn}, player {g.active}'s {g.rules.step_name(g.step)}"
+
+
+def player_line(g: Game, s: int) -> str:
+    """A player's public counts: life, library, graveyard and hand sizes, pool mana."""
+    return (
+        f"Player {s}: life {g.life[s]}, library {len(g.library[s])}, "
+        f"graveyard {len(g.graveyard[s])}, hand {len(g.hand[s])}"
+        + (f", mana {mt}" if (mt := g.rules.mana_text(g, s)) else "")
+    )
+
+
+def status_line(g: Game) -> str | None:
+    """The pending decision, or the result of a finished game (None: neither)."""
+    d = g.decision
+    if d is not None:
+        return f"Decision: {DECISION_NAMES[d.kind]} for player {d.player}" + (
+            f" ({d.prompt})" if d.prompt else ""
         )
+    if g.is_over:
+        return "Game over: " + ("draw" if g.winner is None else f"player {g.winner} wins")
+    return None
+
+
+def render(g: Game, seat: int | None = None) -> str:
+    """The board as text. With `seat`, the other player's hand is hidden. The env's
+    picture (`mtg_env.env.image`) shows the same things."""
+    lines = [header_line(g)]
+    for s in (0, 1):
+        lines.append(player_line(g, s))
         if seat is None or seat == s:
             lines.append("  hand: " + ", ".join(obj_name(g, c) for c in g.hand[s]))
         for cid in g.battlefield:
@@ -127,14 +148,9 @@ def render(g: Game, seat: int | None = None) -> str:
         for it in stack_items(g):
             tg = ", ".join(it["targets"])
             lines.append(f"  {it['what']}" + (f" -> {tg}" if tg else ""))
-    d = g.decision
-    if d is not None:
-        lines.append(
-            f"Decision: {DECISION_NAMES[d.kind]} for player {d.player}"
-            + (f" ({d.prompt})" if d.prompt else "")
-        )
-    elif g.is_over:
-        lines.append("Game over: " + ("draw" if g.winner is None else f"player {g.winner} wins"))
+    status = status_line(g)
+    if status is not None:
+        lines.append(status)
     return "\n".join(lines)
 
 

@@ -3,7 +3,7 @@
 
 | Import             | `import mtg_env; env = mtg_env.env(format="classic")`              |
 |--------------------|--------------------------------------------------------------------|
-| Registered id      | `pettingzoo.make("aec", "mtg/duel-v0")` (after `import mtg_env`; PettingZoo 1.27+) |
+| Registered id      | `pettingzoo.make("aec", "mtg/duel-v0")` (after `import mtg_env`; PettingZoo 1.27+); entity observation: `mtg/duel_entity-v0` |
 | Actions            | Discrete                                                           |
 | Parallel API       | Through `pettingzoo.utils.conversions.turn_based_aec_to_parallel(mtg_env.raw_env())` |
 | Manual control     | `mtg-env play --opponent SPEC` (terminal); `mtg-env replay html` shows games |
@@ -11,6 +11,7 @@
 | Action shape       | (1,)                                                               |
 | Action values      | Discrete(N), N = `env.unwrapped.layout.n_actions` (825 for classic) |
 | Observation shape  | dict: `observation` (F,) float32 in [0, 1] (F = 12786 for classic), `action_mask` (N,) int8 |
+| State shape        | `env.state()`: (S,) float32 in [0, 1] (S = 25892 for classic); entity observation: a Dict of tables (see "State") |
 
 A two-player game of a Magic: The Gathering-style card game on the full rules engine
 (`mtg_env.engine`): turn steps, priority and the stack, instant/sorcery timing and flash,
@@ -22,14 +23,18 @@ always read `env.agent_selection`.
 ## Arguments
 
 ```python
-mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=3000,
-            auto_pass=True, reward_shaping=False, mulligans=True, replay_hashes=True,
-            obs_type="flat")
+import mtg_env
+
+env = mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=3000,
+                  auto_pass=True, reward_shaping=False, mulligans=True, replay_hashes=True,
+                  obs_type="flat")  # the defaults
 ```
 
-- `obs_type`: `"flat"` (v0, `mtg/duel-v0`, `SelfPlay-v0`: the flat vector and the fixed
-  action layout below) or `"entity"` (v1, `mtg/duel-v1`, `SelfPlay-v1`: entity tables and
-  candidate actions, see "v1" below).
+- `obs_type`: `"flat"` (`mtg/duel-v0`, `mtg_env/SelfPlay-v0`: the flat vector and the fixed
+  action layout below) or `"entity"` (`mtg/duel_entity-v0`, `mtg_env/SelfPlayEntity-v0`:
+  entity tables and candidate actions, see "Entity observation" below). The two are two
+  envs, each with its own versions, not two versions of one env (see the version history);
+  `gym.make("mtg_env/SelfPlay-v0", obs_type="entity")` is `SelfPlayEntity-v0`.
 
 - `format`: rules format: `"classic"` (Magic), `"adventure"` (source 004: six phases, no
   lands, an automatic mana pool) or `"pocket"` (source 003: a shared 18-card pile, two-part
@@ -40,7 +45,9 @@ mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=3000,
 - `decks`: a pair of decks (bundled names, YAML paths or `Deck`s), or a list/tuple of
   three or more forming a pool from which each game samples two (seeded by `reset(seed=)`).
   Default: the pool of all bundled decks of the format.
-- `render_mode`: `"ansi"` (render returns the board as text) or `"human"` (prints it).
+- `render_mode`: `"ansi"` (render returns the board as text), `"human"` (prints it) or
+  `"rgb_array"` (render returns the board as a picture: a (640, 960, 3) uint8 array,
+  `mtg_env.env.image.SHAPE`, in every format; see "Rendering").
 - `max_decisions`: decisions after which the game is truncated (both agents truncated): a
   positive int, or None for no cap.
 - `auto_pass`: skip priority windows where passing is the only legal action (default on).
@@ -110,18 +117,22 @@ one side, a stack deeper than 20) is truncated instead (`infos[agent]["truncated
 `action_mask` (int8, N) is exactly the engine's legal actions for the acting agent, and all
 zeros for the other agent. `step` takes an integer index (a Python or numpy integer, or a
 0-d integer array); a bool, a float or a string is a `TypeError`, never a rounded move.
-`reset(seed=)` takes a non-negative int or None. `SelfPlay-v0` (single agent) carries the
-learner's mask in `info["action_mask"]` on every reset and step and in `action_masks()`;
-once its episode is over the mask allows index 0 alone (`pass`), never nothing, so code that
-masks logits with -inf stays finite. `raw_env.step` with a masked-out action raises the engine's
-`IllegalActionError` with the reason; the wrapped `env()` follows PettingZoo's convention
-(`TerminateIllegalWrapper`: the game ends and the offender gets -1).
+`reset(seed=)` takes a non-negative int or None. In the AEC env a finished agent's mask is
+all zeros, like the waiting agent's: PettingZoo's convention is that its action is None (for
+both observation types). The self-play envs (single agent, below) carry the learner's mask
+in `info["action_mask"]` on every reset and step, in `action_masks()` and, with the entity
+observation, in the observation's `action_mask`: the same mask in all three. Once the
+episode is over (the game ended, or an illegal action ended it) that mask allows index 0
+alone (`pass`), never nothing, so code that masks logits with -inf stays finite, also on
+the final observation that an autoreset passes on. `raw_env.step` with a masked-out action
+raises the engine's `IllegalActionError` with the reason; the wrapped `env()` follows
+PettingZoo's convention (`TerminateIllegalWrapper`: the game ends and the offender gets -1).
 
-## v1: entity observation and candidate actions (`obs_type="entity"`)
+## Entity observation and candidate actions (`obs_type="entity"`)
 
 Sizes do not depend on the card set, so a policy can read cards it has not seen and a
 bigger card pool changes no index. The observation is a Dict of fixed-size tables, about
-6.5 KB per step (v0: 51 KB):
+6.5 KB per step (flat: 51 KB):
 
 | key | shape, dtype | meaning |
 |---|---|---|
@@ -136,17 +147,105 @@ Every field of every table, with its meaning, is listed on the env card (generat
 `mtg_env.env.entity`). A row reference is row + 1 (0: none). The action is `Discrete(128)`:
 index i plays candidate row i. Candidates are the distinct legal moves (two copies of a card
 in hand are one move), in the order of the flat layout's indices, so replays record the same
-integers for v0 and v1. Hidden information is as in v0: the opponent's hand is a count, a
-face-down card shows as a face-down source. A state with more objects or more moves than
-the tables hold is truncated with a reason (never seen in the fuzz runs). PettingZoo's
-`api_test` checks v1 from PettingZoo 1.27 on (before, it expects a Dict observation to hold
-one array under `observation`).
+integers for both observations. Hidden information is as in the flat observation: the
+opponent's hand is a count, a face-down card shows as a face-down source. A state with more
+objects or more moves than the tables hold is truncated with a reason (never seen in the
+fuzz runs). PettingZoo's `api_test` checks the entity env from PettingZoo 1.27 on (before,
+it expects a Dict observation to hold one array under `observation`).
+
+## Single-agent self-play (`mtg_env/SelfPlay-v0`, `mtg_env/SelfPlayEntity-v0`)
+
+`SelfPlayEnv` (`mtg_env.env.selfplay`) is the duel for one learner: the opponent (an agent
+spec such as `"random"`, an agent, or a callable `(observation, mask, info) -> int`) moves
+inside `step`. `reset(seed=s)` seeds the game, the opponent and the learner's seat: the
+first episode's seat comes from the seed (`mtg_env.env.selfplay.learner_seat(s)`, 0 or 1),
+so an evaluation over many seeds plays both seats and one seed always the same seat and the
+same game; later resets without a seed alternate the seat. `info["learner_seat"]` says which
+seat it is; `reset(options={"learner_seat": k})`, k 0 or 1, sets it for one episode.
+
+## Observations with the mask, for RL libraries
+
+Tianshou (`PettingZooEnv`), PettingZoo's Stable-Baselines3 action-masking tutorial and
+RLlib's action-masking RL module read the mask from the observation, `{"observation": X,
+"action_mask": M}` (RLlib's module: `"observations"`). `mtg_env.env.wrappers` gives every
+env that shape: `MaskedObservationAEC(env)` for the AEC env, `MaskedObservation(env)` for
+the self-play env. `view="flat"` (default) makes `X` one float32 vector (the flat
+observation, or the entity tables other than the mask, flattened in a fixed order),
+`view="tables"` keeps the entity tables, `key="observations"` is RLlib's name. The mask is
+the env's own, unchanged. AgileRL reads the mask from `info["action_mask"]` and refuses an
+observation that holds one: the self-play env gives it that as it is (entity tables
+flattened: `MaskedObservation(env, mask_in_observation=False)`).
+
+```python
+import mtg_env
+from mtg_env.env.selfplay import SelfPlayEnv
+from mtg_env.env.wrappers import MaskedObservation, MaskedObservationAEC
+
+aec = MaskedObservationAEC(mtg_env.env(obs_type="entity"))  # Tianshou: PettingZooEnv(aec)
+sp = MaskedObservation(SelfPlayEnv(obs_type="entity"), key="observations")  # RLlib
+```
 
 ## Text view
 
 `env.unwrapped.text(agent=None)` returns what `agent` (default: the acting one) may see and
 its legal actions as a numbered list, the numbers being the indices `step` takes (candidate
-rows in v1, flat indices in v0): plain text for an LLM agent's prompt (`mtg_env.env.text`).
+rows in the entity env, flat indices in the flat one): plain text for an LLM agent's prompt
+(`mtg_env.env.text`).
+
+## State (privileged)
+
+`env.state()` and `env.state_space` (PettingZoo's state API) give the whole game, for
+centralized critics (MAPPO-style value functions) and analysis: both hands, the libraries in
+order and what each face-down card is. This is privileged information: no observation,
+mask, candidate list or text view contains it or is built from it, and a policy that acts
+from it sees what its player cannot. Use it for critics, never for actors. Its size is
+fixed per format, every state lies in `state_space`, and PettingZoo's `state_test` passes
+(parallel API: `turn_based_aec_to_parallel`, whose `state()` is this one). A call takes
+about 0.2 ms (flat) or 0.7 ms (entity) for classic.
+
+Flat observation: a float32 vector in [0, 1], `Box(0, 1, (S,))`;
+`env.unwrapped.state_layout.slices` maps names to slices:
+
+| slice | size | meaning |
+|---|---|---|
+| `player_0`, `player_1` | F, F | each player's observation (above): between them, both hands and everything public |
+| `library_0`, `library_1` | cards | each library's cards: count per card identity / deck size |
+| `library_order_0`, `library_order_1` | deck size | each library from the top: (card index + 1) / number of card identities, 0 past its end; `round(v * n) - 1` is the index into `layout.card_names` |
+| `face_down_0`, `face_down_1` | 40 | per permanent slot of that player (its observation's `permanents_own` slots): the card a face-down source is, coded as in `library_order`, 0 for a card face up |
+
+In pocket, the one shared pile is `library_0` and `library_1` stays empty. A library longer
+than the deck size (only from a scripted position) shows its top cards. S = 2 F + 2 (cards
++ deck size + 40): 25892 for classic.
+
+Entity observation: a Dict of tables with the entity observation's conventions, from
+player_0's side:
+
+| key | shape, dtype | meaning |
+|---|---|---|
+| `global` | (2, 35) int16 | row s: the `global` features of player_s's observation (its `candidates`: the number of legal moves when it acts, else 0) |
+| `objects` | (192 + 2 D, 24) uint8 | player_0's observation rows as they are (row references unchanged), then the hidden zones: player_1's hand (zone 6), then each library from the top (zone 7, player_0's first), each card encoded as a card in hand; `mine` and `owned` mean player_0's |
+| `object_card` | (192 + 2 D,) int16 | the card of each row |
+| `object_mask` | (192 + 2 D,) int8 | 1 for a row that holds an object (the first rows) |
+| `face_down_card` | (192 + 2 D,) int16 | card index + 1 of the card a face-down row is (0: not face down) |
+
+D is the format's deck size (40 in classic and core, 30 in adventure, 18 in pocket): 272
+rows in classic. PettingZoo's `state_test` warns that this state is not one array, and
+checks that every state lies in the state space.
+
+## Rendering
+
+`render()` draws what the text board (`mtg_env.render`) lists: the turn, step and pending
+decision; each player's life, library, graveyard and hand sizes (and pool mana); the hand;
+each permanent with power/toughness, damage, counters, keywords, tapped (dimmed), summoning
+sick, attacking (red border), blocking (blue border) and what it is attached to; the stack
+(top first, bordered in its controller's colour). `"rgb_array"` returns it as a picture of
+one fixed size (`mtg_env.env.image`, Pillow's built-in font): for Gymnasium's `RecordVideo`
+and `RenderCollection`, PettingZoo's `render_test`, and Stable-Baselines3's `make_vec_env`,
+which makes its envs with `render_mode="rgb_array"`. The visibility rules are the text's:
+`raw_env` and `env()` show both hands (a spectator's board); the self-play envs show the
+learner's view, the opponent's hand as card backs, with the learner in the lower half. A
+frame takes about 3 to 7 ms (classic and core random games on one CPU core; 18 ms at most),
+so video recording costs little beside the game; `metadata["render_fps"]` is 1.
 
 ## Rewards
 
@@ -156,12 +255,38 @@ the player who did not make the last move). Optional shaping: see `reward_shapin
 ## Copies
 
 `copy.deepcopy(env)` and `pickle` copy the live game (the same observation, mask and state
-hash afterwards; the copy is independent), for `raw_env`, `env()` and `SelfPlay-v0`.
+hash afterwards; the copy is independent), for `raw_env`, `env()` and the self-play envs.
+The package pickles as its import, so an env factory that names it (`lambda:
+mtg_env.env()`) travels to subprocesses (Stable-Baselines3's `SubprocVecEnv`, Gymnasium's
+`AsyncVectorEnv` with `spawn`) and to Ray workers (`ray.tune.register_env`).
 
 ## Version history
 
-* v1: the entity observation and candidate actions (`obs_type="entity"`, `mtg/duel-v1`,
-  `SelfPlay-v1`) and the text view; v0 unchanged.
+The flat and the entity observation are two envs, each with its own version number:
+`mtg/duel-v0` and `mtg_env/SelfPlay-v0` (flat), `mtg/duel_entity-v0` and
+`mtg_env/SelfPlayEntity-v0` (entity). A version counts changes of one env, as in
+Gymnasium's and PettingZoo's ids.
+
+* All envs (no version change: additions only; observations, actions and rewards
+  unchanged): `state()` and `state_space` (see "State"), `render_mode="rgb_array"` (see
+  "Rendering"; Stable-Baselines3's `make_vec_env` works with the self-play envs).
+* Ids: the entity envs were registered as `mtg/duel-v1` and `mtg_env/SelfPlay-v1`, as if
+  they were a newer version of the flat envs, so Gymnasium told every `SelfPlay-v0` user it
+  was out of date and an unversioned `mtg/duel` made the entity env. They are now
+  `mtg/duel_entity-v0` and `mtg_env/SelfPlayEntity-v0`, the same envs (arguments,
+  observations, actions and rewards unchanged; `metadata["name"]` is `mtg_duel_entity_v0`).
+  The old ids are not registered (registered, `SelfPlay-v1` would make Gymnasium warn every
+  `SelfPlay-v0` user again): Gymnasium and PettingZoo answer them with their "version not
+  found" errors. To migrate, replace `mtg_env/SelfPlay-v1` with `mtg_env/SelfPlayEntity-v0`
+  and `mtg/duel-v1` with `mtg/duel_entity-v0`; `obs_type="entity"` works as before.
+* Self-play envs (both ids stay at v0): the learner's first seat after `reset(seed=s)` comes
+  from the seed (it was always seat 0), so a seeded episode is not the one it was; the
+  entity observation's `action_mask` once the episode is over allows index 0 alone, as
+  `info["action_mask"]` does (it was all zeros). The wrappers of `mtg_env.env.wrappers`.
+  The `mtg_env` package pickles (it could not), so env factories that name it reach
+  subprocesses and Ray workers.
+* Entity v0 (first registered as `mtg/duel-v1`): the entity observation and candidate
+  actions (`obs_type="entity"`) and the text view; the flat env unchanged.
 * v0: first release; the `adventure` and `pocket` formats added (classic observations and
   actions unchanged). Arguments are checked where they enter (actions, seeds, constructor
   arguments), copies keep the game, and `SelfPlay-v0` reseeds its opponent from
@@ -186,12 +311,13 @@ from ..render import render as render_board
 from .entity import EntityLayout
 from .replay import HASH_EVERY, NO_INTERMEDIATE_HASHES, Recorder
 from .spaces import Layout
+from .state import state_layout
 from .text import text_view
 
 AGENTS = ("player_0", "player_1")
-# Observation types and the env version each is: the flat vector (v0) and the entity
-# tables with candidate actions (v1).
-OBS_TYPES = {"flat": 0, "entity": 1}
+# Observation types and the env name each is (PettingZoo's `metadata["name"]`): the flat
+# vector and the entity tables with candidate actions are two envs, each at version 0.
+OBS_TYPES = {"flat": "mtg_duel_v0", "entity": "mtg_duel_entity_v0"}
 
 
 def as_action(action: Any, where: str = "step") -> int:
@@ -245,14 +371,14 @@ def env(**kwargs: Any) -> AECEnv:
     return e
 
 
-def env_v1(**kwargs: Any) -> AECEnv:
-    """`mtg/duel-v1`: the wrapped environment with the entity observation."""
+def env_entity(**kwargs: Any) -> AECEnv:
+    """`mtg/duel_entity-v0`: the wrapped environment with the entity observation."""
     return env(**{"obs_type": "entity", **kwargs})
 
 
 class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "mtg_duel_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -309,7 +435,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.layout = Layout(load_cards(format))
         # v1: the entity tables and candidate actions; v0: the flat layout.
         self.entity = EntityLayout(self.layout) if obs_type == "entity" else None
-        self.metadata = {**self.metadata, "name": f"mtg_duel_v{OBS_TYPES[obs_type]}"}
+        self.metadata = {**self.metadata, "name": OBS_TYPES[obs_type]}
         n, f = self.layout.n_actions, self.layout.n_obs
         if self.entity is not None:
             n = self.entity.n_actions
@@ -329,6 +455,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
                 for a in AGENTS
             }
         self.n_actions = n
+        # The global state (`state()`): privileged information for critics, never observed.
+        self.state_layout = state_layout(self.layout, self.entity, rules_for(format).deck_size)
+        self.state_space = self.state_layout.space
         self._rows: list[int] = []  # v1: candidate row -> flat index
         self._flat_map: dict[int, Action] = {}
         self.game: Game | None = None
@@ -477,14 +606,32 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            # Loaded on first use: an env that never draws does not load Pillow.
+            from .image import draw_board
+
+            return draw_board(self._g())
         text = render_board(self._g())
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def state(self) -> np.ndarray | dict[str, np.ndarray]:
+        """The global state (see "State" above): privileged information, everything both
+        players hold and the library order, for centralized critics and analysis. No
+        observation is built from it; it lies in `state_space`."""
+        g = self._g()
+        if self.entity is None:
+            return self.state_layout.state(g)
+        acting = None
+        if g.current_player is not None:
+            self._current_map()
+            acting = (self._rows, self._flat_map)
+        return self.state_layout.state(g, acting)
 
     def close(self) -> None:
         pass

@@ -1,20 +1,24 @@
-"""A single-agent Gymnasium view of the duel for Stable-Baselines3 (`mtg_env/SelfPlay-v0`).
+"""A single-agent Gymnasium view of the duel for Stable-Baselines3 (`mtg_env/SelfPlay-v0`;
+with the entity observation, `mtg_env/SelfPlayEntity-v0`).
 
-The learner's seat alternates per episode (seat 0 on even episodes); the opponent (an agent
-spec such as "random", an agent object with `act(observation, mask, info)`, or a plain
-callable with that signature) moves inside `step` until the learner must decide or the
-game ends. The learner's reward arrives even when the game ends on the opponent's move.
+The learner's seat alternates per episode, starting from the seat the last seed picked
+(`learner_seat(seed)`; seat 0 if the env was never seeded); the opponent (an agent spec
+such as "random", an agent object with `act(observation, mask, info)`, or a plain callable
+with that signature) moves inside `step` until the learner must decide or the game ends.
+The learner's reward arrives even when the game ends on the opponent's move.
 An illegal action (masked out) ends the episode with reward -1 (PettingZoo's convention).
 `action_masks()` serves sb3-contrib's MaskablePPO, and `info["action_mask"]` (int8) carries
-the same mask on every reset and step. A finished episode's mask allows index 0 alone
-(`pass`), never nothing, so masking code that sets masked logits to -inf stays finite.
+the same mask on every reset and step, as does the entity observation's `action_mask`. A
+finished episode's mask allows index 0 alone (`pass`), never nothing, so masking code that
+sets masked logits to -inf stays finite (on the final observation of an autoreset too).
 Swap the opponent at run time with `set_opponent` (for snapshot pools).
 
 Seeds: `reset(seed=s)` seeds everything the env owns: the game (decks, shuffles), the
-learner's seat (seat 0 first) and the opponent: an opponent given as a spec is rebuilt with
-a seed derived from `s`, an agent object with a `reseed(seed)` method is reseeded; a plain
-callable keeps its own randomness. Same seed and same actions give the same trajectory,
-whatever the env played before. A copy (`copy.deepcopy`, `pickle`) holds the live game.
+learner's seat (`learner_seat(s)` first, so an evaluation over seeds plays both seats) and
+the opponent: an opponent given as a spec is rebuilt with a seed derived from `s`, an agent
+object with a `reseed(seed)` method is reseeded; a plain callable keeps its own randomness.
+Same seed and same actions give the same trajectory, whatever the env played before. A copy
+(`copy.deepcopy`, `pickle`) holds the live game.
 
 An opponent that decides from the engine state (the heuristic and ISMCTS agents, or any
 object with `decides_from_engine = True` and `choose(game) -> Action`, checked at each
@@ -54,6 +58,13 @@ def agent_factory() -> Callable[[str, int], Any]:
     return next(iter(found)).load()
 
 
+def learner_seat(seed: int) -> int:
+    """The learner's seat in the first episode after `reset(seed=seed)`: one bit of a stream
+    of its own derived from the seed (the game's and the opponent's streams are untouched),
+    so that an evaluation over seeds plays both seats, and one seed always the same seat."""
+    return int(np.random.default_rng([seed, 0x5EA7]).integers(2))
+
+
 def make_opponent(spec: Opponent, seed: int = 0) -> Any:
     if isinstance(spec, str):
         return agent_factory()(spec, seed)
@@ -63,7 +74,8 @@ def make_opponent(spec: Opponent, seed: int = 0) -> Any:
 
 
 class SelfPlayEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "human"]}
+    # render_fps: the frame rate video recorders (gymnasium.wrappers.RecordVideo) write.
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -104,6 +116,7 @@ class SelfPlayEnv(gym.Env):
         self.opponent = make_opponent(opponent)
         self._engine_opponent = False
         self.episode = 0
+        self._first_seat = 0  # the learner's seat in episode 0 (from the last seed)
         self.learner = 0
         self._illegal = False
         # Wall time spent inside the opponent's own decision function (agent thinking, not
@@ -138,10 +151,14 @@ class SelfPlayEnv(gym.Env):
         super().reset(seed=seed)
         if seed is not None:
             self.episode = 0
+            self._first_seat = learner_seat(seed)
             self._reseed_opponent(seed)
-        self.learner = self.episode % 2
+        self.learner = (self._first_seat + self.episode) % 2
         if options and "learner_seat" in options:
-            self.learner = int(options["learner_seat"])
+            seat = options["learner_seat"]
+            if isinstance(seat, bool) or seat not in (0, 1):
+                raise ValueError(f"reset: options['learner_seat'] must be 0 or 1, not {seat!r}")
+            self.learner = int(seat)
         self.episode += 1
         self._illegal = False
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
@@ -212,7 +229,14 @@ class SelfPlayEnv(gym.Env):
             aec.step(int(a))
 
     def _obs(self) -> Any:
-        return self._observe(self.learner)
+        obs = self._observe(self.learner)
+        if self.entity is not None:
+            # The observation's mask is the learner's mask (`action_masks()`): once the
+            # episode is over (the game ended, an illegal action) it allows index 0 alone,
+            # where the AEC env's mask of a finished agent is all zeros. A library that masks
+            # logits with -inf on the observation's mask (under autoreset too) stays finite.
+            obs["action_mask"] = self._mask()
+        return obs
 
     def _observe(self, seat: int) -> Any:
         if self.entity is not None:
@@ -248,7 +272,14 @@ class SelfPlayEnv(gym.Env):
             info["truncated"] = g.truncated
         return info
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The board as the learner sees it (the opponent's hand is a count): text
+        ("ansi", and without a render mode), printed ("human") or a picture ("rgb_array",
+        the learner in the lower half)."""
+        if self.render_mode == "rgb_array":
+            from .image import draw_board  # Pillow loads with the first picture
+
+            return draw_board(self.aec._g(), seat=self.learner, bottom=self.learner)
         text = render(self.aec.game, seat=self.learner)
         if self.render_mode == "human":
             print(text)

@@ -72,3 +72,12 @@ def test_selfplay_step_takes_only_integers(bad: object) -> None:
         env.step(bad)
     obs, r, term, trunc, info = env.step(np.int64(np.flatnonzero(env.action_masks())[0]))
     assert not term
+
+
+@pytest.mark.parametrize("bad", [2, -1, "0", True, 0.5])
+def test_selfplay_learner_seat_option_is_0_or_1(bad: object) -> None:
+    env = SelfPlayEnv()
+    with pytest.raises(ValueError, match=r"options\['learner_seat'\] must be 0 or 1"):
+        env.reset(seed=0, options={"learner_seat": bad})
+    _, info = env.reset(seed=0, options={"learner_seat": np.int64(1)})
+    assert info["learner_seat"] == 1

@@ -1,4 +1,4 @@
-"""`mtg/duel-v1`: the entity observation, candidate actions and the text view, against
+"""`mtg/duel_entity-v0`: the entity observation, candidate actions and the text view, against
 PettingZoo's and Gymnasium's checkers and the engine (masks, hidden information, sizes)."""
 
 from __future__ import annotations
@@ -47,16 +47,17 @@ def test_seed_and_render_tests_v1(fmt: str) -> None:
 def test_gymnasium_check_env_selfplay_v1(fmt: str) -> None:
     from gymnasium.utils.env_checker import check_env
 
-    env = gym.make("mtg_env/SelfPlay-v1", format=fmt)
+    env = gym.make("mtg_env/SelfPlayEntity-v0", format=fmt)
     check_env(env.unwrapped, skip_render_check=True)
     check_env(env, skip_render_check=True)
 
 
 def test_v1_is_registered_and_v0_is_unchanged() -> None:
     if hasattr(pettingzoo, "aec_registry"):
-        e = pettingzoo.make("aec", "mtg/duel-v1")
+        e = pettingzoo.make("aec", "mtg/duel_entity-v0")
         e.reset(seed=0)
-        assert e.unwrapped.obs_type == "entity" and e.unwrapped.metadata["name"] == "mtg_duel_v1"
+        assert e.unwrapped.obs_type == "entity"
+        assert e.unwrapped.metadata["name"] == "mtg_duel_entity_v0"
     v0 = mtg_env.raw_env()
     assert v0.metadata["name"] == "mtg_duel_v0"
     assert v0.observation_space("player_0")["observation"].shape == (v0.layout.n_obs,)
@@ -216,7 +217,8 @@ def test_the_environment_page_v1_example_runs() -> None:
     from pathlib import Path
 
     page = Path(__file__).resolve().parents[2] / "docs" / "environment.md"
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", page.read_text(), re.S) if "v1" in b]
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+    blocks = [b for b in blocks if "SelfPlayEntity" in b]
     assert len(blocks) == 1
     r = subprocess.run(
         [sys.executable, "-c", blocks[0]], capture_output=True, text=True, timeout=300

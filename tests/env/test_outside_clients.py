@@ -173,6 +173,174 @@ def test_the_docs_page_commands_run_as_written() -> None:
             continue  # the row says PettingZoo 1.27+: older releases have no registry
         ns: dict = {}
         exec("import mtg_env, pettingzoo\nimport pettingzoo.utils.conversions\n" + code, ns)
-        made = [v for k, v in ns.items() if k != "__builtins__" and hasattr(v, "reset")]
+        made = [
+            v
+            for k, v in ns.items()
+            if k != "__builtins__" and hasattr(v, "reset") and not isinstance(v, type)
+        ]
         for e in made:
             e.reset(seed=0)
+
+
+# ---------------------------------------------------------------- env factories in subprocesses
+
+
+def test_an_env_factory_that_names_the_package_pickles_with_cloudpickle() -> None:
+    """The factories Ray, SB3's SubprocVecEnv and gymnasium's AsyncVectorEnv pickle: the
+    package pickles as its import (it used to fail: "cannot pickle '_Package' object")."""
+    import cloudpickle
+
+    assert pickle.loads(pickle.dumps(mtg_env)) is mtg_env
+    for factory in (lambda: mtg_env.env(), lambda: mtg_env.SelfPlayEnv(max_decisions=50)):
+        made = cloudpickle.loads(cloudpickle.dumps(factory))()
+        made.reset(seed=0)
+
+
+def test_a_ray_env_creator_that_names_the_package_registers_and_makes_the_env() -> None:
+    """Ray's env-creator path: `register_env` pickles the creator with ray.cloudpickle and
+    RLlib's env runners unpickle it from the registry (no cluster needed for that)."""
+    import ray.cloudpickle
+    from ray.tune.registry import ENV_CREATOR, _global_registry, register_env
+
+    creator = lambda config: mtg_env.env(**config)  # noqa: E731 - as RLlib users write it
+    assert ray.cloudpickle.loads(ray.cloudpickle.dumps(creator))({}).metadata
+    register_env("mtg_env_test_duel", creator)
+    made = _global_registry.get(ENV_CREATOR, "mtg_env_test_duel")({"obs_type": "entity"})
+    made.reset(seed=0)
+    assert made.unwrapped.obs_type == "entity"
+
+
+def _first_legal(masks: np.ndarray) -> np.ndarray:
+    return np.array([int(np.flatnonzero(m)[0]) for m in masks])
+
+
+def test_sb3_subproc_vec_env_with_spawn_runs_a_factory_that_names_the_package() -> None:
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    venv = SubprocVecEnv([lambda: mtg_env.SelfPlayEnv(max_decisions=50)], start_method="spawn")
+    try:
+        venv.seed(0)
+        venv.reset()
+        for _ in range(5):
+            masks = np.stack(venv.env_method("action_masks"))
+            venv.step(_first_legal(masks))
+    finally:
+        venv.close()
+
+
+def test_gymnasium_async_vector_env_with_spawn_runs_a_factory_that_names_the_package() -> None:
+    from gymnasium.vector import AsyncVectorEnv
+
+    venv = AsyncVectorEnv([lambda: mtg_env.SelfPlayEnv(max_decisions=50)], context="spawn")
+    try:
+        obs, info = venv.reset(seed=0)
+        for _ in range(5):
+            obs, _, _, _, info = venv.step(_first_legal(info["action_mask"]))
+        assert obs.shape == (1, *venv.single_observation_space.shape)
+    finally:
+        venv.close()
+
+
+# ---------------------------------------------------------------- registered ids
+
+
+def test_gym_make_of_either_self_play_id_warns_nothing() -> None:
+    """Registered as v0 and v1 of one name, `gym.make("mtg_env/SelfPlay-v0")` warned that it
+    was out of date; the entity observation is now an env of its own name."""
+    import warnings
+
+    from gymnasium import logger
+
+    level = logger.min_level
+    logger.min_level = 0  # every message gymnasium's logger has
+    try:
+        for env_id, obs_type in (
+            ("mtg_env/SelfPlay-v0", "flat"),
+            ("mtg_env/SelfPlayEntity-v0", "entity"),
+        ):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                env = gym.make(env_id, max_decisions=50)
+                _, info = env.reset(seed=0)
+                env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            assert [str(w.message) for w in caught] == [], env_id
+            assert env.unwrapped.aec.obs_type == obs_type
+    finally:
+        logger.min_level = level
+
+
+def test_the_old_entity_ids_are_refused_and_an_unversioned_duel_is_the_flat_env() -> None:
+    """The migration path of the env card's version history: the old ids are not registered
+    (registering `SelfPlay-v1` would bring back the warning above), the registries name the
+    version they have, and the entity env is `mtg/duel_entity-v0`."""
+    import pettingzoo
+
+    with pytest.raises(gym.error.VersionNotFound, match="v0"):
+        gym.make("mtg_env/SelfPlay-v1")
+    if not hasattr(pettingzoo, "aec_registry"):
+        return  # PettingZoo < 1.27: no registry
+    from pettingzoo.env_registry.exceptions import VersionNotFound
+
+    with pytest.raises(VersionNotFound, match="v0"):
+        pettingzoo.make("aec", "mtg/duel-v1")
+    assert pettingzoo.make("aec", "mtg/duel").unwrapped.obs_type == "flat"
+    entity = pettingzoo.make("aec", "mtg/duel_entity-v0").unwrapped
+    assert entity.obs_type == "entity" and entity.metadata["name"] == "mtg_duel_entity_v0"
+
+
+# ---------------------------------------------------------------- masks at an episode's end
+
+
+def _softmax_of_masked_logits(mask: np.ndarray) -> np.ndarray:
+    """What masking code does with an observation's mask: -inf logits where it is 0."""
+    logits = np.where(mask.astype(bool), 0.0, -np.inf)
+    e = np.exp(logits - logits.max())
+    return e / e.sum()
+
+
+def test_entity_observation_mask_under_gymnasium_autoreset_never_gives_nan() -> None:
+    """Masking with -inf on the entity observation's `action_mask` under gymnasium's default
+    (next-step) autoreset: the final observation's mask is index 0 alone, as in `info` and
+    `action_masks()`, never all zeros (which gave NaN)."""
+    from gymnasium.vector import SyncVectorEnv
+
+    venv = SyncVectorEnv([lambda: SelfPlayEnv(obs_type="entity", max_decisions=40)] * 2)
+    obs, info = venv.reset(seed=0)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(200):
+        for i in range(2):
+            assert np.isfinite(_softmax_of_masked_logits(obs["action_mask"][i])).all()
+            assert np.array_equal(obs["action_mask"][i], info["action_mask"][i])
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, _, term, trunc, info = venv.step(acts)
+        for i in np.flatnonzero(term | trunc):
+            ends += 1
+            assert obs["action_mask"][i].tolist() == [1] + [0] * 127
+    assert ends > 0
+
+
+def test_entity_observation_mask_after_an_illegal_action_is_index_0_alone() -> None:
+    env = SelfPlayEnv(obs_type="entity")
+    obs, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, r, term, _, info = env.step(illegal)
+    assert term and r == -1.0
+    assert obs["action_mask"].tolist() == info["action_mask"].tolist() == [1] + [0] * 127
+
+
+@pytest.mark.parametrize("obs_type", ["flat", "entity"])
+def test_aec_finished_agents_masks_are_all_zeros_for_both_observations(obs_type: str) -> None:
+    """The AEC env keeps PettingZoo's convention (a finished agent's action is None): its
+    mask is all zeros, flat or entity alike (the env card's "Legal action mask")."""
+    env = mtg_env.raw_env(obs_type=obs_type, max_decisions=30)
+    env.reset(seed=2)
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            assert not obs["action_mask"].any()
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    for agent in env.possible_agents:
+        assert not env.observe(agent)["action_mask"].any()

@@ -159,3 +159,46 @@ def test_step_engine_rejects_an_illegal_action() -> None:
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match="not a legal action"):
         env.aec.step_engine(Action(ATTACK, 10_000, 1))
+
+
+def _seeded_episode(env: SelfPlayEnv, seed: int, steps: int = 30) -> tuple[int, list]:
+    """The learner's seat and the trajectory of first-legal play from `reset(seed=seed)`."""
+    obs, info = env.reset(seed=seed)
+    trace = [obs.tobytes()]
+    for _ in range(steps):
+        obs, r, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        trace.append((obs.tobytes(), r, term, trunc))
+        if term or trunc:
+            break
+    return info["learner_seat"], trace
+
+
+def test_reset_seed_picks_the_learners_seat_so_seeded_evaluations_play_both_seats() -> None:
+    """`reset(seed=s)` used to seat the learner in seat 0 whatever the seed; the seat now
+    comes from the seed, and the same seed gives the same seat and trajectory."""
+    from mtg_env.env.selfplay import learner_seat
+
+    env = SelfPlayEnv(opponent="random")
+    seats = {s: _seeded_episode(env, s, steps=0)[0] for s in range(20)}
+    assert set(seats.values()) == {0, 1}
+    assert seats == {s: learner_seat(s) for s in range(20)}
+    one_of_each = [next(s for s in seats if seats[s] == seat) for seat in (0, 1)]
+    for s in one_of_each:
+        first = _seeded_episode(env, s)
+        _seeded_episode(env, s + 100)  # another episode in between
+        assert _seeded_episode(env, s) == first
+        assert _seeded_episode(SelfPlayEnv(opponent="random"), s) == first
+
+
+def test_after_a_seeded_reset_the_seat_alternates_from_the_seeds_seat() -> None:
+    from mtg_env.env.selfplay import learner_seat
+
+    env = SelfPlayEnv(opponent="random", max_decisions=40)
+    seed = next(s for s in range(50) if learner_seat(s) == 1)
+    seats = []
+    for ep in range(4):
+        _, info = env.reset(seed=seed if ep == 0 else None)
+        seats.append(info["learner_seat"])
+    assert seats == [1, 0, 1, 0]
+    _, info = env.reset(options={"learner_seat": 0})
+    assert info["learner_seat"] == 0
