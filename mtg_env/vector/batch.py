@@ -23,10 +23,57 @@ from gymnasium.utils import seeding
 from ..engine import Action, Game, IllegalActionError, load_cards
 from ..env.duel import _deck_spec, canonical, check_args, check_seed, pick_pair
 from ..env.entity import EntityLayout
+from ..env.selfplay import learner_seat as seat_from_seed
 from ..env.selfplay import make_opponent
 from ..env.spaces import Layout
 
 OBS_TYPES = ("flat", "entity")
+
+
+# gymnasium's autoreset modes by value (`gymnasium.vector.AutoresetMode`, gymnasium >= 1.1;
+# the batch itself runs on older releases too).
+NEXT_STEP, SAME_STEP, DISABLED = "NextStep", "SameStep", "Disabled"
+AUTORESET_MODES = (NEXT_STEP, SAME_STEP, DISABLED)
+
+
+def autoreset_mode_of(mode: Any) -> str:
+    """The value of an autoreset mode given as gymnasium's `AutoresetMode` or its value,
+    as gymnasium's own vector envs take it; or a one-line error."""
+    value = getattr(mode, "value", mode)
+    if not isinstance(value, str) or value not in AUTORESET_MODES:
+        raise ValueError(f"autoreset_mode must be one of {list(AUTORESET_MODES)}, not {mode!r}")
+    return value
+
+
+def check_reset_mask(mask: Any, n: int) -> np.ndarray | None:
+    """A partial reset's games: a boolean array of shape (n,), or a one-line error."""
+    if mask is None:
+        return None
+    m = np.asarray(mask)
+    if m.shape != (n,) or m.dtype != np.bool_:
+        raise ValueError(
+            f"reset: reset_mask must be a bool array of shape ({n},), "
+            f"not {m.dtype} of shape {m.shape}"
+        )
+    return m
+
+
+def check_learner_seat(seat: Any, learner_mode: bool) -> None:
+    """`reset(learner_seat=...)`: None, or 0 or 1 in learner mode; or a one-line error."""
+    if seat is None:
+        return
+    if not learner_mode:
+        raise ValueError("reset: learner_seat needs an opponent (learner mode)")
+    if isinstance(seat, bool) or seat not in (0, 1):
+        raise ValueError(f"reset: learner_seat must be 0 or 1, not {seat!r}")
+
+
+def illegal_message(game: int, action: int, seat: int) -> str:
+    return f"game {game}: action {action} is not legal for seat {seat} now"
+
+
+def ended_message(game: int) -> str:
+    return f"game {game} has ended and autoreset is disabled: reset it first (reset_mask)"
 
 
 def game_seeds(seed: int | Sequence[int | None] | None, n: int) -> list[int | None]:
@@ -60,9 +107,21 @@ class DuelBatch:
     mode (`opponent=None`): `seats[i]` is the seat that must act in game i and
     `rewards[i, s]` is seat s's reward for the move just made.
 
-    A game that ends is started again in the same step (gymnasium's same-step autoreset):
-    the arrays then hold the new game's first observation, and `finals` lists the games
-    that ended, with the winner and, in learner mode, the learner's last observation.
+    `finals` lists the games that ended in the last `step`, with the winner and, in learner
+    mode, the learner's last observation (`final_obs`). What follows the end is gymnasium's
+    autoreset mode `autoreset_mode`:
+
+    - `"SameStep"` (the default): the game starts again in the same step; the arrays hold
+      the new game's first observation. No step is spent on a finished game, which is what
+      self-play rollouts, SB3's `VecEnv` and the benchmark want.
+    - `"NextStep"`: the arrays hold the ended game's last observation (mask: index 0
+      alone) and `needs_reset[i]` is set; the next `step` ignores the game's action and
+      starts it again (rewards 0, flags clear).
+    - `"Disabled"`: as `"NextStep"`, but the game waits for `reset(mask=...)`; a `step`
+      before that is refused.
+
+    Every action is checked before any game moves: a self-play step with an illegal index
+    raises `IllegalActionError` naming the game and leaves every game as it was.
     """
 
     def __init__(
@@ -78,6 +137,7 @@ class DuelBatch:
         auto_pass: bool = True,
         mulligans: bool = True,
         reward_shaping: bool = False,
+        autoreset_mode: Any = SAME_STEP,
     ) -> None:
         if not isinstance(num_games, int) or isinstance(num_games, bool) or num_games < 1:
             raise ValueError(f"num_games must be a positive integer, not {num_games!r}")
@@ -88,6 +148,7 @@ class DuelBatch:
         )
         if obs_type not in OBS_TYPES:
             raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, not {obs_type!r}")
+        self.autoreset_mode = autoreset_mode_of(autoreset_mode)
         n = self.num_games = num_games
         self.format = format
         self.obs_type = obs_type
@@ -121,6 +182,8 @@ class DuelBatch:
         self.learner_rewards = np.zeros(n, np.float64)
         self.terminated = np.zeros(n, bool)
         self.truncated = np.zeros(n, bool)
+        # Next-step and disabled autoreset: the games that ended and have not restarted.
+        self.needs_reset = np.zeros(n, bool)
         self.finals: list[tuple[int, dict[str, Any]]] = []
         self.games: list[Game | None] = [None] * n
         # Per game: index -> engine action of the acting seat's mask (v1: candidate row ->
@@ -145,36 +208,48 @@ class DuelBatch:
         self._engine_opp = [False] * n
         self._np_rng: list[np.random.Generator | None] = [None] * n
         self._episode = [0] * n
+        self._first_seat = [0] * n  # the learner's seat in episode 0 (from the last seed)
         self.episodes_done = 0
         self.first_index = 0  # the number of game 0 in messages (a worker's slice)
 
     # ------------------------------------------------------------------ resets
 
-    def reset(self, seed: int | Sequence[int | None] | None = None) -> None:
-        """Start every game: game i from `seed + i` (an int), from `seed[i]` (a list), or
-        from fresh entropy (None)."""
+    def reset(
+        self,
+        seed: int | Sequence[int | None] | None = None,
+        mask: Any = None,
+        learner_seat: int | None = None,
+    ) -> None:
+        """Start every game, or those where `mask` (bool, one per game) is set: game i from
+        `seed + i` (an int), from `seed[i]` (a list), or from fresh entropy (None).
+        `learner_seat` (learner mode) puts the learner in that seat in the games started,
+        as `SelfPlayEnv.reset(options={"learner_seat": s})` does."""
         n = self.num_games
         seeds = game_seeds(seed, n)
-        self.rewards.fill(0.0)
-        self.learner_rewards.fill(0.0)
-        self.terminated.fill(False)
-        self.truncated.fill(False)
+        only = check_reset_mask(mask, n)
+        check_learner_seat(learner_seat, self.learner_mode)
+        chosen = range(n) if only is None else np.flatnonzero(only).tolist()
+        for arr in (self.rewards, self.learner_rewards, self.terminated, self.truncated):
+            arr[chosen] = 0
+        self.needs_reset[chosen] = False
         self.finals = []
-        for i in range(n):
-            self._reset_game(i, seeds[i])
+        for i in chosen:
+            self._reset_game(i, seeds[i], learner_seat)
 
-    def _reset_game(self, i: int, seed: int | None) -> None:
+    def _reset_game(self, i: int, seed: int | None, seat: int | None = None) -> None:
         if self.learner_mode:
-            # SelfPlayEnv.reset: its own stream picks the game's seed; the seat alternates.
+            # SelfPlayEnv.reset: its own stream picks the game's seed; the seat alternates
+            # from the one the seed picks.
             if seed is not None:
                 self._np_rng[i], _ = seeding.np_random(seed)
                 self._episode[i] = 0
+                self._first_seat[i] = seat_from_seed(seed)
                 self._reseed_opponent(i, seed)
             elif self._np_rng[i] is None:
                 self._np_rng[i], _ = seeding.np_random(None)
             rng = self._np_rng[i]
             assert rng is not None
-            self.seats[i] = self._episode[i] % 2
+            self.seats[i] = (self._first_seat[i] + self._episode[i]) % 2 if seat is None else seat
             self._episode[i] += 1
             self._new_game(i, int(rng.integers(0, 2**63 - 1)))
             opp = self.opponents[i]
@@ -219,26 +294,28 @@ class DuelBatch:
     # ------------------------------------------------------------------ stepping
 
     def step(self, actions: Any) -> None:
-        """Apply `actions[i]` (an index of the acting seat's mask) in every game."""
-        acts = check_actions(actions, self.num_games)
+        """Apply `actions[i]` (an index of the acting seat's mask) in every game; a game
+        waiting for its next-step autoreset starts again instead."""
+        acts = check_actions(actions, self.num_games).tolist()
+        moves = self._check_moves(acts)
+        restarting = self.needs_reset.tolist()
         self.rewards.fill(0.0)
         self.learner_rewards.fill(0.0)
         self.terminated.fill(False)
         self.truncated.fill(False)
+        self.needs_reset.fill(False)
         self.finals = []
         rewards = self.rewards
         learner = self.learner_mode
-        for i, a in enumerate(acts.tolist()):
+        for i, a in enumerate(acts):
+            if restarting[i]:
+                self._restart(i)  # next-step autoreset: the action is ignored
+                continue
             g = self.games[i]
-            if g is None:
-                raise RuntimeError("call reset() before step()")
+            assert g is not None
+            action = moves[i]
             seat = int(self.seats[i])
-            action = self._maps[i].get(a) if self._ok[i] else None
             if action is None:
-                if not learner:
-                    raise IllegalActionError(
-                        f"game {i + self.first_index}: action {a} is not legal for seat {seat} now"
-                    )
                 # SelfPlayEnv's convention: an illegal move ends the episode with -1.
                 rewards[i, seat] = -1.0
                 self.terminated[i] = True
@@ -254,6 +331,28 @@ class DuelBatch:
                 self._end(i, self._final_info(g))
             else:
                 self._encode(i)
+
+    def _check_moves(self, acts: list[int]) -> list[Action | None]:
+        """Each game's engine action for its index, every game checked before any moves:
+        an illegal index in self-play mode, or a step on an ended game with autoreset
+        disabled, is refused with every game left as it was. (None: an illegal index in
+        learner mode, or a game that restarts in this step.)"""
+        moves: list[Action | None] = []
+        for i, a in enumerate(acts):
+            if self.games[i] is None:
+                raise RuntimeError("call reset() before step()")
+            if self.needs_reset[i]:
+                if self.autoreset_mode == DISABLED:
+                    raise RuntimeError(ended_message(i + self.first_index))
+                moves.append(None)
+                continue
+            action = self._maps[i].get(a) if self._ok[i] else None
+            if action is None and not self.learner_mode:
+                raise IllegalActionError(
+                    illegal_message(i + self.first_index, a, int(self.seats[i]))
+                )
+            moves.append(action)
+        return moves
 
     def _done(self, i: int) -> bool:
         return bool(self.terminated[i] or self.truncated[i])
@@ -395,32 +494,66 @@ class DuelBatch:
         return info
 
     def _end(self, i: int, info: dict[str, Any]) -> None:
-        """Record how game i ended and start the next one in its place."""
+        """Record how game i ended; start the next one in its place (same-step autoreset)
+        or leave its last observation in the arrays until the next step or a reset."""
+        same_step = self.autoreset_mode == SAME_STEP
+        # Self-play with same-step autoreset shows no last observation: none is made.
+        final = self._final_obs(i) if self.learner_mode or not same_step else None
         if self.learner_mode:
-            info["final_obs"] = self._observe_copy(i, int(self.seats[i]))
+            info["final_obs"] = final
             info["learner_seat"] = int(self.seats[i])
         self.finals.append((i, info))
         self.episodes_done += 1
+        if not same_step:
+            self.needs_reset[i] = True
+            assert final is not None
+            if isinstance(self.obs, dict):
+                for k, a in self.obs.items():
+                    a[i] = final[k]
+            else:
+                self.obs[i] = final
+                self.masks[i] = self._end_mask()
+            return
         term, trunc = self.terminated[i], self.truncated[i]
+        self._restart(i)
+        # The flags are the ended game's (the new one started clear).
+        self.terminated[i], self.truncated[i] = term, trunc
+
+    def _restart(self, i: int) -> None:
+        """Game i's next episode from the game's own stream."""
         for _ in range(100):
-            # The flags are the ended game's; the new one starts clear. (A new game that
-            # ends before the learner's first decision is replaced at once.)
+            # A new game that ends before the learner's first decision is replaced at once.
             self.terminated[i] = self.truncated[i] = False
             self._reset_game(i, None)
             if not self._done(i):
                 break
-        self.terminated[i], self.truncated[i] = term, trunc
+
+    def _end_mask(self) -> np.ndarray:
+        # A finished episode's mask allows index 0 alone, as SelfPlayEnv's does: never all
+        # zeros, so -inf masking of logits stays finite.
+        m = np.zeros(self.n_actions, np.int8)
+        m[0] = 1
+        return m
+
+    def _final_obs(self, i: int) -> Any:
+        """The last observation of game i's episode, of `seats[i]` (the learner, or in
+        self-play mode the seat that made the last move), with the end's mask."""
+        obs = self._observe_copy(i, int(self.seats[i]))
+        if isinstance(obs, dict):
+            obs["action_mask"] = self._end_mask()
+        return obs
 
     # ------------------------------------------------------------------ helpers
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The batch arrays by name (the entity tables as `obs.<name>`)."""
-        out = {
+        out: dict[str, np.ndarray] = {
             "seats": self.seats,
             "rewards": self.rewards,
             "learner_rewards": self.learner_rewards,
             "terminated": self.terminated,
             "truncated": self.truncated,
+            "needs_reset": self.needs_reset,
         }
         if isinstance(self.obs, dict):
             out.update({f"obs.{k}": v for k, v in self.obs.items()})
@@ -439,6 +572,7 @@ class DuelBatch:
         self.seats, self.rewards = arrays["seats"], arrays["rewards"]
         self.learner_rewards = arrays["learner_rewards"]
         self.terminated, self.truncated = arrays["terminated"], arrays["truncated"]
+        self.needs_reset = arrays["needs_reset"]
         if isinstance(self.obs, dict):
             self.obs = {k: arrays[f"obs.{k}"] for k in self.obs}
             self.masks = self.obs["action_mask"]

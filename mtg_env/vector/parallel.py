@@ -2,12 +2,17 @@
 stepping its slice of the games into shared-memory batch arrays. One `step` call sends
 the actions to every worker at once and waits for all; the caller reads the same arrays
 as from a `DuelBatch`, and the games are the same (game i is seeded the same way whatever
-the number of workers). See `mtg_env.vector`."""
+the number of workers). See `mtg_env.vector`.
+
+Once closed, the batch refuses every method and array (`RuntimeError: ParallelDuelBatch is
+closed`); arrays taken before `close()` stay readable (the memory is released with the last
+of them) but are no longer written."""
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing as mp
+import os
 import weakref
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
@@ -17,7 +22,61 @@ from typing import Any
 import numpy as np
 
 from ..engine import IllegalActionError
-from .batch import DuelBatch, check_actions, game_seeds
+from .batch import (
+    DISABLED,
+    DuelBatch,
+    check_actions,
+    check_learner_seat,
+    check_reset_mask,
+    ended_message,
+    game_seeds,
+    illegal_message,
+)
+
+# The batch arrays, as `DuelBatch` names them.
+ARRAYS = (
+    "obs",
+    "masks",
+    "seats",
+    "rewards",
+    "learner_rewards",
+    "terminated",
+    "truncated",
+    "needs_reset",
+)
+
+
+class _Block(SharedMemory):
+    """A shared-memory block whose mapping outlives `close()` while an array taken from it
+    is alive (unmapping it would leave the array pointing at unmapped memory): the mapping
+    goes with the last such array."""
+
+    def close(self) -> None:
+        try:
+            super().close()
+        except BufferError:
+            # An array still holds the mapping; only the file descriptor can go now.
+            fd: int = getattr(self, "_fd", -1)
+            if fd >= 0:
+                os.close(fd)
+                self._fd = -1
+
+    def __del__(self) -> None:
+        with contextlib.suppress(OSError):
+            self.close()
+
+
+class _SharedArray:
+    """A batch array of a `ParallelDuelBatch`, refused once the batch is closed."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        obj._check_open()
+        return obj._views[self.name]
 
 
 def _split(n: int, k: int) -> list[tuple[int, int]]:
@@ -53,7 +112,7 @@ def _worker(
                 return
             try:
                 if cmd == "reset":
-                    batch.reset(arg)
+                    batch.reset(*arg)
                 else:
                     batch.step(actions)
                 conn.send(("ok", [(lo + i, info) for i, info in batch.finals]))
@@ -74,14 +133,23 @@ def _shutdown(procs: list[Any], conns: list[Connection], shms: list[SharedMemory
         if p.is_alive():
             p.terminate()
     for s in shms:
-        s.close()
         s.unlink()
+        s.close()
 
 
 class ParallelDuelBatch:
     """`DuelBatch(num_games, ...)` stepped by `workers` processes. Same arguments, same
     arrays; `opponent_factory` must be callable in the workers (started with `fork` where
     the platform has it, else `spawn`, which needs it importable)."""
+
+    obs: Any = _SharedArray()
+    masks: Any = _SharedArray()
+    seats: Any = _SharedArray()
+    rewards: Any = _SharedArray()
+    learner_rewards: Any = _SharedArray()
+    terminated: Any = _SharedArray()
+    truncated: Any = _SharedArray()
+    needs_reset: Any = _SharedArray()
 
     def __init__(
         self,
@@ -94,6 +162,7 @@ class ParallelDuelBatch:
         mp_context: str | None = None,
         **kwargs: Any,
     ) -> None:
+        self._views: dict[str, Any] = {}
         if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
             raise ValueError(f"workers must be a positive integer, not {workers!r}")
         if isinstance(num_games, int) and workers > num_games:
@@ -111,6 +180,7 @@ class ParallelDuelBatch:
         self.single_observation_space = proto.single_observation_space
         self.learner_mode = proto.learner_mode
         self.obs_type = proto.obs_type
+        self.autoreset_mode = proto.autoreset_mode
         self.finals: list[tuple[int, dict[str, Any]]] = []
         shapes = {k: (a.shape, a.dtype.str) for k, a in proto.arrays().items()}
         shapes["actions"] = ((num_games,), np.dtype(np.int64).str)
@@ -118,25 +188,20 @@ class ParallelDuelBatch:
         layout: dict[str, tuple[str, tuple[int, ...], str]] = {}
         arrays: dict[str, np.ndarray] = {}
         for k, (shape, dt) in shapes.items():
-            size = max(1, int(np.prod(shape)) * np.dtype(dt).itemsize)
-            shm = SharedMemory(create=True, size=size)
+            count = int(np.prod(shape))
+            shm = _Block(create=True, size=max(1, count * np.dtype(dt).itemsize))
             self._shms.append(shm)
             layout[k] = (shm.name, shape, dt)
-            arrays[k] = np.ndarray(shape, np.dtype(dt), buffer=shm.buf)
+            # frombuffer holds the block's buffer, so that `close()` cannot unmap memory an
+            # array the caller kept still points at.
+            assert shm.buf is not None
+            arrays[k] = np.frombuffer(shm.buf, np.dtype(dt), count).reshape(shape)
             arrays[k].fill(0)
         self._actions = arrays.pop("actions")
-        self._arrays = arrays
-        if "obs" in arrays:
-            self.obs: Any = arrays["obs"]
-            self.masks = arrays["masks"]
-        else:
-            self.obs = {k[4:]: a for k, a in arrays.items() if k.startswith("obs.")}
-            self.masks = self.obs["action_mask"]
-        self.seats = arrays["seats"]
-        self.rewards = arrays["rewards"]
-        self.learner_rewards = arrays["learner_rewards"]
-        self.terminated = arrays["terminated"]
-        self.truncated = arrays["truncated"]
+        views: dict[str, Any] = {k: arrays[k] for k in ARRAYS if k in arrays}
+        if "obs" not in arrays:
+            views["obs"] = {k[4:]: a for k, a in arrays.items() if k.startswith("obs.")}
+            views["masks"] = views["obs"]["action_mask"]
         self.episodes_done = 0
         ctx = mp.get_context(
             mp_context or ("fork" if "fork" in mp.get_all_start_methods() else "spawn")
@@ -155,6 +220,12 @@ class ParallelDuelBatch:
             self._conns.append(parent)
             self._procs.append(p)
         self._finalizer = weakref.finalize(self, _shutdown, self._procs, self._conns, self._shms)
+        self._views = views
+
+    def _check_open(self) -> None:
+        finalizer = getattr(self, "_finalizer", None)
+        if finalizer is None or not finalizer.alive:
+            raise RuntimeError("ParallelDuelBatch is closed")
 
     def _call(self, cmd: str, args: Sequence[Any]) -> None:
         try:
@@ -181,19 +252,55 @@ class ParallelDuelBatch:
         self.finals = finals
         self.episodes_done += len(finals)
 
-    def reset(self, seed: int | Sequence[int | None] | None = None) -> None:
+    def reset(
+        self,
+        seed: int | Sequence[int | None] | None = None,
+        mask: Any = None,
+        learner_seat: int | None = None,
+    ) -> None:
+        """As `DuelBatch.reset`."""
+        self._check_open()
         seeds = game_seeds(seed, self.num_games)
-        self._call("reset", [seeds[lo:hi] for lo, hi in self._slices])
+        only = check_reset_mask(mask, self.num_games)
+        check_learner_seat(learner_seat, self.learner_mode)
+        args = []
+        for lo, hi in self._slices:
+            part = None if only is None else only[lo:hi]
+            args.append((seeds[lo:hi], part, learner_seat))
+        self._call("reset", args)
 
     def step(self, actions: Any) -> None:
-        self._actions[:] = check_actions(actions, self.num_games)
+        """As `DuelBatch.step`; every game's index is checked here, before any worker
+        moves, so that a refused step leaves every game as it was."""
+        self._check_open()
+        acts = check_actions(actions, self.num_games)
+        v = self._views
+        ended = v["needs_reset"]
+        if self.autoreset_mode == DISABLED and ended.any():
+            raise RuntimeError(ended_message(int(np.flatnonzero(ended)[0])))
+        if not self.learner_mode:
+            # The workers write each acting seat's mask: 1 exactly at its legal indices.
+            masks = v["masks"]
+            inside = (acts >= 0) & (acts < self.n_actions)
+            legal = inside & (masks[np.arange(self.num_games), np.where(inside, acts, 0)] == 1)
+            bad = np.flatnonzero(~legal & ~ended)
+            if bad.size:
+                i = int(bad[0])
+                raise IllegalActionError(illegal_message(i, int(acts[i]), int(v["seats"][i])))
+        self._actions[:] = acts
         self._call("step", [None] * len(self._conns))
 
     def action_masks(self) -> np.ndarray:
-        return self.masks.astype(bool)
+        self._check_open()
+        return self._views["masks"].astype(bool)
 
     def close(self) -> None:
-        self._finalizer()
+        """End the workers and release the shared memory; a second call does nothing."""
+        finalizer = getattr(self, "_finalizer", None)
+        self._views = {}
+        self._actions = np.zeros(0, np.int64)
+        if finalizer is not None:
+            finalizer()
 
 
 def make_batch(

@@ -11,6 +11,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
+from .batch import SAME_STEP
 from .parallel import learner_batch
 
 
@@ -30,6 +31,10 @@ class DuelVecEnv(VecEnv):
         obs_type: str = "flat",
         **kwargs: Any,
     ) -> None:
+        if "autoreset_mode" in kwargs:
+            # SB3's VecEnv contract is the same-step restart; no other mode fits it.
+            raise ValueError("DuelVecEnv restarts games in the same step: no autoreset_mode")
+        kwargs = {**kwargs, "autoreset_mode": SAME_STEP}
         self.batch = learner_batch(
             "DuelVecEnv", num_envs, format, decks, opponent, obs_type, kwargs
         )
