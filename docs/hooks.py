@@ -93,7 +93,7 @@ def env_card() -> str:
     from mtg_env.env.spaces import Layout
 
     doc = (duel.__doc__ or "").strip()
-    out = [doc, "", "## v1 tables, field by field", ""]
+    out = [doc, "", "## Entity observation tables, field by field", ""]
     out += ["Generated from `mtg_env.env.entity` when this page was built.", ""]
     for title, fields in (
         ("`global` (int16)", entity.GLOBAL_FIELDS),
@@ -105,7 +105,7 @@ def env_card() -> str:
         out.append("")
     lim = entity.EntityLimits()
     out += [f"Rows: {lim.objects} objects, {lim.candidates} candidates.", ""]
-    out += ["## Sizes of every format (v0)", ""]
+    out += ["## Sizes of every format (flat observation)", ""]
     out += ["Computed from `Layout` when this page was built.", ""]
     for fmt in sorted(FORMATS):
         lay = Layout(load_cards(fmt))

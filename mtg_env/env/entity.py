@@ -1,4 +1,5 @@
-"""The entity observation and candidate actions of `mtg/duel-v1` (see `mtg_env.env.duel`).
+"""The entity observation and candidate actions of `mtg/duel_entity-v0` and
+`mtg_env/SelfPlayEntity-v0` (see `mtg_env.env.duel`).
 
 Sizes do not depend on the card set: a row per visible object with its characteristics as
 the layer system computes them, and a row per legal action of the current decision
