@@ -240,7 +240,7 @@ each permanent with power/toughness, damage, counters, keywords, tapped (dimmed)
 sick, attacking (red border), blocking (blue border) and what it is attached to; the stack
 (top first, bordered in its controller's colour). `"rgb_array"` returns it as a picture of
 one fixed size (`mtg_env.env.image`, Pillow's built-in font): for Gymnasium's `RecordVideo`
-and `RenderCollection`, PettingZoo's `render_test`, and Stable-Baselines3's `make_vec_env`,
+(which writes videos with moviepy) and `RenderCollection`, PettingZoo's `render_test`, and Stable-Baselines3's `make_vec_env`,
 which makes its envs with `render_mode="rgb_array"`. The visibility rules are the text's:
 `raw_env` and `env()` show both hands (a spectator's board); the self-play envs show the
 learner's view, the opponent's hand as card backs, with the learner in the lower half. A

@@ -4,6 +4,8 @@ the text board's visibility rules (no card of a hand the text hides)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -115,6 +117,29 @@ def test_gymnasium_render_collection_and_env_checker(obs_type: str) -> None:
     assert len(frames) >= 2 and all(_is_picture(f) for f in frames)
     # Gymnasium's checker renders in every declared mode (rgb_array: an HxWx3 uint8 array).
     check_env(gym.make("mtg_env/SelfPlay-v0", **kw).unwrapped)
+
+
+def test_gymnasium_record_video_writes_a_video(tmp_path: Path) -> None:
+    # RecordVideo (moviepy, the dev extra) renders every step of the recorded episodes and
+    # writes them as an mp4: one short episode, recorded from start to end.
+    pytest.importorskip("moviepy")
+    from gymnasium.wrappers import RecordVideo
+
+    kw = {"render_mode": "rgb_array", "max_decisions": 40}
+    e = RecordVideo(
+        gym.make("mtg_env/SelfPlay-v0", **kw),
+        video_folder=str(tmp_path / "videos"),
+        episode_trigger=lambda episode: episode == 0,
+        disable_logger=True,
+    )
+    _, info = e.reset(seed=3)
+    done = False
+    while not done:
+        _, _, term, trunc, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done = term or trunc
+    e.close()
+    videos = sorted((tmp_path / "videos").glob("*.mp4"))
+    assert len(videos) == 1 and videos[0].stat().st_size > 1000, videos
 
 
 def test_stable_baselines3_make_vec_env() -> None:
