@@ -31,7 +31,7 @@ from agents.evaluate import (
     schedule,
 )
 from agents.match import play_game
-from agents.plugin import PluginError, TextAgent, parse_reply
+from agents.plugin import Guarded, PluginError, TextAgent, parse_reply
 from mtg_env.engine import load_decks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -388,14 +388,16 @@ def plugin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_plugin_specs_load_a_class_a_factory_an_instance_and_a_text_function(
     plugin_dir: Path,
 ) -> None:
+    # Every plug-in comes checked (`Guarded`: its moves must be legal), wrapping the object
+    # the spec names; other attributes are the plug-in's own.
     a = make_agent("myagents_eval_test:Mine", seed=5)
-    assert type(a).__name__ == "Mine" and a.seed == 5
+    assert isinstance(a, Guarded) and type(a.agent).__name__ == "Mine" and a.seed == 5
     f = make_agent(f"{plugin_dir / 'myagents_eval_test.py'}:factory", seed=5)
     assert f.seed == 105
     i = make_agent("myagents_eval_test:INSTANCE", seed=5)
-    assert i.seed == 7 and make_agent("myagents_eval_test:INSTANCE") is i
+    assert i.seed == 7 and make_agent("myagents_eval_test:INSTANCE").agent is i.agent
     t = make_agent("text:myagents_eval_test:first", seed=1)
-    assert isinstance(t, TextAgent)
+    assert isinstance(t.agent, TextAgent)
     decks = load_decks("classic")
     g = play_game([a, make_agent("random", 1)], (decks["Red Burn"], decks["Green Stompy"]), 3)
     assert g.is_over and a.games == 1
