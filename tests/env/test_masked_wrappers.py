@@ -268,7 +268,8 @@ def test_agilerl_contract_mask_in_info_and_none_in_the_observation() -> None:
     for _ in range(120):
         assert isinstance(obs, np.ndarray) and obs.dtype == np.float32
         assert venv.observation_space.contains(obs)
-        mask = info["action_mask"]
+        # np.stack: gymnasium 0.29 keeps an array-valued info as an object array of rows.
+        mask = np.stack(list(info["action_mask"]))
         q = rng.normal(size=mask.shape)
         act = np.where(mask.astype(bool), q, -np.inf).argmax(axis=1)
         assert mask[np.arange(len(act)), act].all()

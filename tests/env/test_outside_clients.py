@@ -199,6 +199,7 @@ def test_an_env_factory_that_names_the_package_pickles_with_cloudpickle() -> Non
 def test_a_ray_env_creator_that_names_the_package_registers_and_makes_the_env() -> None:
     """Ray's env-creator path: `register_env` pickles the creator with ray.cloudpickle and
     RLlib's env runners unpickle it from the registry (no cluster needed for that)."""
+    pytest.importorskip("ray")
     import ray.cloudpickle
     from ray.tune.registry import ENV_CREATOR, _global_registry, register_env
 
@@ -300,8 +301,10 @@ def _softmax_of_masked_logits(mask: np.ndarray) -> np.ndarray:
 
 def test_entity_observation_mask_under_gymnasium_autoreset_never_gives_nan() -> None:
     """Masking with -inf on the entity observation's `action_mask` under gymnasium's default
-    (next-step) autoreset: the final observation's mask is index 0 alone, as in `info` and
-    `action_masks()`, never all zeros (which gave NaN)."""
+    autoreset: the final observation's mask is index 0 alone, as in `info` and
+    `action_masks()`, never all zeros (which gave NaN). Gymnasium 1.x returns the final
+    observation from `step` (next-step autoreset); 0.29 resets in the same step and puts it
+    in `info["final_observation"]`: both are checked, whichever is installed."""
     from gymnasium.vector import SyncVectorEnv
 
     venv = SyncVectorEnv([lambda: SelfPlayEnv(obs_type="entity", max_decisions=40)] * 2)
@@ -316,7 +319,13 @@ def test_entity_observation_mask_under_gymnasium_autoreset_never_gives_nan() -> 
         obs, _, term, trunc, info = venv.step(acts)
         for i in np.flatnonzero(term | trunc):
             ends += 1
-            assert obs["action_mask"][i].tolist() == [1] + [0] * 127
+            if "final_observation" in info:  # gymnasium 0.29: same-step autoreset
+                final_mask = info["final_observation"][i]["action_mask"]
+                assert np.isfinite(_softmax_of_masked_logits(final_mask)).all()
+                assert info["final_info"][i]["action_mask"].tolist() == final_mask.tolist()
+            else:
+                final_mask = obs["action_mask"][i]
+            assert final_mask.tolist() == [1] + [0] * 127
     assert ends > 0
 
 
