@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-lowest test-browser screenshot lint docs demo bench clean
+.PHONY: install test test-all test-lowest test-browser screenshot lint docs demo bench clean
 
 install: $(STAMP)
 
@@ -42,14 +42,21 @@ PURE_SUITE := tests/scenarios tests/test_golden_perft.py "tests/test_fuzz.py::te
 
 test: install lint docs
 	@if [ -x "$(CHROMIUM)" ]; then \
-		$(BIN)/python -m pytest -n 2 -rs; \
+		$(BIN)/python -m pytest -n 2 --dist worksteal -rs; \
 	else \
 		echo "$(NO_BROWSER_NOTE)"; \
-		$(BIN)/python -m pytest -n 2 -rs -m "not browser"; rc=$$?; \
+		$(BIN)/python -m pytest -n 2 --dist worksteal -rs -m "not browser"; rc=$$?; \
 		echo "$(NO_BROWSER_NOTE)"; exit $$rc; \
 	fi
 	@echo "make test: the engine suite again, on the pure-Python engine (MTG_ENV_PURE=1)"
-	MTG_ENV_PURE=1 $(BIN)/python -m pytest -n 2 -rs $(PURE_SUITE)
+	MTG_ENV_PURE=1 $(BIN)/python -m pytest -n 2 --dist worksteal -rs $(PURE_SUITE)
+
+# Everything `make test` runs, then what it leaves out for time: the tests marked long (the
+# rest of the identity sweep, the million-decision fuzz) and the env on the lowest
+# PettingZoo and Gymnasium. CI (.ci/run) runs this.
+test-all: test
+	$(BIN)/python -m pytest -n 2 --dist worksteal -rs --long -m long
+	$(MAKE) test-lowest
 
 # The env tests on the lowest PettingZoo and Gymnasium that pyproject.toml allows, in their
 # own venv (no train extra: the tests that use SB3 need it and are left out). It compiles

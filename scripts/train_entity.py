@@ -153,6 +153,7 @@ SMOKE = {
     "max_decisions": 300,
     "hidden": 32,
     "entity_dim": 16,
+    "torch_threads": 1,  # a smoke run shares the machine (the test suite runs one per core)
 }
 
 

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import signal
 from pathlib import Path
 
 import pytest
+
+# pytest-xdist runs one worker per core (make test: -n 2). Torch, OpenMP and BLAS would each
+# start a thread per core on top of that, in every worker and in every script a test starts:
+# their spin-waits then fight over the cores, and an 8 s training took 90 s in the suite.
+# One thread each; the environment reaches the commands the tests start. (Set before any
+# test module imports torch, which reads it once.)
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ[_var] = "1"
 
 SCENARIO_ROOT = Path(__file__).parent / "scenarios"
 
@@ -25,6 +34,14 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The long runs (the rest of the identity sweep, the million-decision fuzz) are left out
+    # unless --long asks for them: make test runs the gates at the size that catches a
+    # regression, make test-all (which CI runs too) adds the rest.
+    if not config.getoption("--long"):
+        long = [item for item in items if item.get_closest_marker("long")]
+        if long:
+            config.hook.pytest_deselected(items=long)
+            items[:] = [item for item in items if not item.get_closest_marker("long")]
     # Tests that read the engine's classes as Python wrote them (slots, annotations,
     # signatures) run on the pure engine: make test runs them in its pure-engine pass.
     from mtg_env.engine import build
@@ -38,6 +55,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--long",
+        action="store_true",
+        help="also run the tests marked long (make test-all): the whole identity sweep, "
+        "the million-decision fuzz",
+    )
     parser.addoption(
         "--regen-golden",
         action="store_true",

@@ -1,7 +1,8 @@
-"""CI-sized invariant fuzzing: 8 chunks of 25,000 decisions (200,000 in all), every check
-of `mtg_env.fuzz` after every action, and 10,000 decisions of core games between seeded
-random (generated) decks. Long runs: `python scripts/fuzz.py --decisions N` and
-`python scripts/fuzz.py --decisions N --random-decks core`."""
+"""Invariant fuzzing: every check of `mtg_env.fuzz` after every action, in chunks of 12,500
+decisions, and 10,000 decisions of core games between seeded random (generated) decks.
+`make test` runs the first two chunks (25,000 decisions; the pure-engine pass the first);
+`make test-all` (and CI) runs all 80, a million decisions. Longer runs: `python
+scripts/fuzz.py --decisions N` and `python scripts/fuzz.py --decisions N --random-decks core`."""
 
 from __future__ import annotations
 
@@ -9,11 +10,15 @@ import pytest
 
 from mtg_env.fuzz import run
 
-CHUNKS = 8
-PER_CHUNK = 25_000
+CHUNKS = 80
+PER_CHUNK = 12_500
+QUICK_CHUNKS = 2  # in make test; the rest are marked long
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize(
+    "chunk",
+    [pytest.param(c, marks=[pytest.mark.long] if c >= QUICK_CHUNKS else []) for c in range(CHUNKS)],
+)
 def test_invariant_fuzz(chunk: int, tmp_path) -> None:
     stats = run(PER_CHUNK, seed=1000 + chunk, out_dir=tmp_path)
     assert stats.failures == []

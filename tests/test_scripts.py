@@ -42,7 +42,17 @@ def test_bench_legal_smoke() -> None:
 
 def test_bench_command_json_has_every_figure() -> None:
     out = run(
-        "-m", "mtg_env.cli", "bench", "--seconds", "0.3", "--chess", "--ppo-rollouts", "1", "--json"
+        "-m",
+        "mtg_env.cli",
+        "bench",
+        "--seconds",
+        "0.3",
+        "--format",
+        "classic",
+        "--chess",
+        "--ppo-rollouts",
+        "1",
+        "--json",
     )
     res = json.loads(out)
     r = res["formats"]["classic"]

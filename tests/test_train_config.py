@@ -38,12 +38,12 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize(("line", "field"), BAD, ids=[b[0].split("\n")[0] for b in BAD])
-def test_a_bad_config_value_is_one_line_naming_the_field(
-    tmp_path: Path, line: str, field: str
-) -> None:
+def test_a_bad_config_value_is_one_line_from_the_command_line(tmp_path: Path) -> None:
+    """As a user runs it: the script in its own process, exit status 2, one line, no
+    traceback, nothing written. (The other values go through the same entry point
+    in-process, below.)"""
     cfg = tmp_path / "bad.yaml"
-    cfg.write_text(line + "\n")
+    cfg.write_text(BAD[0][0] + "\n")
     out = tmp_path / "out"
     r = subprocess.run(
         [sys.executable, "scripts/train_ppo.py", "--config", str(cfg), "--out", str(out)],
@@ -55,22 +55,32 @@ def test_a_bad_config_value_is_one_line_naming_the_field(
     assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
     assert "Traceback" not in r.stdout + r.stderr
     err = r.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: {cfg}") and BAD[0][1] in err[0], err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("line", "field"), BAD, ids=[b[0].split("\n")[0] for b in BAD])
+def test_a_bad_config_value_is_one_line_naming_the_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, field: str
+) -> None:
+    """The script's own entry point, as its command line runs it."""
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text(line + "\n")
+    out = tmp_path / "out"
+    assert _script("train_ppo").main(["--config", str(cfg), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"error: {cfg}") and field in err[0], err
     assert not out.exists()
 
 
 @pytest.mark.parametrize("flag", [["--total-timesteps", "-1000"], ["--bc-games", "-1"]])
-def test_command_line_overrides_are_checked_too(tmp_path: Path, flag: list[str]) -> None:
+def test_command_line_overrides_are_checked_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: list[str]
+) -> None:
     out = tmp_path / "out"
-    r = subprocess.run(
-        [sys.executable, "scripts/train_ppo.py", "--smoke", "--out", str(out), *flag],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert flag[0] in r.stderr and not out.exists()
+    assert _script("train_ppo").main(["--smoke", "--out", str(out), *flag]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and flag[0] in err and not out.exists()
 
 
 def test_a_pickled_init_from_is_refused_unless_trusted(tmp_path: Path) -> None:
