@@ -68,7 +68,7 @@ test-lowest:
 	test -x $(LOWEST)/bin/python || $(PYTHON) -m venv $(LOWEST)
 	$(LOWEST)/bin/python -m pip install --quiet --upgrade pip
 	MTG_ENV_PURE=1 $(LOWEST)/bin/python -m pip install --quiet "pettingzoo==1.24.0" \
-		"gymnasium==0.29.1" pytest pytest-xdist hypothesis -e .
+		"gymnasium==0.29.1" pytest pytest-xdist filelock hypothesis -e .
 	$(LOWEST)/bin/python -c "import pettingzoo, gymnasium; print('test-lowest: pettingzoo', pettingzoo.__version__, 'gymnasium', gymnasium.__version__)"
 	$(LOWEST)/bin/python -m pytest -n 2 -p no:cacheprovider tests/env -k "not maskable_ppo and not sb3"
 

@@ -376,9 +376,12 @@ def _main(argv: list[str] | None) -> int:
 
     from agents.rllib import snapshot_ids
 
-    if args.address:
+    # Inside a Ray session that is already running (a notebook's, a test's) the run uses it
+    # and leaves it running; otherwise it starts its own and stops it at the end.
+    own_ray = not ray.is_initialized()
+    if own_ray and args.address:
         ray.init(address=args.address, log_to_driver=False)
-    else:
+    elif own_ray:
         ray.init(num_cpus=cfg.num_cpus, include_dashboard=False, log_to_driver=False)
     start = time.perf_counter()
     if args.resume:
@@ -387,7 +390,8 @@ def _main(argv: list[str] | None) -> int:
         try:
             algo = Algorithm.from_checkpoint(str((out / "checkpoint").resolve()))
         except Exception as e:  # noqa: BLE001 - any failure means an unusable checkpoint
-            ray.shutdown()
+            if own_ray:
+                ray.shutdown()
             raise SystemExit(
                 f"error: {out / 'checkpoint'}: cannot resume ({type(e).__name__}: {e})"
             ) from None
@@ -444,7 +448,8 @@ def _main(argv: list[str] | None) -> int:
         atomic_write_text(out / "model_card.json", json.dumps(card, indent=1))
     finally:
         algo.stop()
-        ray.shutdown()
+        if own_ray:
+            ray.shutdown()
     line["checkpoint"] = str(ckpt)
     line["wall_s"] = round(time.perf_counter() - start, 1)
     print(json.dumps(line), flush=True)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 # pytest-xdist runs one worker per core (make test: -n 2). Torch, OpenMP and BLAS would each
 # start a thread per core on top of that, in every worker and in every script a test starts:
@@ -24,6 +27,33 @@ SCENARIO_ROOT = Path(__file__).parent / "scenarios"
 # workers included) takes the default handler back, so that its children start with it.
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(scope="session")
+def made_once(
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str
+) -> Callable[[str, Callable[[Path], None]], Path]:
+    """`made_once(name, make)`: a folder that `make(folder)` fills once per test session,
+    however many xdist workers ask for it (a lock in the session's shared temporary folder;
+    pytest-xdist's recipe for a session fixture). Several tests then read one training run
+    instead of each training its own; a test that changes the run copies it first."""
+    root = tmp_path_factory.getbasetemp()
+    if worker_id != "master":  # each worker's base is a folder of the session's
+        root = root.parent
+    root = root / "made-once"
+    root.mkdir(exist_ok=True)
+
+    def get(name: str, make: Callable[[Path], None]) -> Path:
+        out = root / name
+        with FileLock(str(out) + ".lock"):
+            if not (out / ".made").exists():
+                shutil.rmtree(out, ignore_errors=True)  # a make that failed part-way
+                out.mkdir()
+                make(out)
+                (out / ".made").touch()
+        return out
+
+    return get
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -397,12 +397,21 @@ def test_rllib_checkpoint_errors_name_the_path(tmp_path: Path) -> None:
         make_agent(f"policy:rllib:{tmp_path / 'junk'}")
 
 
-def test_train_rllib_smoke(tmp_path: Path) -> None:
+def _main_in_process(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
+    """`scripts/train_rllib.py ARGS` through its `main`, in this process's Ray session (the
+    `local_ray` fixture's: the script leaves a running session running); its JSON lines.
+    The v1 smoke below runs the script as a command, with a Ray of its own."""
+    capsys.readouterr()
+    assert _train_script().main(list(args)) == 0, capsys.readouterr().err[-3000:]
+    return [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+
+
+def test_train_rllib_smoke(
+    tmp_path: Path, local_ray: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`scripts/train_rllib.py --smoke`: two tiny iterations with a snapshot, an
     evaluation against the heuristic and a checkpoint; one JSON result line."""
-    r = _train("--smoke", "--out", str(tmp_path))
-    assert r.returncode == 0, r.stderr[-3000:]
-    lines = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
+    lines = _main_in_process(capsys, "--smoke", "--out", str(tmp_path))
     assert len(lines) == 1
     res = lines[0]
     assert res["iteration"] == 2 and res["env_steps"] >= 512
@@ -411,10 +420,11 @@ def test_train_rllib_smoke(tmp_path: Path) -> None:
     assert Path(res["checkpoint"], "learner_group", "learner", "rl_module", "main").is_dir()
     card = json.loads((tmp_path / "model_card.json").read_text())
     assert card["iterations"] == 2 and card["play_with"].startswith("policy:rllib:")
+    assert local_ray.is_initialized()  # a session it did not start is left running
     # --resume: the checkpoint's iteration count, env-step counter and league go on.
-    r = _train("--smoke", "--resume", "--iterations", "3", "--out", str(tmp_path))
-    assert r.returncode == 0, r.stderr[-3000:]
-    res3 = json.loads([x for x in r.stdout.splitlines() if x.startswith("{")][-1])
+    res3 = _main_in_process(
+        capsys, "--smoke", "--resume", "--iterations", "3", "--out", str(tmp_path)
+    )[-1]
     assert res3["iteration"] == 3 and res3["env_steps"] > res["env_steps"]
     assert res3["league"] == ["main_v3"]
     state = json.loads((tmp_path / "state.json").read_text())
@@ -506,7 +516,8 @@ def test_v1_rllib_env_and_candidate_module_sample_only_legal_moves() -> None:
 
 def test_train_rllib_smoke_on_the_v1_observation(tmp_path: Path) -> None:
     """Two tiny iterations with `obs_type: entity`: the v1 tables through RLlib's
-    connectors, MaskedCandidateModule learning, a snapshot and an evaluation."""
+    connectors, MaskedCandidateModule learning, a snapshot and an evaluation. The script as
+    a user runs it: a command that starts its own Ray and stops it."""
     cfg = tmp_path / "v1.yaml"
     cfg.write_text("obs_type: entity\nentity_dim: 16\nhidden: 32\n")
     r = _train("--config", str(cfg), "--smoke", "--out", str(tmp_path / "run"))

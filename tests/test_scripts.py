@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -120,10 +121,23 @@ def test_bench_command_rejects_unknown_format() -> None:
     assert r.returncode == 2 and "unknown format 'nope'" in r.stderr
 
 
-def test_train_ppo_smoke_and_policy_agent(tmp_path: Path) -> None:
+@pytest.fixture
+def ppo_smoke(made_once) -> Path:
+    """`train_ppo.py --smoke`, trained once for the tests that read it: the run folder
+    (run/) and what it printed (stdout.txt)."""
+
+    def make(folder: Path) -> None:
+        out = str(folder / "run")
+        stdout = run("scripts/train_ppo.py", "--smoke", "--out", out, "--no-progress")
+        (folder / "stdout.txt").write_text(stdout)
+
+    return made_once("train-ppo-smoke", make)
+
+
+def test_train_ppo_smoke_and_policy_agent(ppo_smoke: Path, tmp_path: Path) -> None:
+    assert '"timesteps"' in (ppo_smoke / "stdout.txt").read_text()
     out = tmp_path / "run"
-    stdout = run("scripts/train_ppo.py", "--smoke", "--out", str(out), "--no-progress")
-    assert '"timesteps"' in stdout
+    shutil.copytree(ppo_smoke / "run", out)
     card = json.loads((out / "model_card.json").read_text())
     assert card["timesteps"] >= 256 and "final_evaluation" in card
     assert 0.0 < card["env_time_share"] < 1.0
@@ -244,13 +258,12 @@ def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
     assert r.returncode != 0 and "does not match" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_export_policy_from_checkpoint(tmp_path: Path) -> None:
+def test_export_policy_from_checkpoint(ppo_smoke: Path, tmp_path: Path) -> None:
     import torch
 
     from agents.policy import load_model
 
-    out = tmp_path / "run"
-    run("scripts/train_ppo.py", "--smoke", "--out", str(out), "--no-progress")
+    out = ppo_smoke / "run"
     p = tmp_path / "p.safetensors"
     stdout = run("scripts/export_policy.py", str(out / "checkpoint.pt"), str(p))
     assert "MB" in stdout and p.stat().st_size < 4_000_000

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -78,17 +79,30 @@ def test_a_run_killed_at_any_point_resumes_to_the_exact_budget(tmp_path: Path, k
     assert _final_steps(r) == 256
 
 
-def test_an_uninterrupted_run_ends_at_the_budget(tmp_path: Path) -> None:
-    cfg = tmp_path / "tiny.yaml"
-    cfg.write_text(CONFIG)
-    assert _final_steps(_train(cfg, tmp_path / "run")) == 256
+@pytest.fixture
+def finished(made_once) -> Path:
+    """One uninterrupted run of CONFIG, trained once for the tests that read it: the
+    folder holds the config (tiny.yaml), the run (run/) and what it printed (stdout.txt)."""
+
+    def make(folder: Path) -> None:
+        cfg = folder / "tiny.yaml"
+        cfg.write_text(CONFIG)
+        r = _train(cfg, folder / "run")
+        assert r.returncode == 0, r.stderr[-2000:]
+        (folder / "stdout.txt").write_text(r.stdout)
+
+    return made_once("uninterrupted-tiny-run", make)
 
 
-def test_resume_with_another_configuration_is_refused(tmp_path: Path) -> None:
-    cfg = tmp_path / "tiny.yaml"
-    cfg.write_text(CONFIG)
+def test_an_uninterrupted_run_ends_at_the_budget(finished: Path) -> None:
+    last = (finished / "stdout.txt").read_text().strip().splitlines()[-1]
+    assert json.loads(last)["timesteps"] == 256
+
+
+def test_resume_with_another_configuration_is_refused(finished: Path, tmp_path: Path) -> None:
+    cfg = finished / "tiny.yaml"
     out = tmp_path / "run"
-    assert _final_steps(_train(cfg, out)) == 256
+    shutil.copytree(finished / "run", out)
     other = tmp_path / "other.yaml"
     other.write_text(CONFIG.replace("n_steps: 64", "n_steps: 128"))
     before = (out / "checkpoint.pt").read_bytes()
@@ -101,14 +115,11 @@ def test_resume_with_another_configuration_is_refused(tmp_path: Path) -> None:
     assert _final_steps(_train(cfg, out, "--resume", "--total-timesteps", "384")) == 384
 
 
-def test_a_checkpoint_is_data_only(tmp_path: Path) -> None:
+def test_a_checkpoint_is_data_only(finished: Path) -> None:
     import torch
 
-    cfg = tmp_path / "tiny.yaml"
-    cfg.write_text(CONFIG)
-    out = tmp_path / "run"
-    _final_steps(_train(cfg, out))
-    saved = torch.load(out / "checkpoint.pt", map_location="cpu", weights_only=True)
+    path = finished / "run" / "checkpoint.pt"
+    saved = torch.load(path, map_location="cpu", weights_only=True)
     assert saved["format"] == "mtg_env.train_checkpoint.v1" and saved["num_timesteps"] == 256
     assert json.loads(saved["state"])["timesteps"] == 256
 
