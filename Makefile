@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-all test-lowest test-browser screenshot lint docs demo bench clean
+.PHONY: install test test-all test-lowest test-browser screenshot lint docs demo bench regen clean
 
 install: $(STAMP)
 
@@ -87,6 +87,29 @@ demo: install
 # Throughput figures (docs/performance.md), with PettingZoo chess as the reference.
 bench: install
 	$(BIN)/mtg-env bench --seconds 10 --chess
+
+# Rebuild every generated or recorded file from the code as it is, then say what changed:
+# the engine's state code (from engine/fields.py; the compiled engine is rebuilt after it),
+# the perft counts, the golden playthroughs, the identity traces and the heuristic's trace.
+# Only for a change of behaviour made on purpose: the tests compare against these files, and
+# a commit that changes them says why. (tests/data/default_policy_trace.json is not rebuilt:
+# it was recorded with the default policy's earlier file format, which it holds the new
+# one to.)
+REGENERATED := mtg_env/engine/state.py tests/data/perft.json tests/data/golden \
+	tests/data/identity tests/data/heuristic_trace.json
+regen:
+	$(MAKE) install
+	MTG_ENV_PURE=1 $(BIN)/python -m mtg_env.engine.fields > mtg_env/engine/state.py.new
+	cmp -s mtg_env/engine/state.py.new mtg_env/engine/state.py \
+		&& rm mtg_env/engine/state.py.new || mv mtg_env/engine/state.py.new mtg_env/engine/state.py
+	$(MAKE) install
+	$(BIN)/python scripts/perft.py --regen > /dev/null
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_golden_perft.py --regen-golden
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 tests/test_identity.py --regen-identity
+	$(BIN)/python tests/heuristic_trace.py
+	@changed="$$(git status --short -- $(REGENERATED))"; \
+	if [ -n "$$changed" ]; then echo "make regen: changed:"; echo "$$changed"; \
+	git diff --stat -- $(REGENERATED); else echo "make regen: nothing changed"; fi
 
 clean:
 	rm -rf $(VENV) $(LOWEST) build site *.egg-info mtg_env/engine/_compiled.json

@@ -20,13 +20,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import torch
 
-import torch  # noqa: E402
-
-from agents.policy import CheckpointError, export_policy, load_model  # noqa: E402
+from agents.policy import CheckpointError, export_policy, load_model
 
 
 def average_policies(paths: list[str], out: str) -> None:

@@ -33,15 +33,13 @@ import numpy as np
 from pydantic import ConfigDict, Field, ValidationError, field_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from agents.base import make_agent  # noqa: E402
-from agents.match import deck_pairs  # noqa: E402
-from agents.plugin import is_plugin_spec  # noqa: E402
-from mtg_env.engine import Game, load_cards  # noqa: E402
-from mtg_env.engine.formats import FORMATS  # noqa: E402
-from mtg_env.env.spaces import Layout  # noqa: E402
-from mtg_env.io import load_config_yaml, write_json  # noqa: E402
+from agents.base import make_agent
+from agents.match import deck_pairs
+from agents.plugin import is_plugin_spec
+from mtg_env.engine import Game, load_cards
+from mtg_env.engine.formats import FORMATS
+from mtg_env.env.spaces import Layout
+from mtg_env.io import load_config_yaml, write_json
 
 Pos = Annotated[int, Field(gt=0)]
 

@@ -62,8 +62,8 @@ def main() -> None:
 
 def env_games(games: int, fmt: str) -> None:
     # Imported here: the engine workload above measures the engine without the env.
-    from mtg_env.bench import aec_game
     from mtg_env.env import raw_env
+    from mtg_env.tools.bench import aec_game
 
     env = raw_env(format=fmt)
     rng = np.random.default_rng(0)

@@ -13,13 +13,10 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_ppo import policy_from_checkpoint
 
-from train_ppo import policy_from_checkpoint  # noqa: E402
-
-from agents.policy import CheckpointError, export_policy  # noqa: E402
-from mtg_env.io import OutputPathError  # noqa: E402
+from agents.policy import CheckpointError, export_policy
+from mtg_env.io import OutputPathError
 
 
 def main() -> int:

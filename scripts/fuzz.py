@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from mtg_env.fuzz import check_replay, run
+from mtg_env.tools.fuzz import check_replay, run
 
 
 def _count(low: int) -> Callable[[str], int]:

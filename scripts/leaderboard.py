@@ -24,9 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from agents.evaluate import (  # noqa: E402
+from agents.evaluate import (
     ANCHORS_FILE,
     evaluate,
     measure_anchors,

@@ -11,21 +11,16 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import pyspiel  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
-
-import mtg_env.openspiel  # noqa: E402,F401 - registers python_mtg_duel
-from agents.match import wilson  # noqa: E402
-from mtg_env.io import check_writable, write_json  # noqa: E402
+import mtg_env.openspiel  # noqa: F401 - registers python_mtg_duel
+from agents.match import wilson
+from mtg_env.io import check_writable, write_json
 
 
 @dataclass(frozen=True)

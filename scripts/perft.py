@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from mtg_env.io import atomic_write_text
-from mtg_env.perft import table
+from mtg_env.tools.perft import table
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "perft.json"
 

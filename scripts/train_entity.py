@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
-import sys
 import time
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -29,18 +28,16 @@ import torch
 from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import mtg_env  # noqa: E402,F401 - registers SelfPlayEntity-v0
-from agents.base import make_agent  # noqa: E402
-from agents.heldout import load_split, train_decks  # noqa: E402
-from agents.match import deck_pairs  # noqa: E402
-from agents.policy import (  # noqa: E402
+import mtg_env  # noqa: F401 - registers SelfPlayEntity-v0
+from agents.base import make_agent
+from agents.heldout import load_split, train_decks
+from agents.match import deck_pairs
+from agents.policy import (
     MAX_CARD_EMBEDDING,
     MAX_ENTITY_DIM,
     export_policy,
 )
-from agents.train_fields import (  # noqa: E402 - ranged field types (every value is ranged)
+from agents.train_fields import (  # ranged field types (every value is ranged)
     MAX_GAMES,
     BatchSize,
     ClipRange,
@@ -59,18 +56,18 @@ from agents.train_fields import (  # noqa: E402 - ranged field types (every valu
     config_error,
     run_script,
 )
-from mtg_env.engine import Deck  # noqa: E402
-from mtg_env.entity_nets import CandidatePolicy  # noqa: E402
-from mtg_env.env import SelfPlayEnv  # noqa: E402
-from mtg_env.env.duel import AGENTS, raw_env  # noqa: E402
-from mtg_env.io import (  # noqa: E402
+from mtg_env.engine import Deck
+from mtg_env.entity_nets import CandidatePolicy
+from mtg_env.env import SelfPlayEnv
+from mtg_env.env.duel import AGENTS, raw_env
+from mtg_env.io import (
     OutputPathError,
     check_writable,
     load_config_yaml,
     write_bytes,
     write_json,
 )
-from mtg_env.vector.sb3 import DuelVecEnv  # noqa: E402
+from mtg_env.vector.sb3 import DuelVecEnv
 
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))

@@ -44,19 +44,17 @@ import torch
 from pydantic import ConfigDict, Field, ValidationError, field_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from agents.base import make_agent  # noqa: E402
-from agents.heuristic import HeuristicAgent  # noqa: E402
-from agents.match import deck_pairs, play_game  # noqa: E402
-from agents.policy import (  # noqa: E402
+from agents.base import make_agent
+from agents.heuristic import HeuristicAgent
+from agents.match import deck_pairs, play_game
+from agents.policy import (
     MAX_ENTITY_DIM,
     MAX_LAYERS,
     CheckpointError,
     PolicyAgent,
     export_policy,
 )
-from agents.train_fields import (  # noqa: E402 - ranged field types (every value is ranged)
+from agents.train_fields import (  # ranged field types (every value is ranged)
     MAX_GAMES,
     BatchSize,
     ClipRange,
@@ -75,11 +73,11 @@ from agents.train_fields import (  # noqa: E402 - ranged field types (every valu
     config_error,
     run_script,
 )
-from mtg_env.engine import Game, load_cards  # noqa: E402
-from mtg_env.env import SelfPlayEnv  # noqa: E402
-from mtg_env.env.spaces import Layout  # noqa: E402
-from mtg_env.io import load_config_yaml, write_bytes, write_json  # noqa: E402
-from mtg_env.workers import worker_setup  # noqa: E402
+from mtg_env.engine import Game, load_cards
+from mtg_env.env import SelfPlayEnv
+from mtg_env.env.spaces import Layout
+from mtg_env.io import load_config_yaml, write_bytes, write_json
+from mtg_env.workers import worker_setup
 
 CHECKPOINT_FORMAT = "mtg_env.train_checkpoint.v1"
 # Settings a resumed run may change: they decide neither the games nor the network.

@@ -32,7 +32,6 @@ import functools
 import json
 import math
 import shutil
-import sys
 import time
 from dataclasses import field
 from pathlib import Path
@@ -41,11 +40,9 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from agents.plugin import is_plugin_spec  # noqa: E402
-from agents.policy import MAX_ENTITY_DIM  # noqa: E402
-from agents.train_fields import (  # noqa: E402 - ranged field types (every value is ranged)
+from agents.plugin import is_plugin_spec
+from agents.policy import MAX_ENTITY_DIM
+from agents.train_fields import (  # ranged field types (every value is ranged)
     ClipRange,
     Decisions,
     Epochs,
@@ -57,7 +54,7 @@ from agents.train_fields import (  # noqa: E402 - ranged field types (every valu
     config_error,
     run_script,
 )
-from mtg_env.io import atomic_write_text, load_config_yaml  # noqa: E402
+from mtg_env.io import atomic_write_text, load_config_yaml
 
 # Ranged field types: a negative, non-finite or absurdly large value is an error naming
 # the field, before Ray starts. The upper bounds are far beyond any real run (the cluster

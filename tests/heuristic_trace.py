@@ -9,7 +9,6 @@ Regenerate (only when a change of play is intended): `python tests/heuristic_tra
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +48,7 @@ def heuristic_trace() -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    TRACE.write_text(json.dumps(heuristic_trace(), indent=1) + "\n")
+    from mtg_env.io import atomic_write_text
+
+    atomic_write_text(TRACE, json.dumps(heuristic_trace(), indent=1) + "\n")
     print(f"wrote {TRACE}")

@@ -1,4 +1,4 @@
-"""Invariant fuzzing: every check of `mtg_env.fuzz` after every action, in chunks of 12,500
+"""Invariant fuzzing: every check of `mtg_env.tools.fuzz` after every action, in chunks of 12,500
 decisions, and 10,000 decisions of core games between seeded random (generated) decks.
 `make test` runs the first two chunks (25,000 decisions; the pure-engine pass the first);
 `make test-all` (and CI) runs all 80, a million decisions. Longer runs: `python
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from mtg_env.fuzz import run
+from mtg_env.tools.fuzz import run
 
 CHUNKS = 80
 PER_CHUNK = 12_500

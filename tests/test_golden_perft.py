@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mtg_env.golden import GAMES, playthrough
-from mtg_env.perft import perft, position
+from mtg_env.tools.golden import GAMES, playthrough
+from mtg_env.tools.perft import perft, position
 
 DATA = Path(__file__).parent / "data"
 

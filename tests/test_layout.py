@@ -112,7 +112,7 @@ def test_circles_are_found() -> None:
 # Support modules that use only the engine (files, scenarios, text rendering, perft,
 # golden playthroughs, worker processes): every layer above the engine may use them.
 SUPPORT = ("mtg_env.io", "mtg_env.workers", "mtg_env.render", "mtg_env.scenario")
-SUPPORT += ("mtg_env.perft", "mtg_env.golden")
+SUPPORT += ("mtg_env.tools.perft", "mtg_env.tools.golden")
 LAYERS = [
     ("mtg_env.engine", ()),
     *[(m, ("mtg_env.engine", *SUPPORT)) for m in SUPPORT],
@@ -139,6 +139,51 @@ def test_a_layer_imports_only_itself_and_the_layers_below(
         and not any(t == b or t.startswith(b + ".") for b in below)
     ]
     assert bad == []
+
+
+# The library's root: the package's own modules. A job with several modules has a room (a
+# subpackage): the engine, the envs, the vector env, the command line (one module per group
+# of commands), the developer tools (bench, fuzz, perft, golden), the scenario files (schema
+# and runner). A new module at the root is a decision made here, not by accident.
+ROOT_MODULES = {
+    "__init__", "cardlist", "decks", "entity_nets", "io", "nets", "openspiel", "play", "render",
+    "viewer", "workers",
+}  # fmt: skip
+ROOMS = {"cli", "engine", "env", "scenario", "tools", "vector"}
+
+
+def test_the_library_root_holds_only_its_listed_modules_and_rooms() -> None:
+    pkg = ROOT / "mtg_env"
+    assert {p.stem for p in pkg.glob("*.py")} == ROOT_MODULES
+    rooms = {p.name for p in pkg.iterdir() if (p / "__init__.py").is_file()}
+    assert rooms == ROOMS
+
+
+def test_the_command_line_has_one_module_per_group_of_commands() -> None:
+    """Every command is defined in a module of `mtg_env/cli/` other than `common` and the
+    package's `__init__` (which lists them in the order of `mtg-env --help`)."""
+    from mtg_env.cli import app
+
+    where = {info.callback.__module__ for info in app.registered_commands}
+    for group in app.registered_groups:
+        where |= {info.callback.__module__ for info in group.typer_instance.registered_commands}
+    assert where and all(m.startswith("mtg_env.cli.") for m in where), where
+    assert not where & {"mtg_env.cli", "mtg_env.cli.common"}
+
+
+def test_scripts_run_from_the_installed_package() -> None:
+    """No script in scripts/ or helper in tests/ puts the repository on `sys.path`: they
+    import the installed package (`make install` installs it in editable mode)."""
+    found = []
+    for path in [*(ROOT / "scripts").glob("*.py"), *(ROOT / "tests").glob("*_trace.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in {"insert", "append"}
+                and ast.unparse(node.value) == "sys.path"
+            ):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []
 
 
 @pytest.mark.source

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from .engine import Game, load_decks
-from .engine.constants import DECISION_NAMES
+from ..engine import Game, load_decks
+from ..engine.constants import DECISION_NAMES
 
 GAMES = [
     ("golden_1", "Green Stompy", "Blue-Black Control", 11),

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .engine import Deck, Game, load_decks
-from .engine.constants import (
+from ..engine import Deck, Game, load_decks
+from ..engine.constants import (
     BATTLEFIELD,
     D_PRIORITY,
     EXILE,
@@ -37,11 +37,11 @@ from .engine.constants import (
     NOWHERE,
     STACK,
 )
-from .engine.formats import FORMATS as _FORMATS
-from .engine.objects import SPELL
-from .env.entity import EntityLayout
-from .env.replay import Recorder, layout_for, load_replay, new_game, parse_replay, replay_games
-from .io import atomic_write_text
+from ..engine.formats import FORMATS as _FORMATS
+from ..engine.objects import SPELL
+from ..env.entity import EntityLayout
+from ..env.replay import Recorder, layout_for, load_replay, new_game, parse_replay, replay_games
+from ..io import atomic_write_text
 
 FORMATS = tuple(_FORMATS)
 
@@ -264,7 +264,7 @@ def _run_random_decks(
     max_decisions: int,
     stats: FuzzStats,
 ) -> FuzzStats:
-    from .decks import generate_deck
+    from ..decks import generate_deck
 
     k = 0
     while stats.decisions < decisions:

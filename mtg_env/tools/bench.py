@@ -50,10 +50,10 @@ from typing import Any
 
 import numpy as np
 
-from .engine import Game, build, load_cards, load_decks
-from .engine.formats import FORMATS as _FORMATS
-from .env import SelfPlayEnv, env, raw_env
-from .vector import DuelBatch, ParallelDuelBatch
+from ..engine import Game, build, load_cards, load_decks
+from ..engine.formats import FORMATS as _FORMATS
+from ..env import SelfPlayEnv, env, raw_env
+from ..vector import DuelBatch, ParallelDuelBatch
 
 FORMATS = tuple(_FORMATS)
 
@@ -313,7 +313,7 @@ def bench_ppo(fmt: str, rollouts: int = 10) -> dict[str, float]:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     # The training stack (torch, sb3) is an extra: imported only for this figure.
-    from .nets import EntityExtractor, SlotPolicy
+    from ..nets import EntityExtractor, SlotPolicy
 
     cfg = _ppo_settings()
     spent = [0.0]
@@ -421,7 +421,7 @@ class PureEngine:
     can be timed right after the compiled engine's in this process."""
 
     def __init__(self, seconds: float) -> None:
-        cmd = [sys.executable, "-m", "mtg_env.bench", "--serve", "--seconds", str(seconds)]
+        cmd = [sys.executable, "-m", "mtg_env.tools.bench", "--serve", "--seconds", str(seconds)]
         self.proc = subprocess.Popen(
             cmd,
             env={**os.environ, "MTG_ENV_PURE": "1"},
@@ -574,10 +574,10 @@ def run_all(
 
 
 def main(argv: list[str] | None = None) -> None:
-    """`python -m mtg_env.bench FORMAT...`: `build_figures` of each format as one JSON
+    """`python -m mtg_env.tools.bench FORMAT...`: `build_figures` of each format as one JSON
     object on stdout; with `--serve`, one JSON line per request read from stdin, a format
     name and a figure's key (what `PureEngine` runs)."""
-    ap = argparse.ArgumentParser(prog="python -m mtg_env.bench")
+    ap = argparse.ArgumentParser(prog="python -m mtg_env.tools.bench")
     ap.add_argument("formats", nargs="*", help=f"any of {', '.join(FORMATS)}")
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--serve", action="store_true")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from .engine import Game, load_decks
+from ..engine import Game, load_decks
 
 # Positions: (deck_a, deck_b, seed, random decisions played before counting, depth).
 POSITIONS = [
