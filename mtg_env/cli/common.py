@@ -39,9 +39,7 @@ def command_group(help_text: str) -> typer.Typer:
     return sub
 
 
-DEBUG = {"on": False}
-
-
+DEBUG = {"on": False}  # --debug: tracebacks instead of one error line
 MAX_GAMES = 1_000_000  # a bound on --games: a typo of many zeros is an error, not a week
 
 

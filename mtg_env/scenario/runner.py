@@ -49,7 +49,7 @@ from ..engine.constants import (
 from ..engine.decisions import Announce
 from ..engine.formats import rules_for
 from .schema import (
-    _HALVES,
+    HALVES,
     MAX_AUTO_DECISIONS,
     GoalModel,
     Result,
@@ -211,7 +211,7 @@ class Runner:
         g = self.g
         if "play" in step:
             cid = self.obj(step["play"], zone=1, seat=p)
-            half = _HALVES[step.get("half", "top")]
+            half = HALVES[step.get("half", "top")]
             self._apply(g, Action(PLAY, cid, half), p)
             # Announcements as the spell is cast (CR 601.2b): its mode, then X.
             for key, value in (("mode", step.get("mode")), ("x", step.get("x"))):

@@ -170,7 +170,7 @@ def load_scenario(path: str | Path) -> Scenario:
     return parse_scenario(raw, str(p))
 
 
-_HALVES = {"top": 0, "bottom": 1, "face_down": 2}
+HALVES = {"top": 0, "bottom": 1, "face_down": 2}
 
 # The rules of the scenario being parsed, for checks of step names deep in script steps.
 _STEPS_OF: ContextVar[Rules] = ContextVar("scenario_rules", default=CLASSIC)
@@ -384,9 +384,9 @@ def _check_step(step: Any, where: str) -> None:
         raise ScenarioError(f"{where}: field choose: an answer, or a list of answers")
     if "expect_error" in step and not _is_bool(step["expect_error"]):
         raise ScenarioError(f"{where}: field expect_error: true or false")
-    if "half" in step and (k != "play" or step["half"] not in _HALVES):
+    if "half" in step and (k != "play" or step["half"] not in HALVES):
         raise ScenarioError(
-            f"{where}: field half: one of {', '.join(_HALVES)}, with play (pocket cards)"
+            f"{where}: field half: one of {', '.join(HALVES)}, with play (pocket cards)"
         )
     if k == "attack" and not (
         isinstance(step["attack"], list) and all(_target(x) for x in step["attack"])
