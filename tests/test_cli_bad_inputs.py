@@ -257,9 +257,12 @@ def test_ctrl_c_stops_a_parallel_tournament_at_once_and_it_resumes(tmp_path: Pat
     t = time.time()
     os.killpg(p.pid, signal.SIGINT)  # a terminal sends Ctrl-C to the whole group
     _, err = p.communicate(timeout=30)
-    assert time.time() - t < 2.0
+    # A game of ismcts:400 against the heuristic takes about a minute on a 2-core machine, so
+    # ten seconds shows the game in progress was abandoned; a tighter bound flakes when the
+    # test machine is busy, and this is not a speed test.
+    assert time.time() - t < 10.0
     assert p.returncode == 130 and "Traceback" not in err and "resume" in err, err
-    assert _gone(workers, 2.0), "workers still running after Ctrl-C"
+    assert _gone(workers, 10.0), "workers still running after Ctrl-C"
     assert not [f for f in (tmp_path / "t").iterdir() if f.name.endswith(".tmp")]
     cfg = json.loads((tmp_path / "t" / "config.json").read_text())
     assert cfg["games"] == 12 and cfg["agents"] == ["ismcts:400", "heuristic"]
@@ -286,7 +289,10 @@ def test_ctrl_c_stops_a_match_with_the_finished_games_counted(tmp_path: Path) ->
     t = time.time()
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=30)
-    assert time.time() - t < 2.0
+    # A game of ismcts:400 against the heuristic takes about a minute on a 2-core machine, so
+    # ten seconds shows the game in progress was abandoned; a tighter bound flakes when the
+    # test machine is busy, and this is not a speed test.
+    assert time.time() - t < 10.0
     assert p.returncode == 130 and "Traceback" not in out + err, err
     d = json.loads(out)
     assert d["interrupted"] is True and d["games"] < 20 and "interrupted after" in err

@@ -162,7 +162,10 @@ def test_ctrl_c_stops_training_with_one_line_and_it_resumes(tmp_path: Path, vec_
     t = time.time()
     os.killpg(p.pid, signal.SIGINT)
     out_s, err = p.communicate(timeout=60)
-    assert time.time() - t < 2.0
+    # The run's budget is minutes of training, so stopping within seconds shows Ctrl-C ended
+    # it; the bound is loose because a busy test machine (xdist, the other parametrization's
+    # workers) can take seconds to schedule the handler, and this is not a speed test.
+    assert time.time() - t < 20.0
     assert p.returncode == 130, err[-2000:]
     assert "Traceback" not in out_s + err
     lines = err.strip().splitlines()
