@@ -32,12 +32,12 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from gymnasium import spaces
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from mtg_env.engine import Action, Game, load_cards
 from mtg_env.engine.formats import FORMATS
 from mtg_env.env.entity import EntityLayout
+from mtg_env.env.observers import FlatObserver, Observer, observer_for_space
 from mtg_env.env.spaces import Layout
 from mtg_env.io import InputFileError, read_bytes, write_bytes
 
@@ -820,19 +820,20 @@ class _ObservingAgent(abc.ABC):
 
     needs_observation = True
     layout: Layout
+    observer: Observer  # the observation it reads (`mtg_env.env.observers`)
 
     def reset(self) -> None:  # noqa: B027 - stateless between games; subclasses may override
         return None
 
     @abc.abstractmethod
-    def act(self, observation: np.ndarray, mask: np.ndarray, info: Any = None) -> int: ...
+    def act(self, observation: Any, mask: np.ndarray, info: Any = None) -> int: ...
 
     def choose(self, game: Game) -> Action:
         seat = game.current_player
         assert seat is not None
-        obs = self.layout.observe(game, seat)
-        mask, amap, _ = self.layout.mask_and_map(game, seat)
-        return amap[self.act(obs, mask)]
+        legal = self.observer.legal(game, seat)
+        obs = self.observer.learner_view(self.observer.observe(game, seat, legal), legal.mask)
+        return legal.actions[self.act(obs, legal.mask)]
 
 
 class PolicyAgent(_ObservingAgent):
@@ -852,17 +853,15 @@ class PolicyAgent(_ObservingAgent):
                 f"(use it with --format {plays}, or a policy trained for {fmt})"
             )
         self.layout = Layout(load_cards(fmt))
-        self.entity: EntityLayout | None = None
-        if isinstance(model.observation_space, spaces.Dict):
-            # A policy on the v1 entity observation: it reads the entity tables.
-            self.entity = EntityLayout(self.layout)
-            return
-        n = model.observation_space.shape[0]
-        if n != self.layout.n_obs:
+        # The flat vector, or (a policy on the v1 entity observation) the entity tables.
+        observer = observer_for_space(model.observation_space, self.layout)
+        if observer is None:
+            n = model.observation_space.shape[0]
             raise CheckpointError(
                 f"{name}: the policy expects observations of size {n}, the "
                 f"{fmt} format has {self.layout.n_obs}"
             )
+        self.observer = observer
 
     @classmethod
     def from_path(cls, path: str | Path, **kw: Any) -> PolicyAgent:
@@ -873,15 +872,6 @@ class PolicyAgent(_ObservingAgent):
             observation, action_masks=mask.astype(bool), deterministic=self.deterministic
         )
         return int(a)
-
-    def choose(self, game: Game) -> Action:
-        if self.entity is None:
-            return super().choose(game)
-        seat = game.current_player
-        assert seat is not None
-        rows, amap, _ = self.entity.candidates(game, seat)
-        obs = self.entity.observe(game, seat, (rows, amap))
-        return amap[rows[self.act(obs, obs["action_mask"])]]
 
 
 class RLlibPolicyAgent(_ObservingAgent):
@@ -923,6 +913,7 @@ class RLlibPolicyAgent(_ObservingAgent):
         self.module.eval()
         self._torch = torch
         self.layout = Layout(load_cards(fmt))
+        self.observer = FlatObserver(self.layout)
         self.name = f"policy:rllib:{path}"
         space = self.module.observation_space
         shape = getattr(space, "spaces", {}).get("observations", space).shape

@@ -125,19 +125,12 @@ class MtgMultiAgentEnv(MultiAgentEnv):
             replay_hashes=False,
             obs_type=self.cfg.obs_type,
         )
-        lay = self.aec.layout
-        n, f = self.aec.n_actions, lay.n_obs
-        tables = self.aec.entity
-        observations: spaces.Space = (
-            spaces.Box(0.0, 1.0, (f,), np.float32)
-            if tables is None
-            else spaces.Dict(
-                {k: v for k, v in tables.observation_space.items() if k != "action_mask"}
-            )
-        )
+        n = self.aec.n_actions
+        # RLlib's "observations": the observation without a mask (the flat vector, or the
+        # entity tables other than `action_mask`); the mask goes beside it.
         space = spaces.Dict(
             {
-                "observations": observations,
+                "observations": self.aec.observer.tables_space,
                 "action_mask": spaces.Box(0.0, 1.0, (n,), np.float32),
             }
         )
@@ -203,7 +196,7 @@ class MtgMultiAgentEnv(MultiAgentEnv):
             )
         self._acted.add(name)
         action = as_action(action_dict[name])
-        mask, _ = aec._current_map()
+        mask = aec.legal_moves().mask
         if not (0 <= action < len(mask)) or not mask[action]:
             return self._end_illegal(name, action)
         aec.step(action)
@@ -253,8 +246,8 @@ class MtgMultiAgentEnv(MultiAgentEnv):
             aec.step_engine(agent.choose(g))
 
     def _observe(self, final: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
-        g = self.aec.game
-        lay = self.aec.layout
+        g = self.aec._g()
+        observer = self.aec.observer
         if final:
             seats = [s for s in (0, 1) if self._name(s) in self._acted]
             if self.opponent is not None:
@@ -268,13 +261,10 @@ class MtgMultiAgentEnv(MultiAgentEnv):
             if final:
                 mask = np.zeros(self.aec.n_actions, dtype=np.float32)
             else:
-                mask = self.aec._current_map()[0].astype(np.float32)
-            if self.aec.entity is not None:
-                tables = self.aec.observe(AGENTS[s])
-                tables.pop("action_mask")
-                obs[name] = {"observations": tables, "action_mask": mask}
-            else:
-                obs[name] = {"observations": lay.observe(g, s), "action_mask": mask}
+                mask = self.aec.legal_moves().mask.astype(np.float32)
+            legal = self.aec.legal_moves() if g.current_player == s else None
+            tables = observer.tables(observer.observe(g, s, legal))
+            obs[name] = {"observations": tables, "action_mask": mask}
             info: dict[str, Any] = {"seat": s, "opponent": self.opponent or "league"}
             if final and g.is_over:
                 info["winner"] = g.winner

@@ -89,33 +89,38 @@ def module_page(path: str, title: str | None = None) -> str:
 def env_card() -> str:
     from mtg_env.engine import load_cards
     from mtg_env.engine.formats import FORMATS
-    from mtg_env.env import duel, entity
+    from mtg_env.env import duel
+    from mtg_env.env.observers import EntityObserver, FlatObserver
     from mtg_env.env.spaces import Layout
 
     doc = (duel.__doc__ or "").strip()
-    out = [doc, "", "## Entity observation tables, field by field", ""]
-    out += ["Generated from `mtg_env.env.entity` when this page was built.", ""]
-    for title, fields in (
-        ("`global` (int16)", entity.GLOBAL_FIELDS),
-        ("`objects` columns (uint8)", entity.OBJECT_FIELDS),
-        ("`candidates` columns (int16)", entity.CANDIDATE_FIELDS),
-    ):
-        out += [f"### {title}", "", "| index | field | meaning |", "|---|---|---|"]
-        out += [f"| {i} | `{n}` | {m} |" for i, (n, m) in enumerate(fields)]
-        out.append("")
-    lim = entity.EntityLimits()
-    out += [f"Rows: {lim.objects} objects, {lim.candidates} candidates.", ""]
-    out += ["## Sizes of every format (flat observation)", ""]
-    out += ["Computed from `Layout` when this page was built.", ""]
+    out = [doc, "", "## Entity observation pieces, field by field", ""]
+    out += ["Generated from the pieces of `mtg_env.env.observers.EntityObserver`.", ""]
+    entity = EntityObserver(Layout(load_cards("classic")))
+    out += ["| piece | shape | dtype | meaning |", "|---|---|---|---|"]
+    out += [f"| `{p.name}` | {p.shape} | {p.dtype} | {p.meaning} |" for p in entity.pieces]
+    out.append("")
+    for p in entity.pieces:
+        if p.columns:
+            out += [f"### `{p.name}` ({p.dtype})", "", "| index | field | meaning |"]
+            out += ["|---|---|---|"]
+            out += [f"| {i} | `{n}` | {m} |" for i, (n, m) in enumerate(p.columns)]
+            out.append("")
+    out += ["## Flat observation pieces and actions of every format", ""]
+    out += ["Generated from the pieces of `mtg_env.env.observers.FlatObserver`.", ""]
     for fmt in sorted(FORMATS):
-        lay = Layout(load_cards(fmt))
+        flat = FlatObserver(Layout(load_cards(fmt)))
+        lay = flat.layout
         out += [f"### `{fmt}`: Discrete({lay.n_actions}), observation ({lay.n_obs},)", ""]
         out += ["| action slice | indices | size |", "|---|---|---|"]
         for k, sl in lay.action_slices.items():
             out.append(f"| `{k}` | {sl.start}-{sl.stop - 1} | {sl.stop - sl.start} |")
-        out += ["", "| observation slice | indices | size |", "|---|---|---|"]
-        for k, sl in lay.obs_slices.items():
-            out.append(f"| `{k}` | {sl.start}-{sl.stop - 1} | {sl.stop - sl.start} |")
+        out += ["", "| observation piece | indices | size | meaning |", "|---|---|---|---|"]
+        start = 0
+        for p in flat.pieces:
+            size = p.shape[0]
+            out.append(f"| `{p.name}` | {start}-{start + size - 1} | {size} | {p.meaning} |")
+            start += size
         out.append("")
     return "\n".join(out)
 

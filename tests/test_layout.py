@@ -186,6 +186,82 @@ def test_scripts_run_from_the_installed_package() -> None:
     assert found == []
 
 
+# The one module that knows which observation it builds (`mtg_env.env.observers`).
+OBSERVERS_MODULE = "mtg_env.env.observers"
+# What a branch on the observation type looks like: the type's name, the entity tables'
+# attribute of an env or agent, an observer's kind, or an observer's (or layout's) class.
+OBS_NAMES = {"obs_type"}
+OBS_ATTRS = {"entity", "obs_type"}
+OBS_CLASSES = {"EntityLayout", "EntityObserver", "FlatObserver", "TextObserver"}
+
+
+def obs_type_branches(path: Path) -> list[int]:
+    """The lines of `path` whose `if`, conditional expression, `while`, `assert` or boolean
+    test reads the observation type."""
+
+    def reads_type(test: ast.expr) -> bool:
+        for n in ast.walk(test):
+            if isinstance(n, ast.Name) and n.id in OBS_NAMES:
+                return True
+            if isinstance(n, ast.Attribute) and (
+                n.attr in OBS_ATTRS or (n.attr == "kind" and "observer" in ast.unparse(n.value))
+            ):
+                return True
+            if (
+                isinstance(n, ast.Call)
+                and ast.unparse(n.func) == "isinstance"
+                and len(n.args) == 2
+                and any(
+                    isinstance(c, ast.Name) and c.id in OBS_CLASSES for c in ast.walk(n.args[1])
+                )
+            ):
+                return True
+        return False
+
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        tests: list[ast.expr] = []
+        if isinstance(node, ast.If | ast.IfExp | ast.While | ast.Assert):
+            tests.append(node.test)
+        elif isinstance(node, ast.comprehension):
+            tests += node.ifs
+        elif isinstance(node, ast.match_case) and node.guard is not None:
+            tests.append(node.guard)
+        for t in tests:
+            if reads_type(t):
+                lines.append(t.lineno)
+    return sorted(set(lines))
+
+
+def test_only_the_observers_branch_on_the_observation_type() -> None:
+    """Every env and agent asks its observer (`mtg_env.env.observers`) instead of asking
+    which observation it has: a new observation is a new observer, not a branch in each env."""
+    found = {
+        name: lines
+        for name, path in MODULES.items()
+        if name != OBSERVERS_MODULE and (lines := obs_type_branches(path))
+    }
+    for path in (ROOT / "scripts").glob("*.py"):
+        if lines := obs_type_branches(path):
+            found[f"scripts/{path.name}"] = lines
+    assert found == {}
+
+
+def test_a_branch_on_the_observation_type_is_found(tmp_path: Path) -> None:
+    src = tmp_path / "m.py"
+    for branch in (
+        "if self.entity is not None:\n    pass",
+        "x = a if obs_type == 'entity' else b",
+        "if isinstance(lay, EntityLayout):\n    pass",
+        "if env.observer.kind == 'flat':\n    pass",
+        "ys = [y for y in xs if cfg.obs_type == 'flat']",
+    ):
+        src.write_text(branch + "\n")
+        assert obs_type_branches(src) == [1], branch
+    src.write_text("observer = make_observer(obs_type, layout)\nif n > 0:\n    pass\n")
+    assert obs_type_branches(src) == []
+
+
 @pytest.mark.source
 def test_game_implements_every_member_of_gamelike() -> None:
     fields = set(GameFields.__annotations__)

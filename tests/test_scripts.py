@@ -426,7 +426,7 @@ def test_train_entity_smoke_writes_data_only_results(tmp_path: Path, vec_env: st
     from agents import make_agent
 
     agent = make_agent(f"policy:{out / 'policy.safetensors'}", fmt="classic")
-    assert agent.entity is not None
+    assert agent.observer.kind == "entity"
 
 
 def test_train_entity_on_the_heldout_training_decks(tmp_path: Path) -> None:

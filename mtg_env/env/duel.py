@@ -308,16 +308,15 @@ from pettingzoo.utils import wrappers
 from ..engine import Action, Deck, Game, IllegalActionError, load_cards, load_decks, resolve_deck
 from ..engine.formats import FORMATS, rules_for
 from ..render import render as render_board
-from .entity import EntityLayout
+from .observers import OBSERVERS, Legal, Observer, TextObserver, make_observer
 from .replay import HASH_EVERY, NO_INTERMEDIATE_HASHES, Recorder
 from .spaces import Layout
-from .state import state_layout
-from .text import text_view
+from .step import TERMINATED, TRUNCATED, advance, engine_move
 
 AGENTS = ("player_0", "player_1")
-# Observation types and the env name each is (PettingZoo's `metadata["name"]`): the flat
-# vector and the entity tables with candidate actions are two envs, each at version 0.
-OBS_TYPES = {"flat": "mtg_duel_v0", "entity": "mtg_duel_entity_v0"}
+# Observation types: the flat vector and the entity tables with candidate actions are two
+# envs, each at version 0, each the env of its observer (`mtg_env.env.observers`).
+OBS_TYPES = tuple(OBSERVERS)
 
 
 def as_action(action: Any, where: str = "step") -> int:
@@ -377,7 +376,7 @@ def env_entity(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["ansi", "human", "rgb_array"],
         "name": "mtg_duel_v0",
         "is_parallelizable": False,
@@ -421,8 +420,6 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
                 "replay_hashes": replay_hashes,
             },
         )
-        if obs_type not in OBS_TYPES:
-            raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, not {obs_type!r}")
         self.format = format
         self.render_mode = render_mode
         self.max_decisions = max_decisions
@@ -433,40 +430,24 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.deck_pool, self.fixed_pair = _deck_spec(decks, format)
         self.obs_type = obs_type
         self.layout = Layout(load_cards(format))
-        # v1: the entity tables and candidate actions; v0: the flat layout.
-        self.entity = EntityLayout(self.layout) if obs_type == "entity" else None
-        self.metadata = {**self.metadata, "name": OBS_TYPES[obs_type]}
-        n, f = self.layout.n_actions, self.layout.n_obs
-        if self.entity is not None:
-            n = self.entity.n_actions
+        # What a seat sees and how its moves are numbered: the flat vector (v0) or the
+        # entity tables with candidate actions (v1).
+        self.observer: Observer = make_observer(obs_type, self.layout)
+        self.metadata = {**self.metadata, "name": self.observer.env_name}
+        self.n_actions = n = self.observer.n_actions
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
-        if self.entity is not None:
-            self.observation_spaces = {a: self.entity.observation_space for a in AGENTS}
-        else:
-            self.observation_spaces = {
-                a: spaces.Dict(
-                    {
-                        "observation": spaces.Box(0.0, 1.0, (f,), np.float32),
-                        "action_mask": spaces.Box(0, 1, (n,), np.int8),
-                    }
-                )
-                for a in AGENTS
-            }
-        self.n_actions = n
+        self.observation_spaces = {a: self.observer.aec_space for a in AGENTS}
         # The global state (`state()`): privileged information for critics, never observed.
-        self.state_layout = state_layout(self.layout, self.entity, rules_for(format).deck_size)
+        self.state_layout = self.observer.state_layout(rules_for(format).deck_size)
         self.state_space = self.state_layout.space
-        self._rows: list[int] = []  # v1: candidate row -> flat index
-        self._flat_map: dict[int, Action] = {}
         self.game: Game | None = None
         self._seed: int | None = None
         self._rng = random.Random()
-        self._map: dict[int, Action] = {}
-        self._mask = np.zeros(n, dtype=np.int8)
-        self._map_ok = False
-        self._missing = 0
+        # The acting seat's legal moves, built once per state (None: not built yet).
+        self._legal: Legal | None = None
+        self._rewarded = False  # some entry of self.rewards is not 0
         # A seat whose agent moves with `step_engine` (SelfPlay-v0's engine opponent): its
         # legal actions need no index, so its mask is built only if asked for.
         self.engine_seat: int | None = None
@@ -529,19 +510,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         g = self._g()
         seat = AGENTS.index(agent)
-        if self.entity is not None:
-            acting = g.current_player == seat
-            if acting:
-                self._current_map()
-            cands = (self._rows, self._flat_map) if acting else None
-            return self.entity.observe(g, seat, cands)
-        obs = self.layout.observe(g, seat)
         if g.current_player == seat:
-            mask, _ = self._current_map()
-            mask = mask.copy()
-        else:
-            mask = np.zeros(self.n_actions, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+            legal = self.legal_moves()
+            return self.observer.aec_view(self.observer.observe(g, seat, legal), legal.mask.copy())
+        obs = self.observer.observe(g, seat, None)
+        return self.observer.aec_view(obs, np.zeros(self.n_actions, dtype=np.int8))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -550,12 +523,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             return
         i = as_action(action)
         g = self._g()
-        _, amap = self._current_map()
-        a = amap.get(i)
+        legal = self.legal_moves()
+        a = legal.actions.get(i)
         if a is None:
             raise IllegalActionError(self._illegal_reason(i))
         # Replays record the flat layout's index (v1 candidate rows map onto it).
-        self._step_to(agent, g, self._rows[i] if self.entity is not None else i, a)
+        self._step_to(agent, g, self.observer.flat_index(legal, i), a)
 
     def step_engine(self, action: Action) -> None:
         """`step(index_of(action))` for an agent that decides from the engine state (the
@@ -566,45 +539,45 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         if self.terminations[agent] or self.truncations[agent]:
             raise RuntimeError("step_engine() called after the game ended; call reset()")
         g = self._g()
-        seat = g.current_player
-        legal = g.legal_actions()
-        if seat is None or action not in legal:
-            raise IllegalActionError(f"{action} is not a legal action now")
-        i, canon = canonical(self.layout, g, seat, action, legal)
+        i, canon = engine_move(self.layout, g, action)
         self._step_to(agent, g, i, canon)
 
     def _step_to(self, agent: str, g: Game, index: int, a: Action) -> None:
-        shaping = self.reward_shaping
-        life_before = g.life[:] if shaping else None
+        """The shared step (`mtg_env.env.step.advance`), then PettingZoo's bookkeeping."""
         self._cumulative_rewards[agent] = 0.0
-        self.recorder.apply_index(index, a)
-        self._map_ok = False
+        self._legal = None
+        rewards, status, reason = advance(
+            g,
+            a,
+            self.observer,
+            self._unindexed,
+            self.reward_shaping,
+            self.engine_seat,
+            lambda: self.recorder.record(index),
+        )
         # Most steps carry no reward: the reward dicts are touched only when one does.
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        if shaping and not g.is_over:
-            d = [g.life[i] - life_before[i] for i in (0, 1)]
-            for i, ag in enumerate(AGENTS):
-                self.rewards[ag] = 0.01 * (d[i] - d[1 - i])
+        if rewards is not None:
+            self.rewards[AGENTS[0]], self.rewards[AGENTS[1]] = rewards
             self._rewarded = True
-        if g.is_over:
-            self._finish()
-            self._rewarded = True
-        else:
+        if not g.is_over:
             self._sync()
-            reason = (self.entity or self.layout).overflow(g)
-            if reason is None and g.current_player != self.engine_seat:
-                # The mask of a seat that decides by index: every legal action needs one.
-                self._current_map()
-                if self._missing > 0:
-                    reason = "a legal action has no index in the layout"
-            if reason is not None:
-                self._truncate(reason)
+        if status == TERMINATED:
+            self.terminations = dict.fromkeys(self.agents, True)
+            for ag in self.agents:
+                self.infos[ag] = {"winner": g.winner}
+        elif status == TRUNCATED:
+            assert reason is not None
+            self._truncate(reason)
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _unindexed(self) -> int:
+        return self.legal_moves().missing
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
@@ -625,13 +598,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         players hold and the library order, for centralized critics and analysis. No
         observation is built from it; it lies in `state_space`."""
         g = self._g()
-        if self.entity is None:
-            return self.state_layout.state(g)
-        acting = None
-        if g.current_player is not None:
-            self._current_map()
-            acting = (self._rows, self._flat_map)
-        return self.state_layout.state(g, acting)
+        legal = self.legal_moves() if g.current_player is not None else None
+        return self.state_layout.state(g, None if legal is None else legal.detail)
 
     def close(self) -> None:
         pass
@@ -653,9 +621,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._rewarded = False  # some entry of self.rewards is not 0
-        self._map_ok = False
+        self._legal = None
         self._sync()
 
     def set_game(self, game: Game) -> None:
@@ -678,16 +646,15 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
     def describe_action(self, i: int) -> str:
         """A readable string for action index `i` in the current state."""
-        _, amap = self._current_map()
-        a = amap.get(int(i))
-        slot = (self.entity or self.layout).describe_index(int(i))
+        a = self.legal_moves().actions.get(int(i))
+        slot = self.observer.describe_index(int(i))
         if a is None:
             return f"{slot} (not legal now)"
         return f"{slot}: {self._g().describe(a)}"
 
     def action_for(self, i: int) -> Action | None:
         """The engine action behind index `i` now, or None if it is masked out."""
-        return self._current_map()[1].get(int(i))
+        return self.legal_moves().actions.get(int(i))
 
     def index_of(self, action: Action) -> int:
         """The index of a legal engine action for the acting agent."""
@@ -696,10 +663,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         assert seat is not None
         own, opp, stack = self.layout.slots(g, seat)
         i = self.layout.action_index(g, action, seat, own, opp, stack)
-        if self.entity is not None:
-            self._current_map()
-            return self._rows.index(i) if i in self._rows else -1
-        return i
+        return self.observer.index_of_flat(self.legal_moves(), i)
 
     def text(self, agent: str | None = None) -> str:
         """The game as `agent` (default: the acting agent) may see it, and a numbered list
@@ -708,54 +672,27 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         g = self._g()
         agent = self.agent_selection if agent is None else agent
         seat = AGENTS.index(agent)
-        legal: list[tuple[int, str]] = []
-        if g.current_player == seat:
-            _, amap = self._current_map()
-            legal = [(i, g.describe(a)) for i, a in sorted(amap.items())]
-        return text_view(g, seat, legal)
+        legal = self.legal_moves() if g.current_player == seat else None
+        return TextObserver(self.observer).observe(g, seat, legal)
 
     def _g(self) -> Game:
         if self.game is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game
 
-    def _current_map(self) -> tuple[np.ndarray, dict[int, Action]]:
-        """Mask and index -> action map of the current state (computed once per state)."""
-        if not self._map_ok:
+    def legal_moves(self) -> Legal:
+        """The acting seat's legal moves as the observer indexes them (mask, index -> engine
+        action), built once per state."""
+        if self._legal is None:
             g = self._g()
             seat = g.current_player
-            if seat is None:
-                self._mask = np.zeros(self.n_actions, dtype=np.int8)
-                self._map = {}
-                self._missing = 0
-                self._rows, self._flat_map = [], {}
-            elif self.entity is not None:
-                rows, flat_map, self._missing = self.entity.candidates(g, seat)
-                self._rows, self._flat_map = rows, flat_map
-                self._map = {i: flat_map[fi] for i, fi in enumerate(rows)}
-                self._mask = np.zeros(self.n_actions, dtype=np.int8)
-                self._mask[: len(rows)] = 1
-            else:
-                self._mask, self._map, self._missing = self.layout.mask_and_map(g, seat)
-            self._map_ok = True
-        return self._mask, self._map
+            self._legal = self.observer.no_moves() if seat is None else self.observer.legal(g, seat)
+        return self._legal
 
     def _sync(self) -> None:
         g = self._g()
         if g.current_player is not None:
             self.agent_selection = AGENTS[g.current_player]
-
-    def _finish(self) -> None:
-        g = self._g()
-        if g.truncated:
-            self._truncate("decision cap reached")
-            return
-        if g.winner is not None:
-            self.rewards[AGENTS[g.winner]] += 1.0
-            self.rewards[AGENTS[1 - g.winner]] -= 1.0
-        self.terminations = dict.fromkeys(self.agents, True)
-        for ag in self.agents:
-            self.infos[ag] = {"winner": g.winner}
 
     def _truncate(self, reason: str) -> None:
         self.truncations = dict.fromkeys(self.agents, True)
@@ -766,8 +703,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         g = self._g()
         if not 0 <= i < self.n_actions:
             return f"action {i} is outside Discrete({self.n_actions})"
-        slot = (self.entity or self.layout).describe_index(i)
-        legal = ", ".join(self.describe_action(j) for j in sorted(self._map)[:8])
+        slot = self.observer.describe_index(i)
+        legal = ", ".join(self.describe_action(j) for j in sorted(self.legal_moves().actions)[:8])
         return (
             f"action {i} ({slot}) is not legal for {self.agent_selection} at this "
             f"{g.decision.name if g.decision else ''} decision; legal: {legal}"
@@ -787,24 +724,6 @@ def pick_pair(
         return (d, d)
     a, b = rng.sample(range(len(pool)), 2)
     return (pool[a], pool[b])
-
-
-def canonical(
-    layout: Layout, g: Game, seat: int, action: Action, legal: list[Action]
-) -> tuple[int, Action]:
-    """The layout index of a legal engine action and the action that index stands for
-    (the first legal action with it: e.g. the first of two Forests in hand), so that a
-    move made by engine action is the move its index makes."""
-    own, opp, stack = layout.slots(g, seat)
-    i = layout.action_index(g, action, seat, own, opp, stack)
-    if i < 0:
-        raise IllegalActionError(f"{action} has no index in the action layout")
-    for b in legal:
-        if b == action:
-            break
-        if layout.action_index(g, b, seat, own, opp, stack) == i:
-            return i, b
-    return i, action
 
 
 def _deck_spec(decks: Any, fmt: str) -> tuple[list[Deck], tuple[Deck, Deck] | None]:

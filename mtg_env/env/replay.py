@@ -144,6 +144,11 @@ class Recorder:
             _, amap, _ = self.layout.mask_and_map(self.game, seat)
             canon = amap[i]
         self.game.apply(canon)
+        self.record(i)
+
+    def record(self, i: int) -> None:
+        """Record the move of index `i` that the game just made (an env's step applies it and
+        the recorder observes it), with the state hash every `hash_every` moves."""
         self.actions.append(i)
         n = len(self.actions)
         if n % self.hash_every == 0:

@@ -73,9 +73,28 @@ def make_opponent(spec: Opponent, seed: int = 0) -> Any:
     raise TypeError("opponent must be an agent spec string, an agent, or a callable")
 
 
+def reseeded(spec: Opponent, opponent: Any, seed: int) -> Any:
+    """The opponent after `reset(seed=seed)`: its randomness from a stream of its own derived
+    from the seed (the game's stream is left as it was). A spec is built again with that
+    seed, an agent with a `reseed(seed)` method is reseeded, a plain callable kept as is."""
+    opp_seed = int(np.random.default_rng([seed, 0x0BB0]).integers(2**31))
+    if isinstance(spec, str):
+        return make_opponent(spec, opp_seed)
+    if callable(getattr(opponent, "reseed", None)):
+        opponent.reseed(opp_seed)
+    return opponent
+
+
+def decide(opponent: Any, obs: Any, mask: np.ndarray, info: dict[str, Any]) -> int:
+    """An index-deciding opponent's move: an agent's `act`, or the callable itself."""
+    if hasattr(opponent, "act"):
+        return int(opponent.act(obs, mask, info))
+    return int(opponent(obs, mask, info))
+
+
 class SelfPlayEnv(gym.Env):
     # render_fps: the frame rate video recorders (gymnasium.wrappers.RecordVideo) write.
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -106,11 +125,8 @@ class SelfPlayEnv(gym.Env):
         )
         self.render_mode = render_mode
         self.layout = self.aec.layout
-        self.entity = self.aec.entity  # v1 (obs_type="entity"): the entity tables
-        if self.entity is not None:
-            self.observation_space = self.entity.observation_space
-        else:
-            self.observation_space = spaces.Box(0.0, 1.0, (self.layout.n_obs,), np.float32)
+        self.observer = self.aec.observer  # what the learner sees (`mtg_env.env.observers`)
+        self.observation_space = self.observer.space
         self.action_space = spaces.Discrete(self.aec.n_actions)
         self._opponent_spec = opponent
         self.opponent = make_opponent(opponent)
@@ -128,13 +144,7 @@ class SelfPlayEnv(gym.Env):
         self.opponent = make_opponent(opponent)
 
     def _reseed_opponent(self, seed: int) -> None:
-        """The opponent's randomness from `reset(seed)`: a stream of its own, derived from
-        the seed (the game's stream is left as it was)."""
-        opp_seed = int(np.random.default_rng([seed, 0x0BB0]).integers(2**31))
-        if isinstance(self._opponent_spec, str):
-            self.opponent = make_opponent(self._opponent_spec, opp_seed)
-        elif callable(getattr(self.opponent, "reseed", None)):
-            self.opponent.reseed(opp_seed)
+        self.opponent = reseeded(self._opponent_spec, self.opponent, seed)
 
     def call_opponent(self, name: str, *args: Any) -> Any:
         """Call a method of the opponent (for snapshot pools across subprocess envs)."""
@@ -183,7 +193,7 @@ class SelfPlayEnv(gym.Env):
         ):
             raise RuntimeError("step() called when the learner has no decision; call reset()")
         action = as_action(action)
-        mask, _ = aec._current_map()
+        mask = aec.legal_moves().mask
         if not (0 <= action < len(mask)) or not mask[action]:
             # PettingZoo's illegal-move convention: the episode ends and the learner gets -1.
             self._illegal = True
@@ -213,7 +223,7 @@ class SelfPlayEnv(gym.Env):
                 self.opponent_seconds += perf_counter() - t
                 aec.step_engine(act)
                 continue
-            mask, _ = aec._current_map()
+            mask = aec.legal_moves().mask
             info = {"game": game, "seat": 1 - self.learner, "env": aec}
             obs = (
                 self._observe(1 - self.learner)
@@ -221,27 +231,20 @@ class SelfPlayEnv(gym.Env):
                 else None
             )
             t = perf_counter()
-            if hasattr(self.opponent, "act"):
-                a = self.opponent.act(obs, mask, info)
-            else:
-                a = self.opponent(obs, mask, info)
+            a = decide(self.opponent, obs, mask, info)
             self.opponent_seconds += perf_counter() - t
-            aec.step(int(a))
+            aec.step(a)
 
     def _obs(self) -> Any:
-        obs = self._observe(self.learner)
-        if self.entity is not None:
-            # The observation's mask is the learner's mask (`action_masks()`): once the
-            # episode is over (the game ended, an illegal action) it allows index 0 alone,
-            # where the AEC env's mask of a finished agent is all zeros. A library that masks
-            # logits with -inf on the observation's mask (under autoreset too) stays finite.
-            obs["action_mask"] = self._mask()
-        return obs
+        # Where the observation holds a mask (entity), it is the learner's mask
+        # (`action_masks()`): once the episode is over (the game ended, an illegal action) it
+        # allows index 0 alone, where the AEC env's mask of a finished agent is all zeros.
+        return self.observer.learner_view(self._observe(self.learner), self._mask())
 
     def _observe(self, seat: int) -> Any:
-        if self.entity is not None:
-            return self.aec.observe(AGENTS[seat])
-        return self.layout.observe(self.aec.game, seat)
+        g = self.aec._g()
+        legal = self.aec.legal_moves() if g.current_player == seat else None
+        return self.observer.observe(g, seat, legal)
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (for MaskablePPO); when the learner
@@ -261,8 +264,7 @@ class SelfPlayEnv(gym.Env):
             mask = np.zeros(self.aec.n_actions, dtype=np.int8)
             mask[0] = 1  # never all zeros: -inf masking would give NaN
             return mask
-        mask, _ = aec._current_map()
-        return mask.copy()
+        return aec.legal_moves().mask.copy()
 
     def _info(self) -> dict[str, Any]:
         g = self.aec.game
@@ -280,7 +282,7 @@ class SelfPlayEnv(gym.Env):
             from .image import draw_board  # Pillow loads with the first picture
 
             return draw_board(self.aec._g(), seat=self.learner, bottom=self.learner)
-        text = render(self.aec.game, seat=self.learner)
+        text = render(self.aec._g(), seat=self.learner)
         if self.render_mode == "human":
             print(text)
             return None

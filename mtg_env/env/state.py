@@ -7,8 +7,9 @@ and what a face-down card is. v0 (`obs_type="flat"`) is one float32 vector in [0
 observation, plus rows for the hidden zones (`EntityState`). Both are fixed-size per
 format. The env card (`mtg_env.env.duel`, "State") documents every part.
 
-No observation, mask, candidate list or text view is built from this module: the env builds
-those from `spaces`, `entity` and `text` alone.
+No observation, mask, candidate list or text view is built from this module: the observers
+(`mtg_env.env.observers`) build those from `spaces`, `entity` and `text` alone, and name the
+state class that goes with each observation (`Observer.state_layout`).
 """
 
 from __future__ import annotations
@@ -78,7 +79,8 @@ class FlatState:
         self.size = n
         self.space = spaces.Box(0.0, 1.0, (n,), np.float32)
 
-    def state(self, g: Game) -> np.ndarray:
+    def state(self, g: Game, acting: Any = None) -> np.ndarray:
+        # `acting` (the entity state's candidate count) has no part in the flat state.
         lay, sl = self.layout, self.slices
         out = np.zeros(self.size, np.float32)
         # Each seat's own view: the two together hold both hands and every public object.
@@ -202,10 +204,3 @@ def hidden_row(g: Game, cid: int, zone: int) -> list[int]:
     f[_F["abilities"]] = ab
     f[_F["flags"]] = 1 if cd.token else 0
     return f
-
-
-def state_layout(layout: Layout, entity: EntityLayout | None, deck_size: int) -> Any:
-    """The state of an env: `EntityState` for v1 (an entity layout), else `FlatState`."""
-    if entity is not None:
-        return EntityState(entity, deck_size)
-    return FlatState(layout, deck_size)

@@ -21,13 +21,14 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from ..engine import Action, Game, IllegalActionError, load_cards
-from ..env.duel import _deck_spec, canonical, check_args, check_seed, pick_pair
-from ..env.entity import EntityLayout
+from ..env.duel import _deck_spec, check_args, check_seed, pick_pair
+from ..env.observers import OBSERVERS, Legal, Observer, make_observer
+from ..env.selfplay import decide, make_opponent, reseeded
 from ..env.selfplay import learner_seat as seat_from_seed
-from ..env.selfplay import make_opponent
 from ..env.spaces import Layout
+from ..env.step import NO_INDEX, TERMINATED, TRUNCATED, advance, engine_move
 
-OBS_TYPES = ("flat", "entity")
+OBS_TYPES = tuple(OBSERVERS)
 
 
 # gymnasium's autoreset modes by value (`gymnasium.vector.AutoresetMode`, gymnasium >= 1.1;
@@ -146,8 +147,6 @@ class DuelBatch:
             max_decisions,
             {"auto_pass": auto_pass, "reward_shaping": reward_shaping, "mulligans": mulligans},
         )
-        if obs_type not in OBS_TYPES:
-            raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, not {obs_type!r}")
         self.autoreset_mode = autoreset_mode_of(autoreset_mode)
         n = self.num_games = num_games
         self.format = format
@@ -157,24 +156,15 @@ class DuelBatch:
         self.mulligans = mulligans
         self.reward_shaping = reward_shaping
         self.layout = Layout(load_cards(format))
-        self.entity = EntityLayout(self.layout) if obs_type == "entity" else None
+        self.observer: Observer = make_observer(obs_type, self.layout)
         self.deck_pool, self.fixed_pair = _deck_spec(decks, format)
-        if self.entity is not None:
-            self.n_actions = self.entity.n_actions
-            self.single_observation_space: spaces.Space = self.entity.observation_space
-            self.obs: Any = {
-                k: np.zeros((n, *sp.shape), sp.dtype)
-                for k, sp in self.entity.observation_space.spaces.items()
-            }
-            self.masks: np.ndarray = self.obs["action_mask"]
-            # Row views, one dict per game, for the encoder to write into.
-            self._rows_out = [{k: a[i] for k, a in self.obs.items()} for i in range(n)]
-            self._scratch = {k: np.zeros_like(a[0]) for k, a in self.obs.items()}
-        else:
-            self.n_actions = self.layout.n_actions
-            self.single_observation_space = spaces.Box(0.0, 1.0, (self.layout.n_obs,), np.float32)
-            self.obs = np.zeros((n, self.layout.n_obs), np.float32)
-            self.masks = np.zeros((n, self.n_actions), np.int8)
+        self.n_actions = self.observer.n_actions
+        self.single_observation_space: spaces.Space = self.observer.space
+        self.obs: Any
+        self.masks: np.ndarray
+        self.obs, self.masks = self.observer.batch_arrays(n)
+        # Per game, where its observation is written (a row of every batch array).
+        self._rows_out = self.observer.batch_rows(self.obs, n)
         self._scratch_mask = np.zeros(self.n_actions, np.int8)
         self.seats = np.zeros(n, np.int8)
         self.rewards = np.zeros((n, 2), np.float64)
@@ -186,11 +176,8 @@ class DuelBatch:
         self.needs_reset = np.zeros(n, bool)
         self.finals: list[tuple[int, dict[str, Any]]] = []
         self.games: list[Game | None] = [None] * n
-        # Per game: index -> engine action of the acting seat's mask (v1: candidate row ->
-        # action), valid while `_ok[i]`.
-        self._maps: list[dict[int, Action]] = [{} for _ in range(n)]
-        self._ok = [False] * n
-        self._cand: list[tuple[list[int], dict[int, Action]]] = [([], {}) for _ in range(n)]
+        # Per game: the acting seat's legal moves (None: not built for this state yet).
+        self._legal: list[Legal | None] = [None] * n
         self._deck_rng = [random.Random() for _ in range(n)]
         self._deck_seeded = [False] * n
         if opponent is not None and opponent_factory is not None:
@@ -264,11 +251,7 @@ class DuelBatch:
         self._encode(i)
 
     def _reseed_opponent(self, i: int, seed: int) -> None:
-        opp_seed = int(np.random.default_rng([seed, 0x0BB0]).integers(2**31))
-        if isinstance(self.opponent_spec, str):
-            self.opponents[i] = make_opponent(self.opponent_spec, opp_seed)
-        elif callable(getattr(self.opponents[i], "reseed", None)):
-            self.opponents[i].reseed(opp_seed)
+        self.opponents[i] = reseeded(self.opponent_spec, self.opponents[i], seed)
 
     def _new_game(self, i: int, seed: int | None) -> None:
         """raw_env.reset(seed): the decks and the game's seed from the game's own stream."""
@@ -289,7 +272,7 @@ class DuelBatch:
             mulligans=self.mulligans,
             max_decisions=self.max_decisions,
         )
-        self._ok[i] = False
+        self._legal[i] = None
 
     # ------------------------------------------------------------------ stepping
 
@@ -346,7 +329,8 @@ class DuelBatch:
                     raise RuntimeError(ended_message(i + self.first_index))
                 moves.append(None)
                 continue
-            action = self._maps[i].get(a) if self._ok[i] else None
+            legal = self._legal[i]
+            action = None if legal is None else legal.actions.get(a)
             if action is None and not self.learner_mode:
                 raise IllegalActionError(
                     illegal_message(i + self.first_index, a, int(self.seats[i]))
@@ -358,55 +342,36 @@ class DuelBatch:
         return bool(self.terminated[i] or self.truncated[i])
 
     def _apply(self, i: int, g: Game, action: Action) -> None:
-        """raw_env._step_to: the move, its rewards (both seats), the end or truncation."""
-        life = g.life[:] if self.reward_shaping else None
-        g.apply(action)
-        self._ok[i] = False
-        r = self.rewards
-        if life is not None and not g.is_over:
-            d0, d1 = g.life[0] - life[0], g.life[1] - life[1]
-            r[i, 0] += 0.01 * (d0 - d1)
-            r[i, 1] += 0.01 * (d1 - d0)
-        if g.is_over:
-            if g.truncated:
-                self.truncated[i] = True
-                return
-            if g.winner is not None:
-                r[i, g.winner] += 1.0
-                r[i, 1 - g.winner] -= 1.0
+        """The shared step (`mtg_env.env.step.advance`) into game i's row of the arrays."""
+        self._legal[i] = None
+        # An engine opponent's seat needs no mask (as `raw_env.engine_seat`).
+        engine_seat = 1 - int(self.seats[i]) if self.learner_mode and self._engine_opp[i] else None
+        rewards, status, _ = advance(
+            g, action, self.observer, lambda: self._prepare(i), self.reward_shaping, engine_seat
+        )
+        if rewards is not None:
+            r = self.rewards
+            r[i, 0] += rewards[0]
+            r[i, 1] += rewards[1]
+        if status == TERMINATED:
             self.terminated[i] = True
-            return
-        reason = (self.entity or self.layout).overflow(g)
-        if reason is None and self._needs_map(i, g):
-            if self._prepare(i) > 0:
-                reason = "a legal action has no index in the layout"
-        if reason is not None:
+        elif status == TRUNCATED:
             self.truncated[i] = True
 
-    def _needs_map(self, i: int, g: Game) -> bool:
-        # A seat that decides by index needs the mask; an engine opponent does not.
-        return not (self.learner_mode and self._engine_opp[i] and g.current_player != self.seats[i])
-
     def _prepare(self, i: int) -> int:
-        """The acting seat's mask and index map (the learner's or self-play's into the batch
-        row, a non-engine opponent's into scratch); the legal actions with no index."""
+        """The acting seat's legal moves, the mask written into the batch row (the learner's,
+        or self-play's) or into scratch (a non-engine opponent's); the legal actions with no
+        index."""
         g = self.games[i]
         assert g is not None
         seat = g.current_player
         if seat is None:
-            self._maps[i] = {}
-            self._ok[i] = True
+            self._legal[i] = self.observer.no_moves()
             return 0
         mine = not self.learner_mode or seat == self.seats[i]
-        if self.entity is not None:
-            rows, flat_map, missing = self.entity.candidates(g, seat)
-            self._maps[i] = {j: flat_map[fi] for j, fi in enumerate(rows)}
-            self._cand[i] = (rows, flat_map)  # the candidate rows of the next observation
-        else:
-            out = self.masks[i] if mine else self._scratch_mask
-            _, self._maps[i], missing = self.layout.mask_and_map(g, seat, out)
-        self._ok[i] = True
-        return missing
+        out = self.masks[i] if mine else self._scratch_mask
+        legal = self._legal[i] = self.observer.legal(g, seat, out)
+        return legal.missing
 
     def _play_opponent(self, i: int) -> None:
         """SelfPlayEnv._play_opponent: the opponent moves until the learner must decide."""
@@ -414,40 +379,27 @@ class DuelBatch:
         assert g is not None
         me = int(self.seats[i])
         opp = self.opponents[i]
+        where = f"game {i + self.first_index}: the opponent's move "
         while not self._done(i) and not g.is_over and g.current_player == 1 - me:
             if self._engine_opp[i]:
-                act = opp.choose(g)
-                legal = g.legal_actions()
-                if act not in legal:
-                    raise IllegalActionError(
-                        f"game {i + self.first_index}: the opponent chose {act}, not legal"
-                    )
-                _, act = canonical(self.layout, g, 1 - me, act, legal)
+                _, act = engine_move(self.layout, g, opp.choose(g), where)
                 self._apply(i, g, act)
                 continue
-            if not self._ok[i]:
+            legal = self._legal[i]
+            if legal is None:
                 self._prepare(i)
+                legal = self._legal[i]
+                assert legal is not None
             obs = None
             if getattr(opp, "needs_observation", True):
                 obs = self._observe_copy(i, 1 - me)
-            mask = self._current_mask(i)
+            mask = legal.mask.copy()
             info = {"game": g, "seat": 1 - me}
-            a = opp.act(obs, mask, info) if hasattr(opp, "act") else opp(obs, mask, info)
-            action = self._maps[i].get(int(a))
+            a = decide(opp, obs, mask, info)
+            action = legal.actions.get(a)
             if action is None:
-                raise IllegalActionError(
-                    f"game {i + self.first_index}: the opponent chose index {a}, not legal"
-                )
+                raise IllegalActionError(f"{where}(index {a}) is not legal now")
             self._apply(i, g, action)
-
-    def _current_mask(self, i: int) -> np.ndarray:
-        """The acting seat's mask as a fresh array (for an opponent's `act`)."""
-        m = np.zeros(self.n_actions, np.int8)
-        if self.entity is not None:
-            m[: len(self._maps[i])] = 1
-        else:
-            m[list(self._maps[i])] = 1
-        return m
 
     # ------------------------------------------------------------------ observations
 
@@ -459,38 +411,29 @@ class DuelBatch:
             cp = g.current_player
             self.seats[i] = cp if cp is not None else self.seats[i]
         seat = int(self.seats[i])
-        acting = g.current_player == seat
-        if acting and not self._ok[i]:
-            self._prepare(i)
-        if self.entity is not None:
-            cands = self._cands(i) if acting else None
-            self.entity.observe(g, seat, cands, out=self._rows_out[i])
-        else:
-            self.layout.observe(g, seat, out=self.obs[i])
-            if not acting:
-                self.masks[i].fill(0)
+        legal = self._acting_legal(i, g, seat)
+        self.observer.observe(g, seat, legal, self._rows_out[i])
+        if legal is None:
+            self.masks[i].fill(0)
 
-    def _cands(self, i: int) -> tuple[list[int], dict[int, Action]]:
-        """The acting seat's candidate rows (flat indices in index order) and actions."""
-        if not self._ok[i]:
+    def _acting_legal(self, i: int, g: Game, seat: int) -> Legal | None:
+        """`seat`'s legal moves in game i if it acts, else None."""
+        if g.current_player != seat:
+            return None
+        if self._legal[i] is None:
             self._prepare(i)
-        return self._cand[i]
+        return self._legal[i]
 
     def _observe_copy(self, i: int, seat: int) -> Any:
         """A fresh observation of `seat` in game i (an opponent's, a final one)."""
         g = self.games[i]
         assert g is not None
-        acting = g.current_player == seat
-        if self.entity is not None:
-            return self.entity.observe(g, seat, self._cands(i) if acting else None)
-        return self.layout.observe(g, seat)
+        return self.observer.observe(g, seat, self._acting_legal(i, g, seat))
 
     def _final_info(self, g: Game) -> dict[str, Any]:
         info: dict[str, Any] = {"winner": g.winner, "truncated": bool(g.truncated)}
         if not g.is_over:
-            info["truncated_reason"] = (self.entity or self.layout).overflow(
-                g
-            ) or "a legal action has no index in the layout"
+            info["truncated_reason"] = self.observer.overflow(g) or NO_INDEX
         return info
 
     def _end(self, i: int, info: dict[str, Any]) -> None:
@@ -507,12 +450,8 @@ class DuelBatch:
         if not same_step:
             self.needs_reset[i] = True
             assert final is not None
-            if isinstance(self.obs, dict):
-                for k, a in self.obs.items():
-                    a[i] = final[k]
-            else:
-                self.obs[i] = final
-                self.masks[i] = self._end_mask()
+            self.observer.put_row(self.obs, i, final)
+            self.masks[i] = self._end_mask()
             return
         term, trunc = self.terminated[i], self.truncated[i]
         self._restart(i)
@@ -539,9 +478,7 @@ class DuelBatch:
         """The last observation of game i's episode, of `seats[i]` (the learner, or in
         self-play mode the seat that made the last move), with the end's mask."""
         obs = self._observe_copy(i, int(self.seats[i]))
-        if isinstance(obs, dict):
-            obs["action_mask"] = self._end_mask()
-        return obs
+        return self.observer.learner_view(obs, self._end_mask())
 
     # ------------------------------------------------------------------ helpers
 
@@ -555,11 +492,7 @@ class DuelBatch:
             "truncated": self.truncated,
             "needs_reset": self.needs_reset,
         }
-        if isinstance(self.obs, dict):
-            out.update({f"obs.{k}": v for k, v in self.obs.items()})
-        else:
-            out["obs"] = self.obs
-            out["masks"] = self.masks
+        out.update(self.observer.named_arrays(self.obs, self.masks))
         return out
 
     def use_arrays(self, arrays: dict[str, np.ndarray]) -> None:
@@ -573,12 +506,8 @@ class DuelBatch:
         self.learner_rewards = arrays["learner_rewards"]
         self.terminated, self.truncated = arrays["terminated"], arrays["truncated"]
         self.needs_reset = arrays["needs_reset"]
-        if isinstance(self.obs, dict):
-            self.obs = {k: arrays[f"obs.{k}"] for k in self.obs}
-            self.masks = self.obs["action_mask"]
-            self._rows_out = [{k: a[i] for k, a in self.obs.items()} for i in range(self.num_games)]
-        else:
-            self.obs, self.masks = arrays["obs"], arrays["masks"]
+        self.obs, self.masks = self.observer.from_named(arrays, self.obs)
+        self._rows_out = self.observer.batch_rows(self.obs, self.num_games)
 
     def action_masks(self) -> np.ndarray:
         """The acting (or learner) seat's masks as booleans, one row per game."""

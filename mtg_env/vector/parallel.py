@@ -203,7 +203,7 @@ class ParallelDuelBatch:
             views["obs"] = {k[4:]: a for k, a in arrays.items() if k.startswith("obs.")}
             views["masks"] = views["obs"]["action_mask"]
         self.episodes_done = 0
-        ctx = mp.get_context(
+        ctx: Any = mp.get_context(
             mp_context or ("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         )
         kw = {"format": format, "decks": decks, **kwargs}

@@ -184,7 +184,7 @@ def test_text_view_numbers_the_actions_step_takes_and_hides_the_opponent_hand() 
                 for c in g.hand[seat] + g.battlefield + g.graveyard[0] + g.graveyard[1]
             }
             assert not any(f"{n}#" in text for n in opp_hand)
-            _, amap = e._current_map()
+            amap = e.legal_moves().actions
             for i, a in amap.items():
                 assert f"  {i}: {g.describe(a)}" in text
             e.step(min(amap))
