@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import sys
 from pathlib import Path
 
 import pytest
@@ -260,6 +261,103 @@ def test_a_branch_on_the_observation_type_is_found(tmp_path: Path) -> None:
         assert obs_type_branches(src) == [1], branch
     src.write_text("observer = make_observer(obs_type, layout)\nif n > 0:\n    pass\n")
     assert obs_type_branches(src) == []
+
+
+# Game's chain of jobs, from the public API down to the kernel and the declarations: (class,
+# module under mtg_env/engine).
+CHAIN = (
+    ("Game", "game"),
+    ("Setup", "setup"),
+    ("Turn", "turn"),
+    ("Priority", "priority"),
+    ("Stack", "stack"),
+    ("Targeting", "targets"),
+    ("StateBasedActions", "sba"),
+    ("Kernel", "kernel"),
+    ("GameLike", "protocol"),
+)
+ENGINE = ROOT / "mtg_env" / "engine"
+
+
+def _is_declaration(f: ast.FunctionDef) -> bool:
+    return any(isinstance(s, ast.Raise) and "NotImplementedError" in ast.unparse(s) for s in f.body)
+
+
+def chain_calls(chain: tuple[tuple[str, str], ...] = CHAIN) -> dict[str, list[str]]:
+    """Every use of a job's method from a job below the one that implements it ("up"), and
+    from above ("down"), as "Caller.method -> Callee.name". A use is `self.name`, or
+    `g.name` for a game `g` a classmethod made (`g = cls...`). The callee is the class the
+    method resolution order finds: the highest in the chain that implements the name (a
+    declaration in GameLike is not an implementation)."""
+    methods: dict[int, list[ast.FunctionDef]] = {}
+    implemented: dict[str, int] = {}
+    for k, (cls, mod) in enumerate(chain):
+        tree = ast.parse((ENGINE / f"{mod}.py").read_text())
+        node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+        methods[k] = [f for f in node.body if isinstance(f, ast.FunctionDef)]
+        for f in methods[k]:
+            if not _is_declaration(f):
+                implemented.setdefault(f.name, k)
+    out: dict[str, list[str]] = {"up": [], "down": []}
+    for k, fs in methods.items():
+        for f in fs:
+            games = {"self"}
+            for n in ast.walk(f):
+                if isinstance(n, ast.Assign) and ast.unparse(n.value).startswith("cls"):
+                    games |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+            for n in ast.walk(f):
+                if (
+                    isinstance(n, ast.Attribute)
+                    and isinstance(n.value, ast.Name)
+                    and n.value.id in games
+                    and n.attr in implemented
+                    and implemented[n.attr] != k
+                ):
+                    way = "up" if implemented[n.attr] < k else "down"
+                    callee = chain[implemented[n.attr]][0]
+                    out[way].append(f"{chain[k][0]}.{f.name} -> {callee}.{n.attr}")
+    return out
+
+
+def test_the_jobs_call_only_themselves_and_the_jobs_below() -> None:
+    """The chain is right side up: no job calls a method that a job above it implements
+    (a lower job that must continue in a higher one pushes a frame on `self.k`)."""
+    calls = chain_calls()
+    assert calls["up"] == []
+    assert len(calls["down"]) > 50  # the check reads the calls it should
+
+
+def test_an_upward_call_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = tmp_path / "engine"
+    engine.mkdir()
+    (engine / "top.py").write_text(
+        "class Top(Low):\n    def run(self):\n        return 1\n"
+        "    @classmethod\n    def new(cls):\n        g = cls()\n        return g.low()\n"
+    )
+    (engine / "low.py").write_text(
+        "class Low:\n    def low(self):\n        return self.run()\n"
+        "    def run(self):\n        raise NotImplementedError\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "ENGINE", engine)
+    calls = chain_calls((("Top", "top"), ("Low", "low")))
+    assert calls == {"up": ["Low.low -> Top.run"], "down": ["Top.new -> Low.low"]}
+
+
+def test_every_declaration_is_called_below_the_chain() -> None:
+    """GameLike declares what the rules modules below the chain (combat, effects, layers,
+    log, explain, the formats) call on the game, and nothing else."""
+    jobs = {mod for _, mod in CHAIN}
+    declared = {n for n in vars(GameLike) if not n.startswith("__")}
+    used: set[str] = set()
+    for path in [*ENGINE.glob("*.py"), *(ENGINE / "formats").glob("*.py")]:
+        if path.parent == ENGINE and path.stem in jobs:
+            continue
+        for n in ast.walk(ast.parse(path.read_text())):
+            if isinstance(n, ast.Attribute) and not (
+                isinstance(n.value, ast.Name) and n.value.id == "self"
+            ):
+                used.add(n.attr)
+    assert declared - used == set()
 
 
 @pytest.mark.source

@@ -4,28 +4,33 @@
 (`self.k`) of small tuples, so that a game paused at any decision (mid-cast, mid-
 resolution, mid-SBA) is plain data and clones by copying lists.
 
-`Game` is split by job, one base class per module: building a game (`setup`), zones
-(`zones`), the turn (`turn`), priority and casting (`priority`), targets (`targets`), the
-stack and triggers (`stack`) and state-based actions (`sba`); this module holds the public
-API, the run loop and the characteristics cache. Its fields are declared once
-(`engine.fields`), and the format's hooks (`engine.formats`) decide what a format changes.
+`Game` is split by job, one base class per module, each calling only itself and the jobs
+below it (engine.protocol): building a game (`setup`), the turn (`turn`), priority and
+casting (`priority`), the stack and triggers (`stack`), targets (`targets`), state-based
+actions (`sba`) and the kernel (`kernel`: the event log, the characteristics cache,
+decisions, zone moves); this module holds the public API, the constructors and the run
+loop. Its fields are declared once (`engine.fields`), and the format's hooks
+(`engine.formats`) decide what a format changes.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from operator import index
-from typing import Any, Final, SupportsIndex
+from typing import Any, Final, Self, SupportsIndex
 
-from . import combat as cb
+from .carddb import Deck, resolve_deck
 from .constants import (
     BATTLEFIELD,
     CREATURE,
     D_PRIORITY,
-    STACK,
+    EXILE,
+    GRAVEYARD,
+    HAND,
+    LIBRARY,
+    MAIN1,
 )
-from .derived import Derived
 from .explain import why_illegal
 from .formats import Format
 from .frames import (
@@ -46,13 +51,13 @@ from .frames import (
     F_SETTLE,
     F_TRIG_DONE,
 )
-from .layers import Chars, chars_off_battlefield, compute
+from .layers import compute
 from .log import describe_action, obj_name, render_events
 from .objects import (
-    SPELL,
     Action,
     Decision,
     IllegalActionError,
+    Perm,
 )
 from .rng import Rng
 from .setup import Setup
@@ -66,6 +71,150 @@ class Game(Setup):
     __slots__ = ()  # the fields' slots are GameFields' (engine.state, from engine.fields)
 
     # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(
+        cls,
+        decks: Sequence[Deck | str | Sequence[str]],
+        seed: SupportsIndex = 0,
+        format: str = "classic",
+        *,
+        first_player: SupportsIndex | None = None,
+        auto_pass: bool = True,
+        mulligans: bool = True,
+        max_decisions: SupportsIndex | None = None,
+    ) -> Self:
+        """A new game: shuffle, choose the first player by the seed (unless
+        `first_player` fixes it), draw seven each, then London mulligans as decisions."""
+        if len(decks) != 2:
+            raise ValueError("a game needs exactly two decks")
+        # Numbers as plain ints (numpy integers included): the compiled build takes no
+        # other kind, and the hashes and logs must not depend on which kind was given.
+        g = cls._empty(format, index(seed), auto_pass, _index_or_none(max_decisions))
+        names = [_deck_names(d, format) for d in decks]
+        g.rules.deal(g, names, _index_or_none(first_player), mulligans)
+        g._run()
+        return g
+
+    @classmethod
+    def setup(
+        cls,
+        players: Sequence[dict[str, Any]],
+        *,
+        format: str = "classic",
+        seed: SupportsIndex = 0,
+        turn: SupportsIndex = 1,
+        active: SupportsIndex = 0,
+        step: SupportsIndex = MAIN1,
+        auto_pass: bool = False,
+        max_decisions: SupportsIndex | None = None,
+    ) -> tuple[Self, dict[str, int]]:
+        """A scripted position (docs/scenarios.md): the active player has priority in `step` with
+        an empty stack. `players[i]` has `life` and zone lists (`hand`, `library` top card
+        first, `graveyard`, `exile`, `battlefield`) of entries `{card, id, tapped, sick,
+        damage, counters, attached_to, timestamp}`. Returns the game and label -> card id.
+        Permanents are not summoning sick unless `sick`; timestamps follow the listed
+        order (seat 0 first) unless `timestamp` overrides (smaller is earlier)."""
+        if len(players) != 2:
+            raise ValueError("setup needs exactly two players")
+        turn, active, step = index(turn), index(active), index(step)
+        g = cls._empty(format, index(seed), auto_pass, _index_or_none(max_decisions))
+        g.rules.check_setup_step(step)
+        labels: dict[str, int] = {}
+        g.turn = turn
+        g.active = active
+        g.step = step
+        g.first_player = active if turn % 2 == 1 else 1 - active
+        # Clock: 1 = the non-active player's last turn began, 2 = this turn began.
+        g.last_turn_start = [0, 0]
+        g.last_turn_start[1 - active] = 1
+        g.last_turn_start[active] = 2
+        g.turn_start_clock = 2
+        g.clock = 3
+        attach: list[tuple[int, str]] = []
+        order: list[tuple[int, int]] = []  # (timestamp key, cid)
+        n = 0
+        for seat, spec in enumerate(players):
+            g.life[seat] = spec.get("life", g.rules.starting_life)
+            g.rules.setup_player(g, seat, spec)
+            for zname, zone in (
+                ("library", LIBRARY),
+                ("hand", HAND),
+                ("graveyard", GRAVEYARD),
+                ("exile", EXILE),
+                ("battlefield", BATTLEFIELD),
+            ):
+                entries = list(spec.get(zname, []))
+                if zone == LIBRARY:
+                    entries.reverse()  # listed top first; stored bottom first
+                for e in entries:
+                    e = {"card": e} if isinstance(e, str) else e
+                    owner = e.get("owner", seat)
+                    cdef = g.cardset.cards.get(e["card"]) or g.cardset.tokens.get(e["card"])
+                    if cdef is None:
+                        raise ValueError(f"unknown card {e['card']!r}")
+                    if e.get("face_down"):
+                        if e["card"] not in g.cardset.face_down or zone != BATTLEFIELD:
+                            raise ValueError(
+                                f"face_down: {e['card']!r} must be a two-part card on the "
+                                "battlefield"
+                            )
+                        cdef = g.cardset.face_down[e["card"]]
+                    if zone == LIBRARY and g.rules.pile(seat) != seat:
+                        raise ValueError(
+                            "this format has one shared pile: list it as player 0's library"
+                        )
+                    cid = g._new_card(cdef, owner)
+                    label = e.get("id")
+                    if label:
+                        if label in labels:
+                            raise ValueError(f"duplicate label {label!r}")
+                        labels[label] = cid
+                    if zone == BATTLEFIELD:
+                        g.zone[cid] = BATTLEFIELD
+                        n += 1
+                        ts = e.get("timestamp")
+                        order.append((ts if ts is not None else n, cid))
+                        p = Perm.new(cid, g.oid[cid], seat, 0, 0)
+                        p.tapped = bool(e.get("tapped", False))
+                        p.damage = int(e.get("damage", 0))
+                        if e.get("counters"):
+                            p.counters = {k: int(v) for k, v in e["counters"].items() if v}
+                        p.control_since = 3 if e.get("sick") else 0
+                        g.perm[cid] = p
+                        g.battlefield.append(cid)
+                        if e.get("attached_to"):
+                            attach.append((cid, e["attached_to"]))
+                    else:
+                        g.zone[cid] = zone
+                        pile = g.rules.pile(owner) if zone in (LIBRARY, GRAVEYARD) else owner
+                        {LIBRARY: g.library, HAND: g.hand, GRAVEYARD: g.graveyard, EXILE: g.exile}[
+                            zone
+                        ][pile].append(cid)
+        for cid, label in attach:
+            if label not in labels:
+                raise ValueError(f"attached_to: unknown label {label!r}")
+            g.perm[cid].attached = labels[label]
+        # Timestamps in listed order unless overridden; the clock starts after them.
+        order.sort(key=lambda x: x[0])
+        for ts, cid in order:
+            g.perm[cid].timestamp = ts + 10
+        g.battlefield = [cid for _, cid in order]
+        g.clock = max([g.perm[c].timestamp for c in g.battlefield], default=10) + 1
+        sick_stamp = g._tick()
+        for cid in g.battlefield:
+            if g.perm[cid].control_since == 3:
+                g.perm[cid].control_since = sick_stamp
+        # Control from static effects (an Aura's "you control") is the starting position,
+        # not a change.
+        g._dirty = False
+        g._chars = compute(g)
+        for cid in g.battlefield:
+            g.perm[cid].last_ctrl = g._chars[cid].controller
+        g._log("setup", turn, active, step)
+        g.k.append((F_PRIO, active))
+        g._run()
+        return g, labels
 
     # ------------------------------------------------------------------ public API
 
@@ -82,52 +231,6 @@ class Game(Setup):
     @property
     def is_over(self) -> bool:
         return self.over
-
-    def chars(self, cid: SupportsIndex) -> Chars:
-        """Characteristics of object `cid` as the layer system computes them."""
-        if not isinstance(cid, int):  # a numpy integer, say: the compiled build needs an int
-            cid = index(cid)
-        if self._dirty:
-            self._recompute()
-        ch = self._chars.get(cid)
-        if ch is None:
-            ch = chars_off_battlefield(self, cid)
-        return ch
-
-    def chars_of(self, cids: Iterable[int]) -> list[Chars]:
-        """`[chars(c) for c in cids]` with one layer-state check (for encoders)."""
-        if self._dirty:
-            self._recompute()
-        m = self._chars
-        return [m.get(c) or chars_off_battlefield(self, c) for c in cids]
-
-    def controlled(self, seat: int) -> list[int]:
-        """The permanents `seat` controls, in battlefield order (do not mutate)."""
-        return self._derived().controlled[seat]
-
-    def positions(self, seat: int) -> dict[int, int]:
-        """Permanent -> its index among those `seat` controls (do not mutate)."""
-        d = self._derived()
-        pos = d.positions[seat]
-        if pos is None:
-            pos = d.positions[seat] = {c: i for i, c in enumerate(d.controlled[seat])}
-        return pos
-
-    def controller(self, cid: int) -> int:
-        if self.zone[cid] == BATTLEFIELD:
-            return self.chars(cid).controller
-        return self.controller_off_battlefield(cid)
-
-    def controller_off_battlefield(self, cid: int) -> int:
-        """A spell's controller is who cast it; other cards are "controlled" by their owner."""
-        if self.zone[cid] == STACK:
-            for it in self.stack:
-                if it.kind == SPELL and it.cid == cid:
-                    return it.controller
-        return self.owner[cid]
-
-    def name(self, cid: int) -> str:
-        return self.cdef[cid].name
 
     def legal_actions(self) -> list[Action]:
         """Exactly the actions `apply` accepts now (computed once per state)."""
@@ -184,12 +287,6 @@ class Game(Setup):
 
     # ------------------------------------------------------------------ logging
 
-    def _log(self, *event: Any) -> None:
-        if self._ev_shared:
-            self._events = self._events[:]
-            self._ev_shared = False
-        self._events.append(event)
-
     def log_text(self, events: Iterable[tuple] | None = None) -> str:
         """The event log as readable lines."""
         return render_events(self, self._events if events is None else events)
@@ -199,57 +296,6 @@ class Game(Setup):
         return describe_action(self, action)
 
     # ------------------------------------------------------------------ characteristics
-
-    def _recompute(self) -> None:
-        for _ in range(8):
-            self._dirty = False
-            self._chars = compute(self)
-            if not self._track_control():
-                break
-        self._drv = None
-
-    def _derived(self) -> Derived:
-        """Per-layer-state tables read at every decision (state-based-action candidates,
-        mana sources, activated abilities), built once after each layer recomputation:
-        they depend only on the computed characteristics and on which permanents exist,
-        and both change only through `_recompute`."""
-        if self._dirty:
-            self._recompute()
-        d = self._drv
-        if d is None:
-            d = self._drv = Derived(self._chars, self.battlefield, self.perm, self._spend)
-        return d
-
-    def _track_control(self) -> bool:
-        """Note control changes (summoning sickness, CR 302.6; removal from combat,
-        CR 506.4) and end effects whose "as long as you control" condition broke."""
-        changed = False
-        chars = self._chars
-        for cid in self.battlefield:
-            p = self.perm[cid]
-            ctl = chars[cid].controller
-            if ctl != p.last_ctrl:
-                p.last_ctrl = ctl
-                p.control_since = self._tick()
-                self._log("control", cid, ctl)
-                if cid in self.attackers or cid in self.blockers:
-                    cb.remove_from_combat(self, cid)
-        keep = []
-        for e in self.effects:
-            if e.duration == 2:  # DUR_WHILE_CONTROL_SOURCE
-                src = chars.get(e.source)
-                if (
-                    src is None
-                    or self.perm[e.source].oid != e.source_oid
-                    or (src.controller != e.controller)
-                ):
-                    changed = True
-                    continue
-            keep.append(e)
-        if changed:
-            self.effects = keep
-            self._dirty = True
-        return changed
 
     def explain(self, cid: SupportsIndex) -> list[str]:
         """Why object `cid` looks the way it does: its printed (or copied) values, then the
@@ -278,29 +324,7 @@ class Game(Setup):
         lines.append(res)
         return lines
 
-    def sick(self, cid: int) -> bool:
-        """CR 302.6: not continuously controlled since its controller's most recent turn
-        began (haste is checked by the callers)."""
-        if not self.rules.summoning_sickness:
-            return False
-        p = self.perm[cid]
-        return p.control_since > self.last_turn_start[self.chars(cid).controller]
-
-    def has_kw(self, cid: int, kw: str) -> bool:
-        return kw in self.chars(cid).keywords
-
     # ------------------------------------------------------------------ the run loop
-
-    def _set_decision(
-        self,
-        kind: int,
-        player: int,
-        source: int = -1,
-        prompt: str = "",
-        options: tuple[str, ...] = (),
-    ) -> None:
-        self._decision = Decision(kind, player, source, prompt, options)
-        self._legal = None
 
     def _run(self) -> None:
         frames = _TABLES.get(type(self.rules)) or _frame_table(self.rules)
@@ -432,3 +456,17 @@ def _frame_table(fmt: Format) -> tuple:
     table = tuple(None if i in direct else frames[i] for i in range(len(frames)))
     _TABLES[type(fmt)] = table
     return table
+
+
+def _deck_names(d: Deck | str | Sequence[str], fmt: str) -> tuple[str, ...]:
+    if isinstance(d, Deck):
+        if d.format != fmt:
+            raise ValueError(f"deck {d.name!r} is a {d.format} deck; this game is {fmt}")
+        return d.cards
+    if isinstance(d, str):
+        return resolve_deck(d, fmt).cards
+    return tuple(d)
+
+
+def _index_or_none(n: SupportsIndex | None) -> int | None:
+    return None if n is None else index(n)

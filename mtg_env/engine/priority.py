@@ -38,7 +38,6 @@ from .constants import (
     INSTANT,
     KEEP,
     LAND,
-    LIBRARY,
     MAIN1,
     MAIN2,
     MULLIGAN,
@@ -50,9 +49,7 @@ from .constants import (
 from .decisions import (
     Announce,
     BlockTarget,
-    CleanupDiscard,
     Legend,
-    LegendKeep,
     Redraw,
     Resolving,
     Targets,
@@ -74,7 +71,7 @@ from .objects import (
     action,
     activated_at,
 )
-from .targets import Targeting
+from .stack import Stack
 
 PASS_ACTION: Final = action(PASS)
 KEEP_ACTION: Final = action(KEEP)
@@ -88,7 +85,7 @@ _PRIORITY: Final = (Decision(D_PRIORITY, 0), Decision(D_PRIORITY, 1))
 MAX_X: Final = 20
 
 
-class Priority(Targeting):
+class Priority(Stack):
     __slots__ = ()
 
     def _f_prio(self, p: int, resolve: bool = False) -> None:
@@ -239,72 +236,6 @@ class Priority(Targeting):
         if ab.targets and not self._targets_exist(ab.targets, cid, p, ABILITY, ch):
             return "there is no legal target"
         return None
-
-    def _answer(self, d: Decision, a: Action) -> None:
-        k = d.kind
-        p = d.player
-        if k == D_PRIORITY:
-            if a.kind == PASS:
-                self._pass(p)
-                return
-            self.passes = 0
-            self.rules.answer_priority(self, p, a)
-            return
-        ctx = self.ctx
-        if ctx is not None:
-            answer = self.rules.answers.get(type(ctx))
-            if answer is not None:
-                answer(self, p, a)
-                return
-        if k == D_TARGET:
-            ctx = self.ctx
-            assert isinstance(ctx, Targets)
-            item = ctx.item
-            item.targets.append((a.obj, 0 if a.obj < 0 else self.oid[a.obj]))
-            self._next_target()
-            return
-        if k == D_ATTACKERS:
-            cb.answer_attackers(self, a)
-            return
-        if k in (D_BLOCKERS, D_BLOCK_TARGET):
-            cb.answer_blockers(self, a)
-            return
-        if k == D_MULLIGAN:
-            self._answer_mulligan(p, a)
-            return
-        if k == D_BOTTOM:
-            self._move(a.obj, LIBRARY, bottom=True)
-            self._log("bottom", p)
-            return
-        if k == D_DISCARD:
-            if isinstance(ctx, CleanupDiscard):
-                self._discard(p, a.obj)
-                self.ctx = None
-            else:
-                assert self.res is not None
-                self.res.vars["answer"] = a.obj
-            return
-        if k == D_TRIGGER_ORDER:
-            mine = [t for t in self.triggers if t.controller == p]
-            t = mine[a.arg]
-            self.triggers.remove(t)
-            self._put_trigger(t)
-            return
-        if k == D_CHOICE:
-            if isinstance(ctx, Resolving):
-                assert self.res is not None
-                self.res.vars["answer"] = a.arg
-            elif isinstance(ctx, Announce):
-                self._announced(ctx, ctx.choices[a.arg])
-            return
-        if k == D_SELECT:
-            if isinstance(ctx, Legend):
-                self.ctx = LegendKeep(a.obj)
-            elif isinstance(ctx, Resolving):
-                assert self.res is not None
-                self.res.vars["answer"] = a.obj
-            return
-        raise AssertionError(k)  # pragma: no cover
 
     def _take_priority_action(self, p: int, a: Action) -> None:
         """CR 117.1a: play a land, cast a spell or activate an ability."""

@@ -1,19 +1,22 @@
-"""`GameLike`: the game as its parts and the modules below `Game` see it.
+"""`GameLike`: the game as the rules modules below `Game` see it.
 
-`Game` (engine.game) is built from its jobs (zones, turn, priority, targets, stack,
-state-based actions, setup), one module each, and calls down into the rules modules
-(combat, effects, layers, log, explain) and into the format's hooks (engine.formats).
-Those take the game as an argument typed `GameLike`, so that one job can call another's
-methods and every import in the engine points down (none hidden from the import graph).
+`Game` (engine.game) is built from its jobs, one module each, in one chain of base classes
+from the public API down to the kernel: `Game -> Setup -> Turn -> Priority -> Stack ->
+Targeting -> StateBasedActions -> Kernel -> GameLike -> GameFields`. Each job calls only
+itself and the jobs below it (tests/test_layout.py reads the chain and counts the calls that
+go up: none); where a lower job must continue in a higher one it pushes a frame on the
+continuation stack (`self.k`, engine.frames) that the run loop (engine.game) dispatches. The
+kernel (engine.kernel) owns what every job reaches: the event log, the characteristics
+cache, decisions and zone moves. Single inheritance because the compiled build
+(docs/compiling.md) reads fields at fixed offsets and calls methods through a vtable, where
+traits (interfaces) cost a search on every access. The fields come from `GameFields`
+(generated from engine.fields.FIELDS).
 
-The jobs form one chain of base classes, `Game -> Setup -> Zones -> Turn -> Priority ->
-Targeting -> Stack -> StateBasedActions -> GameLike -> GameFields` (the method resolution
-order a class listing all seven jobs as bases would have): with single inheritance the
-compiled build (docs/compiling.md) reads fields at fixed offsets and calls methods
-through a vtable, where traits (interfaces) cost a search on every access. Its fields
-come from `GameFields` (generated from engine.fields.FIELDS); its methods are declared
-here and implemented by `Game` or one of its jobs: tests/test_layout.py checks that each
-has an implementation elsewhere.
+The rules modules below the chain (combat, effects, layers, log, explain, the formats'
+hooks) take the game as an argument typed `GameLike`, so that every import in the engine
+points down. What they call is declared here, each declaration with the job that
+implements it and the modules that call it; nothing else is (tests/test_layout.py checks
+that every declaration has an implementation and a caller below the chain).
 """
 
 from __future__ import annotations
@@ -21,65 +24,69 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, SupportsIndex
 
-from .cards import ActivatedAbility, CardDef, TargetSpec, TriggeredAbility
+from .cards import ActivatedAbility, CardDef, TargetSpec
 from .chars import Chars
 from .derived import Derived
 from .mana import Source
-from .objects import Action, Decision, StackItem, Trigger
+from .objects import Action, Decision, StackItem
 from .state import GameFields
 
 
 class GameLike(GameFields):
     # Declarations, not stubs: each method below is implemented by `Game` or one of its
-    # jobs, which come first in `Game`'s method resolution order, so these bodies never run
-    # (tests/test_layout.py checks that every one has an implementation elsewhere).
+    # jobs, which come first in `Game`'s method resolution order, so these bodies never run.
     __slots__ = ()
 
-    # The public API (engine.game).
+    # engine.game; called by explain, log.
     @property
     def decision(self) -> Decision | None:
         raise NotImplementedError
 
+    # engine.game; called by explain.
     def legal_actions(self) -> list[Action]:
         raise NotImplementedError
 
+    # engine.kernel; called by combat, effects, explain, formats.base, formats.pocket, log.
     def chars(self, cid: SupportsIndex) -> Chars:
         raise NotImplementedError
 
+    # engine.kernel; called by the rules modules below the chain.
     def name(self, cid: int) -> str:
         raise NotImplementedError
 
+    # engine.kernel; called by the rules modules below the chain.
     def controller(self, cid: int) -> int:
         raise NotImplementedError
 
+    # engine.kernel; called by layers.
     def controller_off_battlefield(self, cid: int) -> int:
         raise NotImplementedError
 
+    # engine.kernel; called by formats.pocket.
     def controlled(self, seat: int) -> list[int]:
         raise NotImplementedError
 
+    # engine.kernel; called by combat.
     def sick(self, cid: int) -> bool:
         raise NotImplementedError
 
+    # engine.priority; called by effects, explain.
     def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]:
         raise NotImplementedError
 
+    # engine.sba; called by effects.
     def can_enchant(self, aura: int, target: int) -> bool:
         raise NotImplementedError
 
-    # The run loop, the event log and the characteristics cache (engine.game).
-    def _run(self) -> None:
-        raise NotImplementedError
-
-    def _recompute(self) -> None:
-        raise NotImplementedError
-
+    # engine.kernel; called by combat, effects, formats.adventure, formats.base, formats.pocket.
     def _log(self, *event: Any) -> None:
         raise NotImplementedError
 
+    # engine.kernel; called by combat, formats.base.
     def _derived(self) -> Derived:
         raise NotImplementedError
 
+    # engine.kernel; called by combat, effects, formats.pocket.
     def _set_decision(
         self,
         kind: int,
@@ -90,19 +97,19 @@ class GameLike(GameFields):
     ) -> None:
         raise NotImplementedError
 
-    # Setup (engine.setup) and zones (engine.zones).
+    # engine.setup; called by formats.base, formats.pocket.
     def _choose_first(self, first_player: int | None) -> int:
         raise NotImplementedError
 
+    # engine.kernel; called by effects, formats.base, formats.pocket.
     def _new_card(self, cdef: CardDef, owner: int) -> int:
         raise NotImplementedError
 
-    def _new_oid(self) -> int:
-        raise NotImplementedError
-
+    # engine.kernel; called by effects.
     def _tick(self) -> int:
         raise NotImplementedError
 
+    # engine.kernel; called by effects, formats.base, formats.pocket.
     def _move(
         self,
         cid: int,
@@ -113,55 +120,51 @@ class GameLike(GameFields):
     ) -> None:
         raise NotImplementedError
 
+    # engine.kernel; called by effects, formats.adventure, formats.base, formats.pocket.
     def _draw(self, seat: int) -> None:
         raise NotImplementedError
 
+    # engine.kernel; called by effects, formats.pocket.
     def _discard(self, seat: int, cid: int) -> None:
         raise NotImplementedError
 
-    # The turn (engine.turn).
+    # engine.turn; called by formats.adventure, formats.base, formats.pocket.
     def _start_turn(self, seat: int, first: bool = False) -> None:
         raise NotImplementedError
 
+    # engine.turn; called by formats.adventure, formats.pocket.
     def _untap_all(self, a: int) -> None:
         raise NotImplementedError
 
+    # engine.turn; called by formats.adventure, formats.pocket.
     def _end_turn_effects(self) -> None:
         raise NotImplementedError
 
+    # engine.turn; called by formats.adventure.
     def _step_triggers(self, event: str) -> None:
         raise NotImplementedError
 
-    def _settled(self, again: tuple[Any, ...], resolve: bool) -> bool:
-        raise NotImplementedError
-
-    def _answer_mulligan(self, p: int, a: Action) -> None:
-        raise NotImplementedError
-
-    def _add_trigger(
-        self, controller: int, cid: int, ab: TriggeredAbility, idx: int, info: dict[str, Any]
-    ) -> None:
-        raise NotImplementedError
-
-    def _condition_holds(self, ab: TriggeredAbility, cid: int, controller: int) -> bool:
-        raise NotImplementedError
-
-    # Priority and casting (engine.priority).
+    # engine.priority; called by formats.adventure.
     def _f_prio(self, p: int, resolve: bool = False) -> None:
         raise NotImplementedError
 
+    # engine.priority; called by formats.base.
     def _priority_actions(self, p: int) -> list[Action]:
         raise NotImplementedError
 
+    # engine.priority; called by formats.base.
     def _take_priority_action(self, p: int, a: Action) -> None:
         raise NotImplementedError
 
+    # engine.priority; called by formats.pocket.
     def _begin_cast(self, p: int, cid: int) -> None:
         raise NotImplementedError
 
+    # engine.priority; called by effects.
     def _pay_mana(self, seat: int, cost: Any, exclude: int = -1) -> None:
         raise NotImplementedError
 
+    # engine.priority; called by explain.
     def _can_activate(
         self,
         p: int,
@@ -173,47 +176,32 @@ class GameLike(GameFields):
     ) -> str | None:
         raise NotImplementedError
 
-    # Targets (engine.targets), the stack (engine.stack), state-based actions (engine.sba).
+    # engine.targets; called by formats.pocket.
     def _targets_exist(
         self, specs: Sequence[TargetSpec], src: int, you: int, kind: int, src_ch: Any
     ) -> bool:
         raise NotImplementedError
 
+    # engine.targets; called by effects.
     def _source_chars(self, cid: int, oid: int) -> Chars:
         raise NotImplementedError
 
-    def _next_target(self) -> None:
-        raise NotImplementedError
-
-    def _target_choices(self) -> list[int]:
-        raise NotImplementedError
-
-    def target_still_legal(self, item: StackItem, i: int) -> bool:
-        raise NotImplementedError
-
-    def _put_trigger(self, t: Trigger) -> None:
-        raise NotImplementedError
-
+    # engine.stack; called by effects.
     def _enter_from_stack(self, item: StackItem, copy_def: CardDef | None) -> None:
         raise NotImplementedError
 
+    # engine.stack; called by effects.
     def _etb(self, cid: int) -> None:
         raise NotImplementedError
 
+    # engine.stack; called by combat.
     def _fire(self, event: str, cid: int, info: dict[str, Any] | None = None) -> None:
         raise NotImplementedError
 
-    def _targeted(self, item: StackItem) -> None:
-        raise NotImplementedError
-
+    # engine.stack; called by combat, effects, formats.base.
     def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
         raise NotImplementedError
 
+    # engine.sba; called by effects.
     def _to_graveyard(self, cid: int, why: str) -> None:
-        raise NotImplementedError
-
-    def _sba(self) -> str:
-        raise NotImplementedError
-
-    def _sba_pending(self) -> bool:
         raise NotImplementedError

@@ -7,6 +7,7 @@ classes (engine.protocol); the state fields are declared once in engine.fields.
 from __future__ import annotations
 
 from .cards import (
+    StaticAbility,
     TriggeredAbility,
 )
 from .constants import (
@@ -17,6 +18,7 @@ from .constants import (
     EXILE,
     GRAVEYARD,
     HAND,
+    LAND,
     LEGENDARY,
     LIBRARY,
     NOWHERE,
@@ -26,14 +28,15 @@ from .decisions import (
     Legend,
     LegendKeep,
 )
+from .frames import F_PUT_TRIGGERS, F_RESOLVE
+from .kernel import Kernel
 from .layers import Chars
 from .objects import (
     Trigger,
 )
-from .protocol import GameLike
 
 
-class StateBasedActions(GameLike):
+class StateBasedActions(Kernel):
     __slots__ = ()
 
     def _sba_pending(self) -> bool:
@@ -203,3 +206,49 @@ class StateBasedActions(GameLike):
         else:
             self.winner = 0
         self._log("game_over", self.winner)
+
+    def can_enchant(self, aura: int, target: int) -> bool:
+        """Could Aura `aura` legally enchant object `target` (CR 303.4, 702.16c)?"""
+        spec = self.cdef[aura].enchant
+        if spec is None or self.zone[target] != BATTLEFIELD or aura == target:
+            return False
+        tch = self.chars(target)
+        if spec.kind == "creature" and not tch.types & CREATURE:
+            return False
+        if spec.kind == "land" and not tch.types & LAND:
+            return False
+        # 702.16c: can't be enchanted by an Aura of a color it has protection from.
+        ach = self.chars(aura)
+        return not (ach.colors & tch.prot and not _keeps_itself(ach))
+
+    def _settled(self, again: tuple, resolve: bool) -> bool:
+        """CR 117.5's loop: state-based actions (repeatedly), then triggers onto the stack,
+        then, if `resolve`, the stack resolves. True once nothing is left to do; otherwise
+        the frame `again` is pushed under the work still to do and False is returned."""
+        while True:
+            r = self._sba()
+            if self.over:
+                return False
+            if r == "paused":
+                self.k.append(again)
+                return False
+            if self.triggers:
+                self.k.append(again)
+                self.k.append((F_PUT_TRIGGERS,))
+                return False
+            if r == "none":
+                break
+        if resolve and self.stack:
+            self.k.append(again)
+            self.k.append((F_RESOLVE,))
+            return False
+        return True
+
+
+def _keeps_itself(aura: Chars) -> bool:
+    """An Aura granting protection that says "This effect doesn't remove [this Aura]"
+    (`doesnt_remove_source`): the protection never makes the Aura itself fall off,
+    whatever color word a text change put there."""
+    return any(
+        type(ab) is StaticAbility and "doesnt_remove_source" in ab.rules for ab in aura.abilities
+    )

@@ -13,15 +13,12 @@ from . import effects as fx
 from .cards import (
     CardDef,
     Op,
-    StaticAbility,
     TriggeredAbility,
 )
 from .constants import (
     BATTLEFIELD,
-    CREATURE,
     D_TRIGGER_ORDER,
     GRAVEYARD,
-    LAND,
     PERMANENT_TYPES,
     STACK,
     ref_player,
@@ -43,10 +40,10 @@ from .objects import (
     StackItem,
     Trigger,
 )
-from .sba import StateBasedActions
+from .targets import Targeting
 
 
-class Stack(StateBasedActions):
+class Stack(Targeting):
     __slots__ = ()
 
     def _f_put_triggers(self) -> None:
@@ -161,20 +158,6 @@ class Stack(StateBasedActions):
             self._sba_ok = None
         self._etb(cid)
 
-    def can_enchant(self, aura: int, target: int) -> bool:
-        """Could Aura `aura` legally enchant object `target` (CR 303.4, 702.16c)?"""
-        spec = self.cdef[aura].enchant
-        if spec is None or self.zone[target] != BATTLEFIELD or aura == target:
-            return False
-        tch = self.chars(target)
-        if spec.kind == "creature" and not tch.types & CREATURE:
-            return False
-        if spec.kind == "land" and not tch.types & LAND:
-            return False
-        # 702.16c: can't be enchanted by an Aura of a color it has protection from.
-        ach = self.chars(aura)
-        return not (ach.colors & tch.prot and not _keeps_itself(ach))
-
     def _f_ops(self) -> None:
         res = self.res
         assert res is not None
@@ -243,11 +226,20 @@ class Stack(StateBasedActions):
             self._log("lifelink", src_ch.controller, amount)
         return amount
 
+    def _add_trigger(
+        self, controller: int, cid: int, ab: TriggeredAbility, idx: int, info: dict[str, Any]
+    ) -> None:
+        self.triggers.append(Trigger(controller, cid, self.oid[cid], ab, idx, info))
+        self._log("trigger", controller, cid, idx)
 
-def _keeps_itself(aura: Chars) -> bool:
-    """An Aura granting protection that says "This effect doesn't remove [this Aura]"
-    (`doesnt_remove_source`): the protection never makes the Aura itself fall off,
-    whatever color word a text change put there."""
-    return any(
-        type(ab) is StaticAbility and "doesnt_remove_source" in ab.rules for ab in aura.abilities
-    )
+    def _condition_holds(self, ab: TriggeredAbility, cid: int, controller: int) -> bool:
+        """Intervening "if" clauses (CR 603.4), checked on triggering and resolving."""
+        for cond in ab.condition:
+            p = self.perm.get(cid)
+            if p is None:
+                return False
+            if cond == "not_attacked_this_turn" and p.attacked_turn == self.turn:
+                return False
+            if cond == "controlled_since_turn_start" and p.control_since > self.turn_start_clock:
+                return False
+        return True

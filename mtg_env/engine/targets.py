@@ -31,10 +31,10 @@ from .objects import (
     StackItem,
 )
 from .protocol import GameLike
-from .stack import Stack
+from .sba import StateBasedActions
 
 
-class Targeting(Stack):
+class Targeting(StateBasedActions):
     __slots__ = ()
 
     def _targets_exist(

@@ -19,9 +19,17 @@ from .constants import (
     BEGIN_COMBAT,
     CLEANUP,
     COMBAT_DAMAGE,
+    D_ATTACKERS,
+    D_BLOCK_TARGET,
+    D_BLOCKERS,
     D_BOTTOM,
+    D_CHOICE,
     D_DISCARD,
     D_MULLIGAN,
+    D_PRIORITY,
+    D_SELECT,
+    D_TARGET,
+    D_TRIGGER_ORDER,
     DECLARE_ATTACKERS,
     DECLARE_BLOCKERS,
     DRAW,
@@ -30,11 +38,18 @@ from .constants import (
     END_COMBAT,
     KEEP,
     LIBRARY,
+    PASS,
     UNTAP,
     UPKEEP,
 )
 from .decisions import (
     CLEANUP_DISCARD,
+    Announce,
+    CleanupDiscard,
+    Legend,
+    LegendKeep,
+    Resolving,
+    Targets,
 )
 from .frames import (
     F_AFTER_BATTLE,
@@ -46,12 +61,11 @@ from .frames import (
     F_END_STEP,
     F_MULLIGAN,
     F_PRIO,
-    F_PUT_TRIGGERS,
-    F_RESOLVE,
     F_SETTLE,
 )
 from .objects import (
     Action,
+    Decision,
     Trigger,
 )
 from .priority import Priority
@@ -132,29 +146,6 @@ class Turn(Priority):
         cb.end_combat(self)
         self.step = END
         self.k.append((F_BEGIN_STEP,))
-
-    def _settled(self, again: tuple, resolve: bool) -> bool:
-        """CR 117.5's loop: state-based actions (repeatedly), then triggers onto the stack,
-        then, if `resolve`, the stack resolves. True once nothing is left to do; otherwise
-        the frame `again` is pushed under the work still to do and False is returned."""
-        while True:
-            r = self._sba()
-            if self.over:
-                return False
-            if r == "paused":
-                self.k.append(again)
-                return False
-            if self.triggers:
-                self.k.append(again)
-                self.k.append((F_PUT_TRIGGERS,))
-                return False
-            if r == "none":
-                break
-        if resolve and self.stack:
-            self.k.append(again)
-            self.k.append((F_RESOLVE,))
-            return False
-        return True
 
     def _f_settle(self) -> None:
         """State-based actions, triggers and the stack without giving anyone priority: the
@@ -239,24 +230,6 @@ class Turn(Priority):
                     rest.append(trig)
             self.delayed = rest
 
-    def _condition_holds(self, ab: TriggeredAbility, cid: int, controller: int) -> bool:
-        """Intervening "if" clauses (CR 603.4), checked on triggering and resolving."""
-        for cond in ab.condition:
-            p = self.perm.get(cid)
-            if p is None:
-                return False
-            if cond == "not_attacked_this_turn" and p.attacked_turn == self.turn:
-                return False
-            if cond == "controlled_since_turn_start" and p.control_since > self.turn_start_clock:
-                return False
-        return True
-
-    def _add_trigger(
-        self, controller: int, cid: int, ab: TriggeredAbility, idx: int, info: dict[str, Any]
-    ) -> None:
-        self.triggers.append(Trigger(controller, cid, self.oid[cid], ab, idx, info))
-        self._log("trigger", controller, cid, idx)
-
     def _f_damage(self) -> None:
         cb.combat_damage(self)
 
@@ -300,3 +273,69 @@ class Turn(Priority):
 
     def _f_bottom(self, p: int) -> None:
         self._set_decision(D_BOTTOM, p, -1, "put a card on the bottom of your library")
+
+    def _answer(self, d: Decision, a: Action) -> None:
+        k = d.kind
+        p = d.player
+        if k == D_PRIORITY:
+            if a.kind == PASS:
+                self._pass(p)
+                return
+            self.passes = 0
+            self.rules.answer_priority(self, p, a)
+            return
+        ctx = self.ctx
+        if ctx is not None:
+            answer = self.rules.answers.get(type(ctx))
+            if answer is not None:
+                answer(self, p, a)
+                return
+        if k == D_TARGET:
+            ctx = self.ctx
+            assert isinstance(ctx, Targets)
+            item = ctx.item
+            item.targets.append((a.obj, 0 if a.obj < 0 else self.oid[a.obj]))
+            self._next_target()
+            return
+        if k == D_ATTACKERS:
+            cb.answer_attackers(self, a)
+            return
+        if k in (D_BLOCKERS, D_BLOCK_TARGET):
+            cb.answer_blockers(self, a)
+            return
+        if k == D_MULLIGAN:
+            self._answer_mulligan(p, a)
+            return
+        if k == D_BOTTOM:
+            self._move(a.obj, LIBRARY, bottom=True)
+            self._log("bottom", p)
+            return
+        if k == D_DISCARD:
+            if isinstance(ctx, CleanupDiscard):
+                self._discard(p, a.obj)
+                self.ctx = None
+            else:
+                assert self.res is not None
+                self.res.vars["answer"] = a.obj
+            return
+        if k == D_TRIGGER_ORDER:
+            mine = [t for t in self.triggers if t.controller == p]
+            t = mine[a.arg]
+            self.triggers.remove(t)
+            self._put_trigger(t)
+            return
+        if k == D_CHOICE:
+            if isinstance(ctx, Resolving):
+                assert self.res is not None
+                self.res.vars["answer"] = a.arg
+            elif isinstance(ctx, Announce):
+                self._announced(ctx, ctx.choices[a.arg])
+            return
+        if k == D_SELECT:
+            if isinstance(ctx, Legend):
+                self.ctx = LegendKeep(a.obj)
+            elif isinstance(ctx, Resolving):
+                assert self.res is not None
+                self.res.vars["answer"] = a.obj
+            return
+        raise AssertionError(k)  # pragma: no cover

@@ -1,0 +1,280 @@
+"""The kernel: the root of `Game`'s chain of jobs, owning what every job reaches. The event
+log, the characteristics cache (the layer system's results, CR 613, and the tables derived
+from them), pending decisions, and zone moves (CR 400): moving objects between zones,
+drawing and discarding, object ids and timestamps.
+
+The jobs above it (state-based actions, stack, targets, priority, turn, setup; engine.game
+on top) call down into it; it calls only itself and the rules modules below the chain
+(engine.layers, engine.combat). The state fields are declared once in engine.fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from operator import index
+from typing import Any, SupportsIndex
+
+from . import combat as cb
+from .cards import (
+    CardDef,
+)
+from .constants import (
+    BATTLEFIELD,
+    EXILE,
+    GRAVEYARD,
+    HAND,
+    LIBRARY,
+    NOWHERE,
+    STACK,
+)
+from .derived import Derived
+from .layers import Chars, chars_off_battlefield, compute
+from .objects import (
+    SPELL,
+    Decision,
+    Perm,
+)
+from .protocol import GameLike
+
+
+class Kernel(GameLike):
+    __slots__ = ()  # the fields' slots are GameFields' (engine.state, from engine.fields)
+
+    # ------------------------------------------------------------------ the log
+
+    def _log(self, *event: Any) -> None:
+        if self._ev_shared:
+            self._events = self._events[:]
+            self._ev_shared = False
+        self._events.append(event)
+
+    # ------------------------------------------------------------------ decisions
+
+    def _set_decision(
+        self,
+        kind: int,
+        player: int,
+        source: int = -1,
+        prompt: str = "",
+        options: tuple[str, ...] = (),
+    ) -> None:
+        self._decision = Decision(kind, player, source, prompt, options)
+        self._legal = None
+
+    # ------------------------------------------------------------------ characteristics
+
+    def chars(self, cid: SupportsIndex) -> Chars:
+        """Characteristics of object `cid` as the layer system computes them."""
+        if not isinstance(cid, int):  # a numpy integer, say: the compiled build needs an int
+            cid = index(cid)
+        if self._dirty:
+            self._recompute()
+        ch = self._chars.get(cid)
+        if ch is None:
+            ch = chars_off_battlefield(self, cid)
+        return ch
+
+    def chars_of(self, cids: Iterable[int]) -> list[Chars]:
+        """`[chars(c) for c in cids]` with one layer-state check (for encoders)."""
+        if self._dirty:
+            self._recompute()
+        m = self._chars
+        return [m.get(c) or chars_off_battlefield(self, c) for c in cids]
+
+    def controlled(self, seat: int) -> list[int]:
+        """The permanents `seat` controls, in battlefield order (do not mutate)."""
+        return self._derived().controlled[seat]
+
+    def positions(self, seat: int) -> dict[int, int]:
+        """Permanent -> its index among those `seat` controls (do not mutate)."""
+        d = self._derived()
+        pos = d.positions[seat]
+        if pos is None:
+            pos = d.positions[seat] = {c: i for i, c in enumerate(d.controlled[seat])}
+        return pos
+
+    def controller(self, cid: int) -> int:
+        if self.zone[cid] == BATTLEFIELD:
+            return self.chars(cid).controller
+        return self.controller_off_battlefield(cid)
+
+    def controller_off_battlefield(self, cid: int) -> int:
+        """A spell's controller is who cast it; other cards are "controlled" by their owner."""
+        if self.zone[cid] == STACK:
+            for it in self.stack:
+                if it.kind == SPELL and it.cid == cid:
+                    return it.controller
+        return self.owner[cid]
+
+    def name(self, cid: int) -> str:
+        return self.cdef[cid].name
+
+    def sick(self, cid: int) -> bool:
+        """CR 302.6: not continuously controlled since its controller's most recent turn
+        began (haste is checked by the callers)."""
+        if not self.rules.summoning_sickness:
+            return False
+        p = self.perm[cid]
+        return p.control_since > self.last_turn_start[self.chars(cid).controller]
+
+    def has_kw(self, cid: int, kw: str) -> bool:
+        return kw in self.chars(cid).keywords
+
+    def _recompute(self) -> None:
+        for _ in range(8):
+            self._dirty = False
+            self._chars = compute(self)
+            if not self._track_control():
+                break
+        self._drv = None
+
+    def _derived(self) -> Derived:
+        """Per-layer-state tables read at every decision (state-based-action candidates,
+        mana sources, activated abilities), built once after each layer recomputation:
+        they depend only on the computed characteristics and on which permanents exist,
+        and both change only through `_recompute`."""
+        if self._dirty:
+            self._recompute()
+        d = self._drv
+        if d is None:
+            d = self._drv = Derived(self._chars, self.battlefield, self.perm, self._spend)
+        return d
+
+    def _track_control(self) -> bool:
+        """Note control changes (summoning sickness, CR 302.6; removal from combat,
+        CR 506.4) and end effects whose "as long as you control" condition broke."""
+        changed = False
+        chars = self._chars
+        for cid in self.battlefield:
+            p = self.perm[cid]
+            ctl = chars[cid].controller
+            if ctl != p.last_ctrl:
+                p.last_ctrl = ctl
+                p.control_since = self._tick()
+                self._log("control", cid, ctl)
+                if cid in self.attackers or cid in self.blockers:
+                    cb.remove_from_combat(self, cid)
+        keep = []
+        for e in self.effects:
+            if e.duration == 2:  # DUR_WHILE_CONTROL_SOURCE
+                src = chars.get(e.source)
+                if (
+                    src is None
+                    or self.perm[e.source].oid != e.source_oid
+                    or (src.controller != e.controller)
+                ):
+                    changed = True
+                    continue
+            keep.append(e)
+        if changed:
+            self.effects = keep
+            self._dirty = True
+        return changed
+
+    # ------------------------------------------------------------------ zones
+
+    def _new_card(self, cdef: CardDef, owner: int) -> int:
+        cid = len(self.cdef)
+        self.cdef.append(cdef)
+        self.owner.append(owner)
+        self.zone.append(NOWHERE)
+        self.oid.append(self._new_oid())
+        return cid
+
+    def _new_oid(self) -> int:
+        o = self.next_oid
+        self.next_oid = o + 1
+        return o
+
+    def _tick(self) -> int:
+        c = self.clock
+        self.clock = c + 1
+        return c
+
+    def _move(
+        self,
+        cid: int,
+        to: int,
+        seat: int | None = None,
+        bottom: bool = False,
+        controller: int | None = None,
+    ) -> None:
+        """Move object `cid` to zone `to` (of `seat`, default its owner). A moved object
+        becomes a new object (CR 400.7): it gets a new object id."""
+        self._sba_ok = None
+        frm = self.zone[cid]
+        owner = self.owner[cid]
+        pile = self.rules.pile_of[owner]  # library and graveyard index
+        if frm == LIBRARY:
+            self.library[pile].remove(cid)
+        elif frm == HAND:
+            self.hand[owner].remove(cid)
+        elif frm == GRAVEYARD:
+            self.graveyard[pile].remove(cid)
+        elif frm == EXILE:
+            self.exile[owner].remove(cid)
+        elif frm == STACK:
+            for i in range(len(self.stack) - 1, -1, -1):
+                if self.stack[i].kind == SPELL and self.stack[i].cid == cid:
+                    del self.stack[i]
+                    break
+        elif frm == BATTLEFIELD:
+            self._leave_battlefield(cid)
+        self.oid[cid] = self._new_oid()
+        self.zone[cid] = to
+        s = owner if seat is None else seat
+        if self.cdef[cid].token and to != BATTLEFIELD and frm == BATTLEFIELD:
+            # A token leaving the battlefield goes to the zone, then ceases to exist
+            # (CR 111.7, 704.5d); it is kept in the zone list until SBAs are checked.
+            self.stray_tokens.append(cid)
+        if to not in (BATTLEFIELD, STACK) and self.cdef[cid].half_of:
+            # A half or a face-down card leaving play is the whole card again.
+            self.cdef[cid] = self.cardset.cards[self.cdef[cid].half_of]
+        if to == LIBRARY:
+            if bottom:
+                self.library[pile].insert(0, cid)
+            else:
+                self.library[pile].append(cid)
+        elif to == HAND:
+            self.hand[owner].append(cid)
+        elif to == GRAVEYARD:
+            self.graveyard[pile].append(cid)
+        elif to == EXILE:
+            self.exile[owner].append(cid)
+        elif to == BATTLEFIELD:
+            self._enter_battlefield(cid, owner if controller is None else controller)
+        del s
+        if frm == BATTLEFIELD or to == BATTLEFIELD:
+            self._dirty = True
+        elif (to == GRAVEYARD or frm == GRAVEYARD) and not self._dirty and self._derived().cda:
+            # The layers read other zones only through characteristic-defining abilities
+            # that count graveyard cards; without one on the battlefield a move
+            # between other zones changes no computed characteristics.
+            self._dirty = True
+        self._legal = None
+
+    def _leave_battlefield(self, cid: int) -> None:
+        ch = self.chars(cid)
+        self.lki[cid] = (self.oid[cid], ch)
+        self.battlefield.remove(cid)
+        del self.perm[cid]
+        if cid in self.attackers or cid in self.blockers:
+            cb.remove_from_combat(self, cid)
+
+    def _enter_battlefield(self, cid: int, controller: int) -> None:
+        ts = self._tick()
+        p = Perm.new(cid, self.oid[cid], controller, ts, ts)
+        self.perm[cid] = p
+        self.battlefield.append(cid)
+        self._dirty = True
+
+    def _draw(self, seat: int) -> None:
+        self.rules.draw(self, seat)
+
+    def _discard(self, seat: int, cid: int) -> None:
+        self._move(cid, GRAVEYARD)
+        self._log("discard", seat, cid)
+
+    def lib_top(self, seat: int) -> list[int]:
+        """Library of `seat`, top card first."""
+        return self.library[seat][::-1]
