@@ -22,55 +22,89 @@ from .ismcts import parse_spec
 from .plugin import guard, is_plugin_spec, load_plugin
 from .policy import DEFAULT, PolicyAgent, RLlibPolicyAgent, load_model
 from .random_agent import RandomAgent
+from .registry import AgentKind, Budget, find, kinds, register
 
 
 @runtime_checkable
 class Agent(Protocol):
     """An agent picks a legal action: `act` from the env's observation and mask (an
     index), `choose` from the engine state (an engine Action). `info` from the env holds
-    the engine `game` (search agents use `game.resample_hidden`) and the acting `seat`."""
+    the engine `game` (search agents use `game.resample_hidden`) and the acting `seat`.
+
+    What it can do is declared, never probed: `needs_observation` (its `act` reads the
+    observation; without it an env passes None), `decides_from_engine` (its `act` is
+    `choose(game)` mapped to an index, so an env may call `choose` and build no
+    observation or mask), `budget` (a search agent's `Budget`, else None) and `fallbacks`
+    (how many of its replies were not legal and were replaced by a random legal action).
+    `reset()` runs before each game."""
+
+    needs_observation: bool
+    decides_from_engine: bool
+    budget: Budget | None
+    fallbacks: int
+
+    def reset(self) -> None: ...
 
     def act(self, observation: Any, mask: np.ndarray, info: dict[str, Any]) -> int: ...
 
     def choose(self, game: Game) -> Action: ...
 
 
-AGENT_SPECS = (
-    "random",
-    "heuristic",
-    "ismcts",
-    "ismcts:ITERATIONS",
-    "policy:PATH",
-    "policy:default",
-    "policy:rllib:PATH",
-    "MODULE:ATTR",
-    "FILE.py:ATTR",
-    "text:MODULE:ATTR",
-)
+def _random(spec: str, seed: int, fmt: str | None) -> Agent:
+    return RandomAgent(seed)
+
+
+def _heuristic(spec: str, seed: int, fmt: str | None) -> Agent:
+    return HeuristicAgent(seed)
+
+
+def _ismcts(spec: str, seed: int, fmt: str | None) -> Agent:
+    return parse_spec(spec, seed)
+
+
+def _policy(spec: str, seed: int, fmt: str | None) -> Agent:
+    path = spec.split(":", 1)[1] if ":" in spec else "default"
+    kw = {"fmt": fmt} if fmt is not None else {}
+    if path.startswith("rllib:"):
+        return RLlibPolicyAgent(path[len("rllib:") :], **kw)
+    if path == "default":
+        return PolicyAgent(load_model(DEFAULT), name="policy:default", **kw)
+    return PolicyAgent.from_path(path, **kw)
+
+
+for _kind in (
+    AgentKind("random", ("random",), _random, "uniformly random legal play"),
+    AgentKind("heuristic", ("heuristic",), _heuristic, "hand-written rules by card role"),
+    AgentKind("ismcts", ("ismcts", "ismcts:ITERATIONS", "ismcts:SECONDSs"), _ismcts, "search"),
+    AgentKind(
+        "policy",
+        ("policy:PATH", "policy:default", "policy:rllib:PATH"),
+        _policy,
+        "a trained policy file",
+    ),
+):
+    register(_kind)
+
+PLUGIN_FORMS = ("MODULE:ATTR", "FILE.py:ATTR", "text:MODULE:ATTR")
+
+
+def agent_specs() -> tuple[str, ...]:
+    """Every spec form: the registered kinds' (built in and installed), then plug-ins'."""
+    return tuple(f for k in kinds().values() for f in k.forms) + PLUGIN_FORMS
 
 
 def make_agent(spec: str, seed: int = 0, fmt: str | None = None) -> Agent:
-    """Build an agent from a spec string (the specs every command accepts). `fmt` is the
-    rules format it will play: a policy trained for another format is refused in one line
-    (engine agents play every format). Any other spec with a colon is a plug-in
-    (`agents.plugin`: it imports and runs the named module or file)."""
+    """Build an agent from a spec string (the specs every command accepts): the kind its
+    first word names (agents.registry), or a plug-in for another spec with a colon
+    (`agents.plugin`: it imports and runs the named module or file). `fmt` is the rules
+    format it will play: a policy trained for another format is refused in one line
+    (engine agents play every format)."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec is a string, not {type(spec).__name__}")
-    name = spec.split(":", 1)[0].strip().lower()
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "heuristic":
-        return HeuristicAgent(seed)
-    if name == "ismcts":
-        return parse_spec(spec, seed)
-    if name == "policy":
-        path = spec.split(":", 1)[1] if ":" in spec else "default"
-        kw = {"fmt": fmt} if fmt is not None else {}
-        if path.startswith("rllib:"):
-            return RLlibPolicyAgent(path[len("rllib:") :], **kw)
-        if path == "default":
-            return PolicyAgent(load_model(DEFAULT), name="policy:default", **kw)
-        return PolicyAgent.from_path(path, **kw)
+    kind = find(spec.split(":", 1)[0])
+    if kind is not None:
+        agent: Agent = kind.build(spec, seed, fmt)
+        return agent
     if is_plugin_spec(spec):
         return guard(load_plugin(spec, seed, fmt), spec)
-    raise ValueError(f"unknown agent spec {spec!r} (known: {', '.join(AGENT_SPECS)})")
+    raise ValueError(f"unknown agent spec {spec!r} (known: {', '.join(agent_specs())})")

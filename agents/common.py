@@ -16,6 +16,8 @@ from mtg_env.engine.cards import (
 )
 from mtg_env.engine.constants import BATTLEFIELD, CREATURE, LAND
 
+from .registry import Budget
+
 KW_VALUE = {
     "flying": 1.5,
     "first_strike": 1.0,
@@ -124,6 +126,8 @@ class EngineAgent(abc.ABC):
     # `act` is `choose(game)` mapped to its index: an env may call `choose` directly
     # (`SelfPlay-v0` then builds neither observation nor mask for this agent's moves).
     decides_from_engine = True
+    budget: Budget | None = None  # no search: it answers at once
+    fallbacks = 0  # its moves are always legal
 
     def reset(self) -> None:  # noqa: B027 - optional hook, nothing to reset by default
         pass

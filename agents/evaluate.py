@@ -315,8 +315,7 @@ class _Timed:
         self.seconds = 0.0
 
     def reset(self) -> None:
-        if hasattr(self.agent, "reset"):
-            self.agent.reset()
+        self.agent.reset()
 
     def choose(self, game: Game) -> Any:
         t = time.perf_counter()
@@ -331,7 +330,7 @@ def play_scheduled(s: Scheduled, fmt: str) -> dict[str, Any]:
     plug-in that breaks the agent protocol is a `PluginFault` naming the game."""
     decks = load_decks(fmt)
     agent = make_agent(s.agent, s.seed * 2 + 1, fmt=fmt)
-    fallbacks_before = int(getattr(agent, "fallbacks", 0) or 0)
+    fallbacks_before = agent.fallbacks
     opp = make_agent(s.opponent, s.seed * 2 + 2, fmt=fmt)
     timed = _Timed(guard(agent, s.agent))
     seats = [guard(opp, s.opponent), timed] if s.swap else [timed, guard(opp, s.opponent)]
@@ -361,7 +360,7 @@ def play_scheduled(s: Scheduled, fmt: str) -> dict[str, Any]:
         "agent_decisions": timed.decisions,
         "agent_seconds": round(timed.seconds, 6),
         # A plug-in instance is shared between games: count this game's fallbacks only.
-        "fallbacks": int(getattr(agent, "fallbacks", 0) or 0) - fallbacks_before,
+        "fallbacks": agent.fallbacks - fallbacks_before,
         "seconds": round(time.perf_counter() - t, 4),
         "code": code_digest(),
     }
@@ -821,12 +820,10 @@ def search_budget(spec: str, fmt: str) -> dict[str, Any] | None:
         agent = make_agent(spec, 0, fmt=fmt)
     except ValueError:
         return None
-    if hasattr(agent, "iterations") and hasattr(agent, "seconds"):
-        return {
-            "iterations_per_decision": None if agent.seconds else agent.iterations,
-            "seconds_per_decision": agent.seconds,
-        }
-    return None
+    budget = agent.budget
+    if budget is None:
+        return None
+    return {"iterations_per_decision": budget.iterations, "seconds_per_decision": budget.seconds}
 
 
 # ------------------------------------------------------------------------------ evaluate

@@ -22,6 +22,7 @@ from mtg_env.engine.constants import CARD, HAND, PLAY, TARGET
 
 from .common import EngineAgent, evaluate
 from .heuristic import HeuristicAgent
+from .registry import Budget
 
 
 def action_key(g: Game, a: Action) -> tuple:
@@ -59,6 +60,11 @@ class ISMCTSAgent(EngineAgent):
         self.rollout_depth = rollout_depth
         self.c = c
         self.heuristic = HeuristicAgent(seed)
+
+    @property
+    def budget(self) -> Budget:  # type: ignore[override]
+        """Iterations per decision, or seconds (the iterations are then what fits)."""
+        return Budget(None if self.seconds else self.iterations, self.seconds)
 
     def reset(self) -> None:
         self.heuristic.reset()

@@ -10,7 +10,7 @@ from typing import Any
 from mtg_env.engine import Deck, Game, load_decks, resolve_deck
 from mtg_env.engine.formats import rules_for
 
-from .base import make_agent
+from .base import Agent, make_agent
 from .plugin import PluginFault, guard
 
 
@@ -72,7 +72,7 @@ def deck_pairs(fmt: str, decks: Sequence[str] | None, n: int, seed: int) -> list
 
 
 def play_game(
-    agents: Sequence[Any],
+    agents: Sequence[Agent],
     decks: tuple[Deck, Deck],
     seed: int,
     fmt: str = "classic",
@@ -80,8 +80,7 @@ def play_game(
 ) -> Game:
     g = Game.new(decks, seed=seed, format=fmt, max_decisions=max_decisions)
     for ag in agents:
-        if hasattr(ag, "reset"):
-            ag.reset()
+        ag.reset()
     while not g.is_over:
         p = g.current_player
         assert p is not None

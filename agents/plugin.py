@@ -62,8 +62,10 @@ from typing import Any
 from mtg_env.engine import Action, Game
 from mtg_env.env.text import text_view
 
+from .common import EngineAgent
+from .registry import Budget, find
+
 TEXT_PREFIX = "text:"
-BUILTIN_NAMES = ("random", "heuristic", "ismcts", "policy")  # specs that are never plug-ins
 _FILE_MODULES: dict[str, ModuleType] = {}  # a file's module is run once per process
 
 
@@ -77,8 +79,8 @@ class PluginFault(PluginError):
 
 
 def is_plugin_spec(spec: str) -> bool:
-    """A spec with a colon whose first part is not a built-in agent's name."""
-    return ":" in spec and spec.split(":", 1)[0].strip().lower() not in BUILTIN_NAMES
+    """A spec with a colon whose first part names no registered kind (agents.registry)."""
+    return ":" in spec and find(spec.split(":", 1)[0]) is None
 
 
 def check_spec_from_file(spec: Any, where: str) -> None:
@@ -310,6 +312,27 @@ class Guarded:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.agent, name)
 
+    # What the plug-in declares of `agents.base.Agent`'s capabilities, with the defaults
+    # of an agent that declares nothing: it reads the observation through `act`, has no
+    # search budget and never falls back.
+    @property
+    def needs_observation(self) -> bool:
+        return bool(getattr(self.agent, "needs_observation", True))
+
+    @property
+    def decides_from_engine(self) -> bool:
+        return bool(getattr(self.agent, "decides_from_engine", False))
+
+    @property
+    def budget(self) -> Budget | None:
+        budget = getattr(self.agent, "budget", None)
+        return budget if isinstance(budget, Budget) else None
+
+    @property
+    def fallbacks(self) -> int:
+        n = getattr(self.agent, "fallbacks", 0)
+        return n if isinstance(n, int) and not isinstance(n, bool) else 0
+
     def reset(self) -> None:
         reset = getattr(self.agent, "reset", None)
         if reset is None:
@@ -366,7 +389,7 @@ def guard(agent: Any, spec: str) -> Any:
     return Guarded(agent, spec)
 
 
-class TextAgent:
+class TextAgent(EngineAgent):
     """An agent that asks a function for each decision: the function gets the seat's text
     view (`mtg_env.env.text.text_view`: what the seat may see and its legal actions numbered
     0, 1, ... in the order of `game.legal_actions()`) and returns the number of its
@@ -391,7 +414,7 @@ class TextAgent:
         self.fn = fn
         self.name = name
         self.rng = random.Random(seed)
-        self.fallbacks = 0
+        self.fallbacks = 0  # replies that were not a listed number (a random move instead)
         self.asked = 0
         self.warn = warn
 

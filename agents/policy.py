@@ -819,6 +819,9 @@ class _ObservingAgent(abc.ABC):
     them from an engine state and maps the chosen index back to an engine action."""
 
     needs_observation = True
+    decides_from_engine = False
+    budget = None
+    fallbacks = 0
     layout: Layout
     observer: Observer  # the observation it reads (`mtg_env.env.observers`)
 

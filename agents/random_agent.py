@@ -15,6 +15,9 @@ class RandomAgent:
     (`choose`). It needs no observation."""
 
     needs_observation = False
+    decides_from_engine = False  # `act` draws from the mask, `choose` from the engine
+    budget = None
+    fallbacks = 0
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

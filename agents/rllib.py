@@ -168,9 +168,7 @@ class MtgMultiAgentEnv(MultiAgentEnv):
         self.learner_seat = self._episodes % 2
         self._episodes += 1
         if self.opponent is not None:
-            agent = self._opp_agents[self.opponent]
-            if hasattr(agent, "reset"):
-                agent.reset()
+            self._opp_agents[self.opponent].reset()
             self.aec.engine_seat = 1 - self.learner_seat
         else:
             self.aec.engine_seat = None

@@ -124,3 +124,91 @@ def test_heuristic_knows_a_copy_choice_by_its_context_not_its_prompt() -> None:
     assert isinstance(r.g.ctx, Resolving) and r.g.ctx.purpose == "copy"
     a = HeuristicAgent(0).choose(r.g)
     assert r.g.cdef[a.obj].name == "Serra Angel"
+
+
+# ------------------------------------------------------------------ the registry
+
+
+@pytest.mark.parametrize(
+    "spec", ["random", "heuristic", "ismcts:5", "ismcts:0.5s", "policy:default"]
+)
+def test_every_built_in_kind_declares_what_it_can_do(spec: str) -> None:
+    from agents.base import Agent
+
+    agent = make_agent(spec, 0, fmt="classic")
+    assert isinstance(agent, Agent)  # needs_observation, decides_from_engine, budget, ...
+    assert isinstance(agent.needs_observation, bool)
+    assert isinstance(agent.decides_from_engine, bool)
+    assert agent.fallbacks == 0
+
+
+def test_a_search_agent_declares_its_budget() -> None:
+    from agents.registry import Budget
+
+    assert make_agent("ismcts:50").budget == Budget(50, None)
+    assert make_agent("ismcts:2s").budget == Budget(None, 2.0)
+    assert make_agent("heuristic").budget is None
+
+
+def test_an_installed_kind_is_found_like_a_built_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A package registers a kind under the entry point group `mtg_env.agent_kinds`; a
+    spec then names it as it names a built-in kind."""
+    from agents import registry
+    from agents.random_agent import RandomAgent
+
+    made: list[tuple[str, int, str | None]] = []
+
+    def build(spec: str, seed: int, fmt: str | None) -> RandomAgent:
+        made.append((spec, seed, fmt))
+        return RandomAgent(seed)
+
+    kind = registry.AgentKind("mybot", ("mybot", "mybot:LEVEL"), build, "a test bot")
+
+    class EntryPoint:
+        name, value = "mybot", "tests:MYBOT"
+
+        def load(self) -> registry.AgentKind:
+            return kind
+
+    monkeypatch.setattr(registry, "entry_points", lambda group: [EntryPoint()])
+    monkeypatch.setattr(registry, "_installed_loaded", False)
+    monkeypatch.setattr(registry, "_KINDS", dict(registry._KINDS))
+    agent = make_agent("mybot:3", 7, fmt="classic")
+    assert isinstance(agent, RandomAgent) and made == [("mybot:3", 7, "classic")]
+    from agents.base import agent_specs
+    from agents.plugin import is_plugin_spec
+
+    assert "mybot:LEVEL" in agent_specs()
+    assert not is_plugin_spec("mybot:3")  # a registered kind, not code named by the spec
+
+
+def test_a_kind_registered_twice_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents import registry
+
+    monkeypatch.setattr(registry, "_KINDS", dict(registry._KINDS))
+    kind = registry.AgentKind("random", ("random",), lambda s, n, f: None)
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.register(kind)
+
+
+def test_no_agent_code_probes_an_agent_for_what_it_can_do() -> None:
+    """Capabilities are declared attributes (agents.base.Agent): only the plug-in guard,
+    the boundary with code the project does not own, reads them with a default."""
+    import ast
+    from pathlib import Path
+
+    probes = {"reset", "iterations", "seconds", "fallbacks", "budget", "act", "choose"}
+    found = []
+    for path in sorted((Path(__file__).parents[1] / "agents").glob("*.py")):
+        if path.name == "plugin.py":
+            continue
+        for n in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(n, ast.Call)
+                and ast.unparse(n.func) in {"hasattr", "getattr"}
+                and len(n.args) >= 2
+                and isinstance(n.args[1], ast.Constant)
+                and n.args[1].value in probes
+            ):
+                found.append(f"{path.name}:{n.lineno}")
+    assert found == []
