@@ -24,12 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-from agents.evaluate import (
-    ANCHORS_FILE,
-    evaluate,
-    measure_anchors,
-    write_anchors,
-)
+from agents.evaluate import evaluate, measure_anchors
+from agents.results import ANCHORS_FILE, write_anchors
 
 ROOT = Path(__file__).resolve().parents[1]
 

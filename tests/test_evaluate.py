@@ -17,21 +17,13 @@ import numpy as np
 import pytest
 
 import agents.evaluate as ev
-from agents import make_agent
-from agents.evaluate import (
-    Anchor,
-    EvaluateError,
-    compare,
-    deck_set,
-    evaluate,
-    fit_ratings,
-    load_anchors,
-    progress_path,
-    rate,
-    schedule,
-)
+from agents import make_agent, ratings, results
+from agents.evaluate import compare, evaluate
 from agents.match import play_game
 from agents.plugin import Guarded, PluginError, TextAgent, parse_reply
+from agents.ratings import fit_ratings, rate
+from agents.results import Anchor, EvaluateError, load_anchors, progress_path
+from agents.schedule import deck_set, schedule
 from mtg_env.engine import load_decks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,7 +134,7 @@ def test_the_bootstrap_interval_contains_the_estimate_and_is_reproducible() -> N
     assert rate(rows, ["x", "random", "heuristic"], pins, resamples=500)["x"] == r
     # Every game won: the likelihood keeps rising, the estimate is flagged at the bound.
     top = rate(_rows("x", "random", [1] * 6), ["x", "random"], {"random": 1000.0})["x"]
-    assert top["at_bound"] and top["rating"] == pytest.approx(1000 + ev.SPAN, abs=0.1)
+    assert top["at_bound"] and top["rating"] == pytest.approx(1000 + ratings.SPAN, abs=0.1)
 
 
 def test_a_round_robin_fit_recovers_known_ratings() -> None:
@@ -248,7 +240,7 @@ def test_bad_anchor_files_name_the_field(tmp_path: Path) -> None:
         load_anchors("classic", p)
     with pytest.raises(EvaluateError, match="no anchors for the deck set 'core-heldout'"):
         load_anchors("core-heldout", p)
-    assert load_anchors("classic", ev.ANCHORS_FILE)[0] == Anchor("random", 1000.0)
+    assert load_anchors("classic", results.ANCHORS_FILE)[0] == Anchor("random", 1000.0)
 
 
 # ------------------------------------------------------------------------------- compare
@@ -256,7 +248,7 @@ def test_bad_anchor_files_name_the_field(tmp_path: Path) -> None:
 
 def _result(path: Path, agent: str, scores: list[float], **cfg: Any) -> Path:
     config = {
-        "kind": ev.KIND,
+        "kind": results.KIND,
         "agent": agent,
         "agent_file": None,
         "anchors": [{"spec": "random", "rating": 1000.0, "file": None}],
@@ -271,7 +263,9 @@ def _result(path: Path, agent: str, scores: list[float], **cfg: Any) -> Path:
         **cfg,
     }
     games = [_row(agent, i, s) for i, s in enumerate(scores)]
-    path.write_text(json.dumps({"kind": ev.KIND, "agent": agent, "config": config, "games": games}))
+    path.write_text(
+        json.dumps({"kind": results.KIND, "agent": agent, "config": config, "games": games})
+    )
     return path
 
 
@@ -843,7 +837,7 @@ def test_compare_prints_valid_json_and_flags_a_rating_at_the_bound(tmp_path: Pat
 
     res = json.loads(r.stdout, parse_constant=strict)
     assert res["rating_diff_at_bound"] is True
-    assert ev.json_text({"x": float("nan"), "y": [float("-inf"), 1.5]}) == (
+    assert results.json_text({"x": float("nan"), "y": [float("-inf"), 1.5]}) == (
         '{"x": null, "y": [null, 1.5]}'
     )
 
@@ -858,4 +852,4 @@ def test_compare_width_out_of_range_is_a_usage_error(tmp_path: Path, width: str)
     with pytest.raises(ValueError, match="width"):
         compare(fa, fb, width=float(width))
     # The narrowest width allowed gives a number.
-    assert compare(fa, fb, width=ev.MIN_WIDTH)["games_needed"]["games_per_anchor"] > 0
+    assert compare(fa, fb, width=ratings.MIN_WIDTH)["games_needed"]["games_per_anchor"] > 0

@@ -150,8 +150,9 @@ def evaluate(
 
     from rich.progress import Progress
 
-    from agents.evaluate import ANCHORS_FILE, json_text, progress_path, resolve_deck_set
     from agents.evaluate import evaluate as run_evaluate
+    from agents.results import ANCHORS_FILE, json_text, progress_path
+    from agents.schedule import resolve_deck_set
 
     ds = resolve_deck_set(fmt, decks)
     out_path = Path(out) if out is not None else None
@@ -231,8 +232,9 @@ def compare(
     deck pair, seed and seat), and the games needed for a given interval width."""
     import math
 
-    from agents.evaluate import MIN_WIDTH, json_text
     from agents.evaluate import compare as run_compare
+    from agents.ratings import MIN_WIDTH
+    from agents.results import json_text
 
     if not (math.isfinite(width) and MIN_WIDTH <= width <= 2):
         # A usage error (exit 2); a tiny width overflowed the games-needed figure.
