@@ -38,10 +38,17 @@ class Agent(Protocol):
     (how many of its replies were not legal and were replaced by a random legal action).
     `reset()` runs before each game."""
 
-    needs_observation: bool
-    decides_from_engine: bool
-    budget: Budget | None
-    fallbacks: int
+    @property
+    def needs_observation(self) -> bool: ...
+
+    @property
+    def decides_from_engine(self) -> bool: ...
+
+    @property
+    def budget(self) -> Budget | None: ...
+
+    @property
+    def fallbacks(self) -> int: ...
 
     def reset(self) -> None: ...
 

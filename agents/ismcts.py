@@ -62,7 +62,7 @@ class ISMCTSAgent(EngineAgent):
         self.heuristic = HeuristicAgent(seed)
 
     @property
-    def budget(self) -> Budget:  # type: ignore[override]
+    def budget(self) -> Budget:  # type: ignore[override]  # a property over the class's None
         """Iterations per decision, or seconds (the iterations are then what fits)."""
         return Budget(None if self.seconds else self.iterations, self.seconds)
 

@@ -19,6 +19,7 @@ from mtg_env.engine.cards import CardDef, StaticAbility, TriggeredAbility
 from mtg_env.engine.constants import ATTACK, CREATURE, ENCHANTMENT, PASS, PLAY, STACK
 
 from .common import creature_value, creatures, power, toughness
+from .heuristic_combat import plan_attack
 
 
 class Planner(Protocol):
@@ -28,8 +29,6 @@ class Planner(Protocol):
 
     plan: list[int]
     attack_plan: list[int] | None
-
-    def _plan_attack(self, g: Game, p: int, able: list[int]) -> Any: ...
 
 
 PASS_A = Action(PASS)
@@ -139,7 +138,7 @@ def priority(agent: Planner, g: Game, p: int, legal: list[Action]) -> Action:
         return best[1]
     able = [a.obj for a in legal if a.kind == ATTACK]
     if able:
-        plan = agent._plan_attack(g, p, able)
+        plan = plan_attack(g, p, able)
         if plan:
             agent.attack_plan = plan[1:]
             return Action(ATTACK, plan[0], 1 - p)

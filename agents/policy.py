@@ -41,6 +41,8 @@ from mtg_env.env.observers import FlatObserver, Observer, observer_for_space
 from mtg_env.env.spaces import Layout
 from mtg_env.io import InputFileError, read_bytes, write_bytes
 
+from .registry import Budget
+
 DATA = Path(__file__).resolve().parent.parent / "mtg_env" / "data" / "policies"
 DEFAULT = DATA / "default.safetensors"
 FORMAT = "mtg_env.policy.v2"
@@ -820,7 +822,7 @@ class _ObservingAgent(abc.ABC):
 
     needs_observation = True
     decides_from_engine = False
-    budget = None
+    budget: Budget | None = None
     fallbacks = 0
     layout: Layout
     observer: Observer  # the observation it reads (`mtg_env.env.observers`)

@@ -9,6 +9,8 @@ import numpy as np
 
 from mtg_env.engine import Action, Game
 
+from .registry import Budget
+
 
 class RandomAgent:
     """Picks uniformly among legal actions: from the env mask (`act`) or from the engine
@@ -16,7 +18,7 @@ class RandomAgent:
 
     needs_observation = False
     decides_from_engine = False  # `act` draws from the mask, `choose` from the engine
-    budget = None
+    budget: Budget | None = None
     fallbacks = 0
 
     def __init__(self, seed: int = 0) -> None:

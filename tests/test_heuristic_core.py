@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.heuristic import HeuristicAgent, creature_value
+from agents.heuristic import HeuristicAgent
+from agents.heuristic_scores import creature_value, spell_score
 from mtg_env.engine import Game
 from mtg_env.engine.cards import Component
 from mtg_env.engine.chars import Effect
@@ -258,7 +259,7 @@ def test_life_loss_is_aimed_at_the_opponent_and_finishes_them() -> None:
         {"hand": [{"card": "Sovereign's Bite", "id": "bite"}], "battlefield": LANDS["B"]},
         {"life": 3},
     )
-    assert agent._spell_score(g, 0, lab["bite"], main2=False) == (100.0, [OPP])
+    assert spell_score(g, 0, lab["bite"], main2=False) == (100.0, [OPP])
 
 
 def test_draw_and_lose_life_targets_itself_unless_it_is_lethal() -> None:
