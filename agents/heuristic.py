@@ -9,7 +9,10 @@ counters big threats, and pings at the end of the opponent's turn. Multi-step ac
 
 It picks cards by what they do (`agents.roles`: effects, targets, keywords and static
 abilities read from the card data), never by name, so it plays any card set; which plan
-runs depends on the format's turn structure (dispatch on the format class).
+runs depends on the format's turn structure (dispatch on the format class). What it values,
+without state (cards, spells, effects, what to keep), is `agents.heuristic_scores`; its
+attack and block plans are `agents.heuristic_combat`; this module keeps the player and the
+plans it carries between the steps of one action.
 """
 
 from __future__ import annotations
