@@ -23,7 +23,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# The browser test (tests/test_browser.py) needs Debian's chromium; where it is missing
+# The browser test (tests/cli/test_browser.py) needs Debian's chromium; where it is missing
 # it is left out here, and said so before and after the run (.ci/run installs chromium,
 # so CI always runs it). Without chromium the test itself fails rather than skips.
 CHROMIUM ?= $(or $(MTG_ENV_CHROMIUM),/usr/bin/chromium)
@@ -36,10 +36,10 @@ docs: install
 # The whole suite runs on the engine `make install` built (compiled where a C compiler
 # exists), then the engine suite again on the pure-Python engine (docs/compiling.md); the
 # environment page's training example is not engine code and runs once, in the first pass.
-PURE_SUITE := tests/scenarios tests/test_golden_perft.py "tests/test_fuzz.py::test_invariant_fuzz[0]" \
-	tests/test_identity.py tests/test_engine_api.py tests/test_compiled.py tests/test_state_fields.py \
-	tests/test_layout.py tests/test_format_hooks.py tests/test_formats.py tests/test_layers_api.py \
-	tests/test_combat_legality.py tests/test_rng.py tests/env/test_observation.py tests/env/test_entity.py \
+PURE_SUITE := tests/scenarios tests/tools/test_golden_perft.py "tests/tools/test_fuzz.py::test_invariant_fuzz[0]" \
+	tests/env/test_identity.py tests/engine/test_engine_api.py tests/engine/test_compiled.py tests/engine/test_state_fields.py \
+	tests/test_layout.py tests/engine/test_format_hooks.py tests/engine/test_formats.py tests/engine/test_layers_api.py \
+	tests/engine/test_combat_legality.py tests/engine/test_rng.py tests/env/test_observation.py tests/env/test_entity.py \
 	--deselect tests/env/test_entity.py::test_the_environment_page_v1_example_runs
 
 test: install lint docs
@@ -74,7 +74,7 @@ test-lowest:
 
 # The replay viewer in headless Chromium alone.
 test-browser: install
-	$(BIN)/python -m pytest -m browser -rs tests/test_browser.py
+	$(BIN)/python -m pytest -m browser -rs tests/cli/test_browser.py
 
 # Regenerate the replay viewer's screenshot (docs/replays.md).
 screenshot: install
@@ -104,8 +104,8 @@ regen:
 		&& rm mtg_env/engine/state.py.new || mv mtg_env/engine/state.py.new mtg_env/engine/state.py
 	$(MAKE) install
 	$(BIN)/python scripts/perft.py --regen > /dev/null
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_golden_perft.py --regen-golden
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 tests/test_identity.py --regen-identity
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/tools/test_golden_perft.py --regen-golden
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 tests/env/test_identity.py --regen-identity
 	$(BIN)/python tests/heuristic_trace.py
 	@changed="$$(git status --short -- $(REGENERATED))"; \
 	if [ -n "$$changed" ]; then echo "make regen: changed:"; echo "$$changed"; \

@@ -1,4 +1,4 @@
-"""Long invariant-fuzzing runs (the CI-sized run is in tests/test_fuzz.py).
+"""Long invariant-fuzzing runs (the CI-sized run is in tests/tools/test_fuzz.py).
 
     python scripts/fuzz.py --decisions 1000000 [--seed 1] [--out fuzz_failures/]
     python scripts/fuzz.py --decisions 1000000 --random-decks core   # generated decks

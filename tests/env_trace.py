@@ -4,9 +4,9 @@ rewards, flags and infos, `state()`, the text view, `describe_action`, `index_of
 replay), the self-play env (against a random and a heuristic opponent: observations,
 rewards, flags, infos with masks) and `DuelBatch` (self-play and learner modes, same-step
 and next-step autoreset: every batch array and every ended game's info). Recorded in
-tests/data/identity/envs.json and compared by tests/test_identity.py: a refactor of the envs
+tests/data/identity/envs.json and compared by tests/env/test_identity.py: a refactor of the envs
 or the observers must leave every digest as it is. Regenerate on purpose with
-`pytest tests/test_identity.py --regen-identity`."""
+`pytest tests/env/test_identity.py --regen-identity`."""
 
 from __future__ import annotations
 

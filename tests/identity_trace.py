@@ -3,7 +3,7 @@ play through `raw_env`, with the state hash, the acting player's observation and
 after every action folded into one digest per game. Recorded before a refactor
 (tests/data/identity/FORMAT.json), compared after it: any change to a hash, an observation
 or a mask in any game shows as that game's digest. Regenerate on purpose with
-`pytest tests/test_identity.py --regen-identity`."""
+`pytest tests/env/test_identity.py --regen-identity`."""
 
 from __future__ import annotations
 

@@ -376,3 +376,18 @@ def test_game_implements_every_member_of_gamelike() -> None:
             continue
         want = list(inspect.signature(member).parameters)
         assert list(inspect.signature(theirs).parameters) == want, name
+
+
+# Where test files live: one folder per part of the code, and the project-wide checks at the
+# top (docs/testing.md).
+TEST_ROOMS = {"agents", "cli", "engine", "env", "tools", "train", "vector"}
+TOP_TESTS = {"test_docs_links.py", "test_docstring_examples.py", "test_layout.py", "test_readme.py"}
+
+
+def test_the_tests_mirror_the_code() -> None:
+    tests = ROOT / "tests"
+    top = {p.name for p in tests.glob("test_*.py")}
+    assert top == TOP_TESTS
+    rooms = {p.parent.name for p in tests.glob("*/test_*.py")}
+    assert rooms == TEST_ROOMS
+    assert not list(tests.glob("*/*/test_*.py"))  # one level: a room, not a tree of them

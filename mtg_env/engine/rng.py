@@ -12,7 +12,7 @@ compiled code treats as infallible, and the process aborts ("fatal: out of memor
 instead of stopping cleanly. The pieces are also about ten times faster compiled, but
 eight times slower interpreted, so the pure engine keeps the textbook big-int form
 (where a KeyboardInterrupt is an ordinary exception). Both forms give exactly
-SplitMix64's outputs: tests/test_rng.py checks both, on either build, against the
+SplitMix64's outputs: tests/engine/test_rng.py checks both, on either build, against the
 textbook algorithm and the published reference values.
 """
 

@@ -11,7 +11,7 @@ from mtg_env.engine import CardDataError, load_cards, load_decks, parse_deck
 from mtg_env.engine.carddb import parse_card_set
 from mtg_env.engine.cards import parse_cost
 
-CLASSIC_MD = Path(__file__).resolve().parents[2] / "shared" / "cards" / "classic.md"
+CLASSIC_MD = Path(__file__).resolve().parents[3] / "shared" / "cards" / "classic.md"
 
 
 def _required_names() -> set[str]:

@@ -24,7 +24,7 @@ from agents.rllib import (
     module_spec,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _train(*args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 BAD = [
     ("n_envs: 0", "n_envs"),
@@ -84,7 +84,7 @@ def test_command_line_overrides_are_checked_too(
 
 
 def test_a_pickled_init_from_is_refused_unless_trusted(tmp_path: Path) -> None:
-    from test_no_code_from_files import evil_torch_pt
+    from evil_files import evil_torch_pt
 
     marker = tmp_path / "MARKER"
     evil = evil_torch_pt(tmp_path / "evil.pt", marker)

@@ -9,7 +9,7 @@ import pytest
 
 from mtg_env.env.replay import load_replay, verify
 
-REPLAYS = sorted((Path(__file__).parent / "data" / "replays").glob("*.json"))
+REPLAYS = sorted((Path(__file__).parents[1] / "data" / "replays").glob("*.json"))
 
 
 def test_there_are_recorded_replays_of_every_format() -> None:

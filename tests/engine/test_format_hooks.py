@@ -23,7 +23,7 @@ from mtg_env.engine.formats import FORMATS, Classic, Format, register, rules_for
 from mtg_env.engine.frames import FIRST_FORMAT_FRAME
 from mtg_env.engine.objects import Action
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Marathon(Classic):

@@ -178,7 +178,7 @@ def test_openspiel_extra_declares_what_openspiels_pytorch_learners_import() -> N
 
     from packaging.requirements import Requirement
 
-    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
     extras = project["project"]["optional-dependencies"]
     reqs = (*project["project"]["dependencies"], *extras["openspiel"], *extras["train"])
     declared = {_norm(Requirement(r).name) for r in reqs}

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from mtg_env.cli import app
 
 runner = CliRunner()
-GOOD = Path(__file__).parent / "scenarios" / "classic" / "cr_302_6_summoning_sickness.yaml"
+GOOD = Path(__file__).parents[1] / "scenarios" / "classic" / "cr_302_6_summoning_sickness.yaml"
 
 FAILING = """
 name: Bolt deals 4 (wrong on purpose)

@@ -199,7 +199,7 @@ def test_no_agent_code_probes_an_agent_for_what_it_can_do() -> None:
 
     probes = {"reset", "iterations", "seconds", "fallbacks", "budget", "act", "choose"}
     found = []
-    for path in sorted((Path(__file__).parents[1] / "agents").glob("*.py")):
+    for path in sorted((Path(__file__).parents[2] / "agents").glob("*.py")):
         if path.name == "plugin.py":
             continue
         for n in ast.walk(ast.parse(path.read_text())):

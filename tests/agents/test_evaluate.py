@@ -26,7 +26,7 @@ from agents.results import Anchor, EvaluateError, load_anchors, progress_path
 from agents.schedule import deck_set, schedule
 from mtg_env.engine import load_decks
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MTG_ENV = str(Path(sys.executable).parent / "mtg-env")
 H = 1000 + 400 * math.log10(3)  # the rating of a player scoring 3/4 against random
 

@@ -51,7 +51,7 @@ def test_tournament_with_a_policy_agent_in_parallel_workers_finishes(tmp_path: P
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     policy = root / "mtg_env" / "data" / "policies" / "default.safetensors"
     r = subprocess.run(
         [

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = str(ROOT / "scripts" / "train_ppo.py")
 # Four rollouts of 64 steps, a checkpoint after each, no evaluation or behaviour cloning in
 # the way: the budget is a multiple of the rollout, so an uninterrupted run ends at it.
@@ -130,7 +130,7 @@ def test_an_old_pickled_checkpoint_is_not_resumed(tmp_path: Path) -> None:
     out = tmp_path / "run"
     out.mkdir()
     marker = tmp_path / "MARKER"
-    from test_no_code_from_files import evil_sb3_zip
+    from evil_files import evil_sb3_zip
 
     evil_sb3_zip(out / "checkpoint.zip", marker)
     r = _train(cfg, out, "--resume")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from policy_trace import policy_trace
 
-TRACE = Path(__file__).parent / "data" / "default_policy_trace.json"
+TRACE = Path(__file__).parents[1] / "data" / "default_policy_trace.json"
 
 
 def test_default_policy_plays_as_recorded_before_the_format_change() -> None:

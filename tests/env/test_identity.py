@@ -2,7 +2,7 @@
 recorded (tests/identity_trace.py): make test plays the first seeds of every pair, make
 test-all (--long) the rest. A refactor that is meant to be behaviour-identical must
 leave every digest as it is; one that changes behaviour on purpose regenerates the file
-(`pytest tests/test_identity.py --regen-identity`) and says why in its commit.
+(`pytest tests/env/test_identity.py --regen-identity`) and says why in its commit.
 
 The env gate (tests/env_trace.py) does the same for what the envs show: both observation
 types through `raw_env`, `SelfPlayEnv` and `DuelBatch`, one digest each."""
@@ -16,7 +16,7 @@ import env_trace
 import pytest
 from identity_trace import games, trace
 
-DATA = Path(__file__).parent / "data" / "identity"
+DATA = Path(__file__).parents[1] / "data" / "identity"
 FORMATS = sorted({g[0] for g in games()})
 
 

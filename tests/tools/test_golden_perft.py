@@ -1,5 +1,5 @@
 """Perft counts and golden playthroughs, pinned in tests/data. Regenerate on purpose with
-`python scripts/perft.py --regen` and `pytest tests/test_golden_perft.py --regen-golden`."""
+`python scripts/perft.py --regen` and `pytest tests/tools/test_golden_perft.py --regen-golden`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from mtg_env.tools.golden import GAMES, playthrough
 from mtg_env.tools.perft import perft, position
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def test_perft_counts_are_pinned() -> None:

@@ -1,5 +1,5 @@
 """The replay viewer: frames match a re-simulation, the page is self-contained, bad replays
-are clear errors. The page in a real browser: tests/test_browser.py."""
+are clear errors. The page in a real browser: tests/cli/test_browser.py."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The scripted player and the core set's newer effects (exile, fight, life loss, mill) and
 keywords (hexproof, indestructible): small positions built from a scenario `setup:`
 mapping, and the choice the heuristic makes in each. It picks by what the cards do, never
-by their names (tests/test_format_hooks.py); the classic games it plays are pinned by
-tests/test_heuristic_trace.py."""
+by their names (tests/engine/test_format_hooks.py); the classic games it plays are pinned by
+tests/agents/test_heuristic_trace.py."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from mtg_env.viewer import render_html, replay_frames
 
 # Another Chromium build (not Debian, e.g. a developer's Mac) can be named here.
 CHROMIUM = os.environ.get("MTG_ENV_CHROMIUM", "/usr/bin/chromium")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.browser
 

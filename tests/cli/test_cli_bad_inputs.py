@@ -112,7 +112,7 @@ def test_input_files_that_cannot_be_read_are_one_line(tmp_path: Path) -> None:
 
 
 def test_scenario_batch_reports_each_file_and_goes_on(tmp_path: Path) -> None:
-    good = Path(__file__).parent / "scenarios" / "classic" / "cr_302_6_summoning_sickness.yaml"
+    good = Path(__file__).parents[1] / "scenarios" / "classic" / "cr_302_6_summoning_sickness.yaml"
     (tmp_path / "a_latin1.yaml").write_bytes(b"name: caf\xe9\n")
     (tmp_path / "b_deep.yaml").write_text("[" * 100_000 + "]" * 100_000)
     (tmp_path / "c_good.yaml").write_text(good.read_text())
@@ -314,7 +314,7 @@ def test_terminal_escapes_in_user_text_are_shown_escaped(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("args", [["--decisions", "-5"], ["--decisions", "0"], ["--seed", "x"]])
 def test_script_numbers_are_ranged(tmp_path: Path, args: list[str]) -> None:
-    script = Path(__file__).resolve().parents[1] / "scripts" / "fuzz.py"
+    script = Path(__file__).resolve().parents[2] / "scripts" / "fuzz.py"
     r = subprocess.run(
         [sys.executable, str(script), *args, "--out", str(tmp_path / "f")],
         capture_output=True,
@@ -447,10 +447,10 @@ def test_a_closed_stdout_ends_a_command_quietly_with_status_141(tmp_path: Path) 
     status, first, err = _into_head(["watch", "--seed", "0"], tmp_path, head_first=False)
     assert (status, err) == (141, ""), err
     assert first.startswith("Decks: player 0")
-    replay = Path(__file__).parent / "data" / "replays" / "classic_seed5.json"
+    replay = Path(__file__).parents[1] / "data" / "replays" / "classic_seed5.json"
     for args in (
         ["replay", "show", str(replay)],
-        ["scenario", "run", str(Path(__file__).parent / "scenarios" / "classic")],
+        ["scenario", "run", str(Path(__file__).parents[1] / "scenarios" / "classic")],
         ["deck", "generate", "--text"],
         ["tournament", "--agents", "random,heuristic", "--games", "2", "--out", "t"],
     ):

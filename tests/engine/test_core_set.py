@@ -14,7 +14,7 @@ from mtg_env.engine.carddb import CardDataError, parse_card_set, set_keywords
 from mtg_env.engine.vocab import FIRST_KEYWORDS, KEYWORD_ORDER
 from mtg_env.env.spaces import Layout
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios" / "core"
 BASIC = 1  # supertype bit
 

@@ -124,7 +124,7 @@ def test_613_8_dependency_trials_are_skipped_only_where_they_cannot_matter() -> 
     assert set(layers._CHANGES) == set(STATIC_OPS)  # every op has its entry
     saved = dict(layers._CHANGES)
     everything = dict.fromkeys(saved, 0xFF)
-    root = Path(__file__).parent / "scenarios"
+    root = Path(__file__).parents[1] / "scenarios"
     paths = [p for p in scenario_paths([str(root)]) if "layers" in p.parent.name]
     assert len(paths) >= 20
     states = skippable = 0
