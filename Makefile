@@ -106,7 +106,7 @@ regen:
 	$(BIN)/python scripts/perft.py --regen > /dev/null
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/tools/test_golden_perft.py --regen-golden
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 tests/env/test_identity.py --regen-identity
-	$(BIN)/python tests/heuristic_trace.py
+	$(BIN)/python -P tests/heuristic_trace.py
 	@changed="$$(git status --short -- $(REGENERATED))"; \
 	if [ -n "$$changed" ]; then echo "make regen: changed:"; echo "$$changed"; \
 	git diff --stat -- $(REGENERATED); else echo "make regen: nothing changed"; fi

@@ -3,7 +3,9 @@ ordered deck pair of every format, and against random. Each game's final state h
 different choice changes the rest of the game) and decision count; the record
 (tests/data/heuristic_trace.json) proves a rewrite of the heuristic plays as before.
 
-Regenerate (only when a change of play is intended): `python tests/heuristic_trace.py`.
+Regenerate (only when a change of play is intended): `python -P tests/heuristic_trace.py`
+(`-P`: the script's folder is not put first on the import path, where `tests/agents/`, the
+agents' tests, would stand for the `agents` package).
 """
 
 from __future__ import annotations
