@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from mtg_env.engine import Action, Game
 from mtg_env.engine.cards import CardDef, StaticAbility, TriggeredAbility
 from mtg_env.engine.constants import ATTACK, CREATURE, ENCHANTMENT, PASS, PLAY, STACK
+from mtg_env.engine.formats.pocket import pocket_state
 
 from .common import creature_value, creatures, power, toughness
 from .heuristic_combat import plan_attack
@@ -103,7 +104,7 @@ def half_value(g: Game, p: int, half: CardDef) -> tuple[float, list[int]]:
 
 def priority(agent: Planner, g: Game, p: int, legal: list[Action]) -> Action:
     agent.plan = []
-    w = g.window
+    w = pocket_state(g).window
     if w is not None:
         return _react(agent, g, p, legal, w)
     casts = [a for a in legal if a.kind == PLAY and a.arg != FACE_DOWN]

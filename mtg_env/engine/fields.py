@@ -125,25 +125,15 @@ FIELDS: Final[tuple[Field, ...]] = (
     Field("winner", "int | None", "None", SHARE, VALUE),
     Field("truncated", "bool", "False", SHARE, VALUE),
     Field("n_decisions", "int", "0", SHARE, VALUE),
-    # Format state, hashed by the format (Format.hash_extras) only where it has a meaning.
+    # The format's own state (pocket's reaction window, adventure's mana pool): the format
+    # makes, copies and hashes it (Format.new_state, FormatState.copy, Format.hash_extras).
     Field(
-        "window",
-        "str | None",
-        "None",
-        SHARE,
+        "format_state",
+        "FormatState",
+        "rules.new_state()",
+        "{}.copy()",
         None,
-        "the format hashes it (pocket's reaction window)",
-    ),
-    Field(
-        "pool", "list[int]", "[0, 0]", LIST, None, "the format hashes it (adventure's mana pool)"
-    ),
-    Field(
-        "pool_max",
-        "list[int]",
-        "[0, 0]",
-        LIST,
-        None,
-        "the format hashes it (adventure's pool size)",
+        "the format hashes what it holds (Format.hash_extras)",
     ),
     # Not state of the game proper.
     Field("cardset", "CardSet", "cardset", SHARE, None, "given by `format`"),
@@ -281,7 +271,7 @@ def generate() -> str:
         "from .decisions import Context",
         "from .derived import Derived",
         "from .fields import copy_ctx, effect_state",
-        "from .objects import Action, Decision, Perm, Resolution, StackItem, Trigger",
+        "from .objects import Action, Decision, FormatState, Perm, Resolution, StackItem, Trigger",
         "from .rng import Rng",
         "",
         "",

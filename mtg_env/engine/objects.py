@@ -67,6 +67,22 @@ class IllegalActionError(ValueError):
     """An action that is not legal in the current state; the message says why."""
 
 
+class FormatState:
+    """What a format keeps per game beyond the shared fields, the way python-chess's
+    `ThreeCheckBoard` keeps its check counts: the format makes it (`Format.new_state`),
+    `clone()` copies it (`copy`) and the format hashes what it holds (`Format.hash_extras`).
+    The shared fields hold no format's state. This base holds nothing, so the formats without
+    state of their own share one instance."""
+
+    __slots__ = ()
+
+    def copy(self) -> FormatState:
+        return self
+
+
+NO_FORMAT_STATE: Final = FormatState()
+
+
 class Perm:
     """Status of a permanent on the battlefield (CR 110)."""
 

@@ -12,7 +12,7 @@ from .constants import PREGAME
 from .decisions import Context
 from .derived import Derived
 from .fields import copy_ctx, effect_state
-from .objects import Action, Decision, Perm, Resolution, StackItem, Trigger
+from .objects import Action, Decision, FormatState, Perm, Resolution, StackItem, Trigger
 from .rng import Rng
 
 
@@ -69,9 +69,7 @@ class GameFields:
         "winner",
         "truncated",
         "n_decisions",
-        "window",
-        "pool",
-        "pool_max",
+        "format_state",
         "cardset",
         "auto_pass",
         "max_decisions",
@@ -137,9 +135,7 @@ class GameFields:
     winner: int | None
     truncated: bool
     n_decisions: int
-    window: str | None
-    pool: list[int]
-    pool_max: list[int]
+    format_state: FormatState
     cardset: CardSet
     auto_pass: bool
     max_decisions: int | None
@@ -214,9 +210,7 @@ def init_state(
     g.winner = None
     g.truncated = False
     g.n_decisions = 0
-    g.window = None
-    g.pool = [0, 0]
-    g.pool_max = [0, 0]
+    g.format_state = rules.new_state()
     g.cardset = cardset
     g.auto_pass = auto_pass
     g.max_decisions = max_decisions
@@ -284,9 +278,7 @@ def clone_state(s: GameFields, g: GameFields) -> None:
     g.winner = s.winner
     g.truncated = s.truncated
     g.n_decisions = s.n_decisions
-    g.window = s.window
-    g.pool = s.pool[:]
-    g.pool_max = s.pool_max[:]
+    g.format_state = s.format_state.copy()
     g.cardset = s.cardset
     g.auto_pass = s.auto_pass
     g.max_decisions = s.max_decisions

@@ -48,6 +48,7 @@ from ..engine.constants import (
 )
 from ..engine.decisions import Announce
 from ..engine.formats import rules_for
+from ..engine.formats.adventure import AdventureState
 from .schema import (
     HALVES,
     MAX_AUTO_DECISIONS,
@@ -455,6 +456,10 @@ class Runner:
             return
         if "player" in e:
             p = e["player"]
+            # The mana pool is adventure's own state; other formats have none (0).
+            st = g.format_state
+            pool = st.pool if isinstance(st, AdventureState) else [0, 0]
+            pool_max = st.pool_max if isinstance(st, AdventureState) else [0, 0]
             for k, want in e.items():
                 if k == "player":
                     continue
@@ -464,8 +469,8 @@ class Runner:
                     "library_size": len(g.library[p]),
                     "graveyard_size": len(g.graveyard[p]),
                     "lost": g.lost[p],
-                    "mana": g.pool[p],
-                    "mana_max": g.pool_max[p],
+                    "mana": pool[p],
+                    "mana_max": pool_max[p],
                 }[k]
                 if got != want:
                     raise ScenarioFailure(f"player {p}: {k}: expected {want!r}, actual {got!r}")

@@ -22,6 +22,7 @@ from mtg_env.engine import Game, load_cards, load_decks
 from mtg_env.engine.carddb import CardDataError, parse_card_set, parse_deck
 from mtg_env.engine.constants import LAND, MAIN1
 from mtg_env.engine.formats import FORMATS, rules_for
+from mtg_env.engine.formats.adventure import adventure_state
 from mtg_env.env.replay import load_replay, verify
 from mtg_env.scenario import ScenarioError, parse_scenario
 
@@ -49,9 +50,10 @@ def test_adventure_004_setup_values() -> None:
     assert g.life == [20, 20]
     fp = g.first_player
     # The first player's first DRAW phase ran: one mana, a sixth card; the other has five.
-    assert g.pool_max[fp] == 1 and g.pool[fp] <= 1
-    assert len(g.hand[fp]) + (1 - g.pool[fp]) >= 6 - 1
-    assert g.pool_max[1 - fp] == 0 and len(g.hand[1 - fp]) == 5
+    st = adventure_state(g)
+    assert st.pool_max[fp] == 1 and st.pool[fp] <= 1
+    assert len(g.hand[fp]) + (1 - st.pool[fp]) >= 6 - 1
+    assert st.pool_max[1 - fp] == 0 and len(g.hand[1 - fp]) == 5
     assert g.step == MAIN1 and g.current_player == fp
 
 
@@ -80,7 +82,8 @@ def test_adventure_random_play_over_all_deck_pairs(pair: tuple[str, str]) -> Non
         g = _random_game(pair[0], pair[1], seed)
         assert g.is_over and not g.truncated
         # The pool never exceeds the cap of 8 (source 004, DRAW).
-        assert max(g.pool_max) <= 8 and min(g.pool) >= 0
+        st = adventure_state(g)
+        assert max(st.pool_max) <= 8 and min(st.pool) >= 0
 
 
 def test_adventure_is_deterministic_and_clone_is_independent() -> None:
@@ -92,7 +95,34 @@ def test_adventure_is_deterministic_and_clone_is_independent() -> None:
     c = g.clone()
     assert c.state_hash() == g.state_hash()
     c.apply(c.legal_actions()[-1])
-    assert c.state_hash() != g.state_hash() and g.pool == g.clone().pool
+    assert c.state_hash() != g.state_hash()
+    assert adventure_state(g).pool == adventure_state(g.clone()).pool
+
+
+def test_a_format_owns_its_state_and_a_clone_copies_it() -> None:
+    """Pocket's window and adventure's pool are the format's (`Game.format_state`), not
+    shared fields: the format makes, copies and hashes them."""
+    from mtg_env.engine.formats.pocket import PocketState, pocket_state
+    from mtg_env.engine.objects import NO_FORMAT_STATE
+    from mtg_env.engine.state import GameFields
+
+    assert not {"window", "pool", "pool_max"} & set(GameFields.__annotations__)
+    decks = load_decks("adventure")
+    g = Game.new((decks["Red Fire"], decks["White Knights"]), seed=5, format="adventure")
+    c = g.clone()
+    assert adventure_state(c) is not adventure_state(g)
+    adventure_state(c).pool[0] += 1  # a copy: the original is untouched, and the hash sees it
+    assert adventure_state(g).pool != adventure_state(c).pool
+    assert c.state_hash() != g.state_hash()
+    pocket = load_decks("pocket")
+    deck = next(iter(pocket.values()))
+    p = Game.new((deck, deck), seed=1, format="pocket")
+    assert isinstance(p.format_state, PocketState) and pocket_state(p.clone()) is not pocket_state(
+        p
+    )
+    classic = load_decks("classic")
+    k = Game.new((classic["Red Burn"], classic["Green Stompy"]), seed=1)
+    assert k.format_state is NO_FORMAT_STATE and k.clone().format_state is NO_FORMAT_STATE
 
 
 def test_adventure_pool_is_in_the_state_hash() -> None:

@@ -38,12 +38,35 @@ from ..frames import (
 )
 from ..layers import Chars
 from ..mana import Source
+from ..objects import FormatState
 from ..protocol import GameLike
 from .base import Format
 
 POOL_COLORS: Final = 63  # a pool mana pays any pip (all five colors and colorless)
 # Pool mana as sources (negative ids: no permanent); never mutated, so shared.
 _POOL_SOURCES: Final = [Source(-1 - i, POOL_COLORS, 0, 0, POOL_COLORS) for i in range(64)]
+
+
+@mypyc_attr(serializable=True)  # its initialiser takes arguments: pickle calls it
+class AdventureState(FormatState):
+    """Adventure's own per-game state: each player's mana pool (`pool`, the mana left this
+    turn) and its size (`pool_max`, one more each turn up to the cap)."""
+
+    __slots__ = ("pool", "pool_max")
+
+    def __init__(self, pool: list[int], pool_max: list[int]) -> None:
+        self.pool = pool
+        self.pool_max = pool_max
+
+    def copy(self) -> AdventureState:
+        return AdventureState(self.pool[:], self.pool_max[:])
+
+
+def adventure_state(g: GameLike) -> AdventureState:
+    """The game's adventure state (an adventure game always has one)."""
+    st = g.format_state
+    assert isinstance(st, AdventureState)
+    return st
 
 
 def _begin_phase(g: GameLike) -> None:
@@ -55,9 +78,10 @@ def _begin_phase(g: GameLike) -> None:
     if step == UNTAP:
         # DRAW: no player has priority; untap, +1 mana up to the cap, refill, draw.
         g._untap_all(a)
-        g.pool_max[a] = min(Adventure.pool_cap, g.pool_max[a] + 1)
-        g.pool[a] = g.pool_max[a]
-        g._log("mana", a, g.pool[a])
+        st = adventure_state(g)
+        st.pool_max[a] = min(Adventure.pool_cap, st.pool_max[a] + 1)
+        st.pool[a] = st.pool_max[a]
+        g._log("mana", a, st.pool[a])
         g._draw(a)
         k.append((F_END_STEP,))
         k.append((F_SETTLE,))
@@ -149,8 +173,9 @@ class Adventure(Format):
             )
 
     def setup_player(self, g: GameLike, seat: int, spec: dict[str, Any]) -> None:
-        g.pool_max[seat] = int(spec.get("mana_max", spec.get("mana", 0)))
-        g.pool[seat] = int(spec.get("mana", g.pool_max[seat]))
+        st = adventure_state(g)
+        st.pool_max[seat] = int(spec.get("mana_max", spec.get("mana", 0)))
+        st.pool[seat] = int(spec.get("mana", st.pool_max[seat]))
 
     def triggers_at_step(self, ch: Chars) -> bool:
         return bool(ch.types & ENCHANTMENT)  # END executes the enchantments' triggers
@@ -163,19 +188,25 @@ class Adventure(Format):
 
     def mana_sources(self, g: GameLike, seat: int, exclude: int = -1) -> list[Source]:
         # Each pool mana is a source that pays any pip.
-        return _POOL_SOURCES[: g.pool[seat]]
+        return _POOL_SOURCES[: adventure_state(g).pool[seat]]
 
     def pay_mana(self, g: GameLike, seat: int, cost: Any, exclude: int = -1) -> None:
-        if cost.mv > g.pool[seat]:  # pragma: no cover - legality was checked before
+        st = adventure_state(g)
+        if cost.mv > st.pool[seat]:  # pragma: no cover - legality was checked before
             raise RuntimeError("internal error: cost became unpayable")
-        g.pool[seat] -= cost.mv
+        st.pool[seat] -= cost.mv
         g._log("pay", seat, cost.text, ())
 
     def mana_text(self, g: GameLike, seat: int) -> str | None:
-        return f"{g.pool[seat]}/{g.pool_max[seat]}"
+        st = adventure_state(g)
+        return f"{st.pool[seat]}/{st.pool_max[seat]}"
+
+    def new_state(self) -> AdventureState:
+        return AdventureState([0, 0], [0, 0])
 
     def hash_extras(self, g: GameLike) -> list:
-        return [tuple(g.pool), tuple(g.pool_max)]
+        st = adventure_state(g)
+        return [tuple(st.pool), tuple(st.pool_max)]
 
 
 ADVENTURE: Final = Adventure()

@@ -46,7 +46,7 @@ from ..constants import (
 from ..frames import F_END_STEP, F_MULLIGAN, F_PRIO, F_RESOLVE
 from ..layers import Chars
 from ..mana import Source, choose_payment
-from ..objects import Action
+from ..objects import NO_FORMAT_STATE, Action, FormatState
 from ..protocol import GameLike
 from ..rng import Rng
 
@@ -247,6 +247,14 @@ class Format:
     ) -> list[tuple[int, int]]:
         """How attacker `a` divides its combat damage among its blockers (CR 510.1c-d)."""
         return cb.divide_cr(g, a, blockers, power, defender)
+
+    # ------------------------------------------------------------------ its own state
+
+    def new_state(self) -> FormatState:
+        """A new game's format state (`Game.format_state`): what this format keeps per game
+        beyond the shared fields, which it copies (`FormatState.copy`) and hashes
+        (`hash_extras`). None by default."""
+        return NO_FORMAT_STATE
 
     # ------------------------------------------------------------------ hashing
 

@@ -48,7 +48,7 @@ from ..frames import (
 )
 from ..layers import Chars
 from ..mana import can_pay
-from ..objects import SPELL, Action, action
+from ..objects import SPELL, Action, FormatState, action
 from ..protocol import GameLike
 from ..rng import Rng
 from .base import Format
@@ -60,6 +60,27 @@ F_FIGHT: Final = FIRST_FORMAT_FRAME + 2
 F_DRAW: Final = FIRST_FORMAT_FRAME + 3
 FACE_DOWN_PLAY: Final = 2  # action(PLAY, card, 2): play the card face down as a mana source
 PASS_ACTION: Final = action(PASS)
+
+
+@mypyc_attr(serializable=True)  # pickled with the game (copies of envs and states)
+class PocketState(FormatState):
+    """Pocket's own per-game state: the reaction window open now ("attack" after an attack
+    is declared, "cast" after a spell is cast, None for none), which decides who may act."""
+
+    __slots__ = ("window",)
+
+    def __init__(self, window: str | None = None) -> None:
+        self.window = window
+
+    def copy(self) -> PocketState:
+        return PocketState(self.window)
+
+
+def pocket_state(g: GameLike) -> PocketState:
+    """The game's pocket state (a pocket game always has one)."""
+    st = g.format_state
+    assert isinstance(st, PocketState)
+    return st
 
 
 def _face_down(g: GameLike, seat: int, cid: int) -> None:
@@ -168,7 +189,7 @@ def _blocks(g: GameLike) -> None:
 def _fight(g: GameLike) -> None:
     g.step = COMBAT_DAMAGE
     g._log("step", COMBAT_DAMAGE)
-    g.window = "attack"
+    pocket_state(g).window = "attack"
     g.passes = 0
     g.k.append((F_PRIO, g.active))
 
@@ -270,7 +291,7 @@ class Pocket(Format):
 
     def priority_actions(self, g: GameLike, p: int) -> list[Action]:
         acts = [PASS_ACTION]
-        w = g.window
+        w = pocket_state(g).window
         srcs = self.mana_sources(g, p)
         want = "" if w is None else ("opponent_plays_card" if w == "cast" else "during_attack")
         for cid in g.hand[p]:
@@ -303,17 +324,17 @@ class Pocket(Format):
             g._begin_cast(p, a.obj)
 
     def pass_priority(self, g: GameLike, p: int) -> None:
-        w = g.window
+        w = pocket_state(g).window
         if w == "cast":
             # No reaction: the card takes effect; the active player goes on.
-            g.window = None
+            pocket_state(g).window = None
             g.k.append((F_PRIO, g.active))
             g.k.append((F_SETTLE,))
         elif w == "attack":
             g.passes += 1
             if g.passes >= 2:
                 g.passes = 0
-                g.window = None
+                pocket_state(g).window = None
                 g.k.append((F_BATTLE,))
             else:
                 g.k.append((F_PRIO, 1 - p))
@@ -323,14 +344,14 @@ class Pocket(Format):
             g.k.append((F_BEGIN_STEP,))
 
     def after_cast(self, g: GameLike, p: int) -> None:
-        w = g.window
+        w = pocket_state(g).window
         if w is None:
             # After a card is announced and paid, the opponent may react.
-            g.window = "cast"
+            pocket_state(g).window = "cast"
             g.k.append((F_PRIO, 1 - p))
         elif w == "cast":
             # A reaction: it can't be reacted to; everything takes effect (it first).
-            g.window = None
+            pocket_state(g).window = None
             g.k.append((F_PRIO, g.active))
             g.k.append((F_SETTLE,))
         else:
@@ -362,8 +383,11 @@ class Pocket(Format):
         split = [(b, base + (1 if i < rem else 0)) for i, b in enumerate(blockers)]
         return [(b, n) for b, n in split if n > 0]
 
+    def new_state(self) -> PocketState:
+        return PocketState()
+
     def hash_extras(self, g: GameLike) -> list:
-        return [g.window]
+        return [pocket_state(g).window]
 
     def resample_hidden(self, g: GameLike, seat: int, r: Rng) -> None:
         super().resample_hidden(g, seat, r)
