@@ -192,6 +192,19 @@ its legal actions as a numbered list, the numbers being the indices `step` takes
 rows in the entity env, flat indices in the flat one): plain text for an LLM agent's prompt
 (`mtg_env.env.text`).
 
+## Observers
+
+What a seat sees and how its moves are numbered is the env's observer,
+`env.unwrapped.observer` (`mtg_env.env.observers`, OpenSpiel's observer pattern):
+`FlatObserver` for `obs_type="flat"`, `EntityObserver` for `"entity"`, and `TextObserver`
+behind the text view. Each declares its named, shaped `pieces` (the slices of the flat vector
+with their meanings; the entity tables with their columns; the env card lists them), its
+spaces (`space`: a single-agent learner's observation, `aec_space`: PettingZoo's, with the
+mask), and builds a seat's observation (`observe(game, seat, legal, out)`, into
+preallocated arrays when given) and its legal moves (`legal(game, seat)`: the mask and index
+-> engine action; `env.unwrapped.legal_moves()` for the acting seat now). `raw_env`,
+`SelfPlayEnv`, `DuelBatch` and the RLlib env share one step (`mtg_env.env.step.advance`).
+
 ## State (privileged)
 
 `env.state()` and `env.state_space` (PettingZoo's state API) give the whole game, for
@@ -269,7 +282,8 @@ Gymnasium's and PettingZoo's ids.
 
 * All envs (no version change: additions only; observations, actions and rewards
   unchanged): `state()` and `state_space` (see "State"), `render_mode="rgb_array"` (see
-  "Rendering"; Stable-Baselines3's `make_vec_env` works with the self-play envs).
+  "Rendering"; Stable-Baselines3's `make_vec_env` works with the self-play envs);
+  `env.unwrapped.observer` and `legal_moves()` (see "Observers").
 * Ids: the entity envs were registered as `mtg/duel-v1` and `mtg_env/SelfPlay-v1`, as if
   they were a newer version of the flat envs, so Gymnasium told every `SelfPlay-v0` user it
   was out of date and an unversioned `mtg/duel` made the entity env. They are now
