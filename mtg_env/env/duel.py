@@ -524,11 +524,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         g = self._g()
         seat = AGENTS.index(agent)
-        if g.current_player == seat:
-            legal = self.legal_moves()
-            return self.observer.aec_view(self.observer.observe(g, seat, legal), legal.mask.copy())
-        obs = self.observer.observe(g, seat, None)
-        return self.observer.aec_view(obs, np.zeros(self.n_actions, dtype=np.int8))
+        legal = self.legal_moves() if g.current_player == seat else None
+        return self.observer.aec_observation(g, seat, legal)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

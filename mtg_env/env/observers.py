@@ -22,8 +22,8 @@ An observer answers, for a game and a seat:
 - `describe_index(i)`, `overflow(game)` (why a state exceeds the tables, or None),
   `flat_index(legal, i)` (the flat layout's index that replays record for index i);
 - its spaces: `space` (what a single-agent learner sees), `aec_space` (PettingZoo's, the mask
-  beside or inside the observation) and `pieces` (every named, shaped part, with its meaning:
-  the env card lists them).
+  beside or inside the observation, as `aec_observation` builds it) and `pieces` (every
+  named, shaped part, with its meaning: the env card lists them).
 
 A new observation feature is one piece and one fill in the observer that has it.
 """
@@ -135,7 +135,7 @@ class Observer(Protocol):
 
     def observe(self, g: Game, seat: int, legal: Legal | None, out: Any = None) -> Any: ...
 
-    def aec_view(self, obs: Any, mask: np.ndarray) -> dict[str, Any]: ...
+    def aec_observation(self, g: Game, seat: int, legal: Legal | None) -> dict[str, Any]: ...
 
     def learner_view(self, obs: Any, mask: np.ndarray) -> Any: ...
 
@@ -194,11 +194,14 @@ class FlatObserver:
         return Legal(np.zeros(self.n_actions, np.int8), {}, 0)
 
     def observe(self, g: Game, seat: int, legal: Legal | None, out: Any = None) -> np.ndarray:
-        # The vector holds no mask: the moves are beside it (`aec_view`, `info`).
+        # The vector holds no mask: the moves are beside it (`aec_observation`, `info`).
         return self.layout.observe(g, seat, out)
 
-    def aec_view(self, obs: np.ndarray, mask: np.ndarray) -> dict[str, Any]:
-        return {"observation": obs, "action_mask": mask}
+    def aec_observation(self, g: Game, seat: int, legal: Legal | None) -> dict[str, Any]:
+        """PettingZoo's observation of `seat`: the vector beside its own mask (a copy: the
+        env's is reused), all zeros when it waits."""
+        mask = np.zeros(self.n_actions, np.int8) if legal is None else legal.mask.copy()
+        return {"observation": self.layout.observe(g, seat), "action_mask": mask}
 
     def learner_view(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return obs  # the mask travels in `info["action_mask"]` and `action_masks()`
@@ -284,9 +287,10 @@ class EntityObserver:
     ) -> dict[str, np.ndarray]:
         return self.entity.observe(g, seat, None if legal is None else legal.detail, out)
 
-    def aec_view(self, obs: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, Any]:
-        obs["action_mask"] = mask
-        return obs
+    def aec_observation(self, g: Game, seat: int, legal: Legal | None) -> dict[str, Any]:
+        """PettingZoo's observation of `seat`: the tables, whose `action_mask` (fresh) marks
+        the candidate rows, all zeros when it waits."""
+        return self.observe(g, seat, legal)
 
     def learner_view(self, obs: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, Any]:
         # The observation's mask is the learner's mask: once the episode is over it allows

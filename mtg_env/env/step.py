@@ -69,14 +69,14 @@ def advance(
     return rewards, (RUNNING if reason is None else TRUNCATED), reason
 
 
-def engine_move(layout: Layout, g: Game, action: Action, where: str = "") -> tuple[int, Action]:
+def engine_move(layout: Layout, g: Game, action: Action) -> tuple[int, Action]:
     """An engine agent's move checked and made canonical: its flat index and the action that
     index stands for (the first legal action with it, e.g. the first of two Forests in
     hand), so a move made by engine action is the move its index makes."""
     seat = g.current_player
     legal = g.legal_actions()
     if seat is None or action not in legal:
-        raise IllegalActionError(f"{where}{action} is not a legal action now")
+        raise IllegalActionError(f"{action} is not a legal action now")
     return canonical(layout, g, seat, action, legal)
 
 

@@ -338,6 +338,9 @@ class DuelBatch:
             moves.append(action)
         return moves
 
+    def _game_name(self, i: int) -> str:
+        return f"game {i + self.first_index}"
+
     def _done(self, i: int) -> bool:
         return bool(self.terminated[i] or self.truncated[i])
 
@@ -379,10 +382,15 @@ class DuelBatch:
         assert g is not None
         me = int(self.seats[i])
         opp = self.opponents[i]
-        where = f"game {i + self.first_index}: the opponent's move "
         while not self._done(i) and not g.is_over and g.current_player == 1 - me:
             if self._engine_opp[i]:
-                _, act = engine_move(self.layout, g, opp.choose(g), where)
+                try:
+                    _, act = engine_move(self.layout, g, opp.choose(g))
+                except IllegalActionError as e:
+                    # The game's number, built only when needed (this loop is the hot path).
+                    raise IllegalActionError(
+                        f"{self._game_name(i)}: the opponent's move {e}"
+                    ) from None
                 self._apply(i, g, act)
                 continue
             legal = self._legal[i]
@@ -398,7 +406,9 @@ class DuelBatch:
             a = decide(opp, obs, mask, info)
             action = legal.actions.get(a)
             if action is None:
-                raise IllegalActionError(f"{where}(index {a}) is not legal now")
+                raise IllegalActionError(
+                    f"{self._game_name(i)}: the opponent's move (index {a}) is not legal now"
+                )
             self._apply(i, g, action)
 
     # ------------------------------------------------------------------ observations
