@@ -75,6 +75,7 @@ from .heuristic_scores import (
     creature_value,
     damage_amount,
     def_value,
+    dies_to,
     discard,
     doomed,
     fight_pair,
@@ -445,12 +446,8 @@ class HeuristicAgent(EngineAgent):
                 continue
             my_p, my_t = power(g, mine), toughness(g, mine) - g.perm[mine].damage
             th_p, th_t = power(g, theirs), toughness(g, theirs) - g.perm[theirs].damage
-            dies = (th_p >= my_t or "deathtouch" in g.chars(theirs).keywords) and not (
-                indestructible(g, mine)
-            )
-            kills = (my_p >= th_t or "deathtouch" in g.chars(mine).keywords) and not (
-                indestructible(g, theirs)
-            )
+            dies = dies_to(g, mine, my_t, theirs, th_p)
+            kills = dies_to(g, theirs, th_t, mine, my_p)
             if (
                 dies
                 and pumps

@@ -11,7 +11,7 @@ from .common import (
     power,
     toughness,
 )
-from .heuristic_scores import creature_value, indestructible
+from .heuristic_scores import creature_value, dies_to
 
 
 def can_block(g: Game, b: int, a: int) -> bool:
@@ -52,13 +52,8 @@ def plan_attack(g: Game, p: int, able: list[int]) -> list[int]:
             if not can_block(g, b, a):
                 continue
             bp, bt = power(g, b), toughness(g, b)
-            # An indestructible creature survives lethal damage and deathtouch.
-            a_dies = (bp >= at or "deathtouch" in g.chars(b).keywords) and not (
-                indestructible(g, a)
-            )
-            b_dies = (ap >= bt or "deathtouch" in g.chars(a).keywords) and not (
-                indestructible(g, b)
-            )
+            a_dies = dies_to(g, a, at, b, bp)
+            b_dies = dies_to(g, b, bt, a, ap)
             if "first_strike" in g.chars(a).keywords and b_dies:
                 a_dies = False
             if a_dies and not b_dies:
@@ -107,12 +102,8 @@ def plan_blocks(g: Game, p: int) -> dict[int, int]:
             if b in plan or not can_block(g, b, a):
                 continue
             bp, bt = power(g, b), toughness(g, b)
-            b_dies = (ap >= bt or "deathtouch" in g.chars(a).keywords) and not (
-                indestructible(g, b)
-            )
-            a_dies = (bp >= at or "deathtouch" in g.chars(b).keywords) and not (
-                indestructible(g, a)
-            )
+            b_dies = dies_to(g, b, bt, a, ap)
+            a_dies = dies_to(g, a, at, b, bp)
             if "first_strike" in g.chars(a).keywords and a_dies and b_dies and ap >= bt:
                 a_dies = False
             score = 0.0

@@ -75,6 +75,14 @@ def indestructible(g: Game, cid: int) -> bool:
     return "indestructible" in g.chars(cid).keywords
 
 
+def dies_to(g: Game, victim: int, toughness: int, killer: int, power: int) -> bool:
+    """Whether `killer`'s damage (`power`) kills `victim` (`toughness` left): lethal damage
+    or deathtouch, unless the victim is indestructible."""
+    return (power >= toughness or "deathtouch" in g.chars(killer).keywords) and not (
+        indestructible(g, victim)
+    )
+
+
 def targetable(g: Game, cid: int, p: int) -> bool:
     """Can player `p`'s spells and abilities target `cid` (hexproof, 702.11b)?"""
     ch = g.chars(cid)
