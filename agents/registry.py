@@ -88,8 +88,3 @@ def kinds() -> dict[str, AgentKind]:
     """Every registered kind by name (installed ones included)."""
     _load_installed()
     return dict(_KINDS)
-
-
-def builtin_names() -> tuple[str, ...]:
-    """The names registered so far without loading installed packages (the built-ins)."""
-    return tuple(_KINDS)

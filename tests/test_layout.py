@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import sys
 from pathlib import Path
 
 import pytest
@@ -283,7 +282,9 @@ def _is_declaration(f: ast.FunctionDef) -> bool:
     return any(isinstance(s, ast.Raise) and "NotImplementedError" in ast.unparse(s) for s in f.body)
 
 
-def chain_calls(chain: tuple[tuple[str, str], ...] = CHAIN) -> dict[str, list[str]]:
+def chain_calls(
+    chain: tuple[tuple[str, str], ...] = CHAIN, engine: Path = ENGINE
+) -> dict[str, list[str]]:
     """Every use of a job's method from a job below the one that implements it ("up"), and
     from above ("down"), as "Caller.method -> Callee.name". A use is `self.name`, or
     `g.name` for a game `g` a classmethod made (`g = cls...`). The callee is the class the
@@ -292,7 +293,7 @@ def chain_calls(chain: tuple[tuple[str, str], ...] = CHAIN) -> dict[str, list[st
     methods: dict[int, list[ast.FunctionDef]] = {}
     implemented: dict[str, int] = {}
     for k, (cls, mod) in enumerate(chain):
-        tree = ast.parse((ENGINE / f"{mod}.py").read_text())
+        tree = ast.parse((engine / f"{mod}.py").read_text())
         node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
         methods[k] = [f for f in node.body if isinstance(f, ast.FunctionDef)]
         for f in methods[k]:
@@ -327,7 +328,7 @@ def test_the_jobs_call_only_themselves_and_the_jobs_below() -> None:
     assert len(calls["down"]) > 50  # the check reads the calls it should
 
 
-def test_an_upward_call_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_upward_call_is_found(tmp_path: Path) -> None:
     engine = tmp_path / "engine"
     engine.mkdir()
     (engine / "top.py").write_text(
@@ -338,8 +339,7 @@ def test_an_upward_call_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         "class Low:\n    def low(self):\n        return self.run()\n"
         "    def run(self):\n        raise NotImplementedError\n"
     )
-    monkeypatch.setattr(sys.modules[__name__], "ENGINE", engine)
-    calls = chain_calls((("Top", "top"), ("Low", "low")))
+    calls = chain_calls((("Top", "top"), ("Low", "low")), engine)
     assert calls == {"up": ["Low.low -> Top.run"], "down": ["Top.new -> Low.low"]}
 
 
