@@ -199,6 +199,46 @@ def bench_obs_bytes(fmt: str) -> dict[str, int]:
     return out
 
 
+def bench_observe(fmt: str, seconds: float) -> dict[str, float]:
+    """Microseconds of one observation with its legal moves, as the PettingZoo env builds
+    them for the acting seat (v0: the mask and the vector; v1: the candidates and the
+    tables), over the states of seeded random games. Both are timed on the same state one
+    after the other in a shuffled order, after an untimed observation has computed the
+    state's characteristics, so that they share the machine's weather and the layer work."""
+    from ..env.observers import EntityObserver, FlatObserver
+    from ..env.replay import layout_for
+
+    layout = layout_for(fmt)
+    flat, entity = FlatObserver(layout), EntityObserver(layout)
+    decks = _decks(fmt)
+    clock = time.perf_counter
+    spent = {"v0": 0.0, "v1": 0.0}
+    ways: list[tuple[str, Any]] = [("v0", flat), ("v1", entity)]
+    n = i = 0
+    start = clock()
+    while clock() - start < seconds:
+        g = Game.new((decks[i % len(decks)], decks[(i + 1) % len(decks)]), seed=i, format=fmt)
+        r = random.Random(i)
+        while not g.is_over:
+            seat = g.current_player
+            assert seat is not None
+            layout.observe(g, seat)  # the characteristics, computed untimed
+            r.shuffle(ways)
+            for key, observer in ways:
+                t = clock()
+                observer.aec_observation(g, seat, observer.legal(g, seat))
+                spent[key] += clock() - t
+            n += 1
+            g.apply(r.choice(g.legal_actions()))
+        i += 1
+    return {
+        "v0_us": spent["v0"] / n * 1e6,
+        "v1_us": spent["v1"] / n * 1e6,
+        "v1_vs_v0_ratio": spent["v1"] / spent["v0"],
+        "states": float(n),
+    }
+
+
 def bench_wrapped_env(fmt: str, seconds: float) -> dict[str, float]:
     return _aec_loop(env(format=fmt), seconds)
 
@@ -546,6 +586,8 @@ def run_all(
         say(f"{fmt}: raw_env v1 (entity observation)")
         r["raw_env_v1"] = bench_raw_env(fmt, seconds, "entity")
         r["obs_bytes"] = bench_obs_bytes(fmt)
+        say(f"{fmt}: observation and legal moves, v0 and v1")
+        r["observe"] = bench_observe(fmt, seconds)
         if vector:
             say(f"{fmt}: vector env (64 games per call) and 64 separate raw_envs")
             r["vector"] = bench_vector(fmt, seconds, workers=min(os.cpu_count() or 1, 8))

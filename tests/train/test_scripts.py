@@ -28,6 +28,13 @@ def test_bench_state_smoke() -> None:
     assert "clone/s" in out and "resample_hidden/s" in out
 
 
+def test_bench_env_smoke() -> None:
+    for env, obs_type in (("raw", "flat"), ("batch", "entity")):
+        out = run("scripts/bench_env.py", env, obs_type, "--seconds", "0.2")
+        assert out.startswith(f"{env} {obs_type} classic: ") and out.rstrip().endswith("steps/s")
+        assert float(out.split(": ")[1].split()[0].replace(",", "")) > 0
+
+
 def test_engine_games_smoke() -> None:
     out = run("scripts/engine_games.py", "--games", "2")
     n = int(out.split()[0])
@@ -92,6 +99,10 @@ def test_bench_command_json_has_every_figure() -> None:
     assert res["raw_env_v1_vs_chess"]["classic"] > 0
     # v1's tables are a fraction of v0's vector (and at most 8 KB).
     assert 0 < r["obs_bytes"]["v1"] <= 8192 < r["obs_bytes"]["v0"]
+    # The observation costs are timed on the same states, and their ratio is theirs.
+    o = r["observe"]
+    assert o["states"] > 0 and o["v0_us"] > 0 and o["v1_us"] > 0
+    assert o["v1_vs_v0_ratio"] == pytest.approx(o["v1_us"] / o["v0_us"])
     # The compiled engine's figures come with the pure engine's, measured in the same run.
     from mtg_env.engine import build
 
