@@ -533,7 +533,9 @@ def policy_bytes(policy: Any) -> bytes:
 
     spec = describe(policy)
     tensors = {
-        k: (v.detach().half() if v.is_floating_point() else v.detach()).clone().contiguous()
+        k: (v.detach().cpu().half() if v.is_floating_point() else v.detach().cpu())
+        .clone()
+        .contiguous()
         for k, v in policy.state_dict().items()
     }
     return save(tensors, metadata={"mtg_env": spec.model_dump_json()})

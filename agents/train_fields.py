@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, ValidationError, ValidationInfo
 
@@ -67,6 +67,44 @@ Decisions = Annotated[int, Field(gt=0, le=100_000)]  # a game's decision cap
 ClipRange = Annotated[float, Field(gt=0, le=10, allow_inf_nan=False)]
 RolloutSteps = Annotated[int, Field(gt=0, le=MAX_ROLLOUT), AfterValidator(_rollout_fits)]
 BatchSize = Annotated[int, Field(gt=1, le=MAX_ROLLOUT), AfterValidator(_batch_in_rollout)]
+
+
+# Where a run's networks train: "auto" is the GPU where PyTorch sees one, else the CPU.
+# Policy files and checkpoints are written from CPU copies, so they load on either.
+Device = Literal["auto", "cpu", "cuda"]
+
+
+def torch_device(spec: str, where: str | None = None) -> Any:
+    """The torch device of a config's `device` ("auto", "cpu" or "cuda"); "cuda" where
+    PyTorch sees no GPU is one `error:` line (SystemExit) naming the config and the field."""
+    import torch
+
+    if spec == "cpu" or (spec == "auto" and not torch.cuda.is_available()):
+        return torch.device("cpu")
+    if spec not in ("auto", "cuda"):
+        raise SystemExit(
+            f"error: {where or 'config'}: field device: {spec!r} is not one of auto, cpu, cuda"
+        )
+    if not torch.cuda.is_available():
+        why = (
+            "this PyTorch is built without CUDA"
+            if torch.version.cuda is None
+            else f"this PyTorch (CUDA {torch.version.cuda}) sees no GPU"
+        )
+        raise SystemExit(
+            f"error: {where or 'config'}: field device: 'cuda' asked for, but {why}; "
+            "use 'auto' (the GPU where there is one) or 'cpu'"
+        )
+    return torch.device("cuda")
+
+
+def device_name(device: Any) -> str:
+    """A run's hardware for its model card: "cpu", or "cuda (GPU NAME)"."""
+    import torch
+
+    if device.type == "cuda":
+        return f"cuda ({torch.cuda.get_device_name(device)})"
+    return str(device)
 
 
 def config_error(where: str | None, e: ValidationError) -> SystemExit:

@@ -36,6 +36,7 @@ from pydantic.dataclasses import dataclass as pydantic_dataclass
 from agents.base import make_agent
 from agents.match import deck_pairs
 from agents.plugin import is_plugin_spec
+from agents.train_fields import Device, device_name, torch_device
 from mtg_env.engine import Game, load_cards
 from mtg_env.engine.formats import FORMATS
 from mtg_env.env.spaces import Layout
@@ -65,6 +66,9 @@ class Config:
     learning_rate: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 1e-4
     batch_size: Pos = 256
     max_decisions: Pos = 2000
+    # Where the student network is fitted: "auto" (the GPU where PyTorch sees one, else
+    # the CPU), "cpu" or "cuda". The policy file it writes plays on either.
+    device: Device = "auto"
 
     @field_validator("teacher")
     @classmethod
@@ -176,8 +180,9 @@ def fit(policy: Any, data: dict[str, np.ndarray], cfg: Config, log: Any) -> list
     import torch
 
     opt = torch.optim.Adam(policy.parameters(), lr=cfg.learning_rate)
-    obs = torch.tensor(data["obs"].astype(np.float32))
-    acts = torch.tensor(data["act"])
+    dev = policy.device  # the samples go there once; the masks stay numpy
+    obs = torch.tensor(data["obs"].astype(np.float32), device=dev)
+    acts = torch.tensor(data["act"], device=dev)
     masks = data["mask"]
     n = len(acts)
     losses = []
@@ -187,9 +192,8 @@ def fit(policy: Any, data: dict[str, np.ndarray], cfg: Config, log: Any) -> list
         total = 0.0
         for s in range(0, n, cfg.batch_size):
             idx = perm[s : s + cfg.batch_size]
-            _, logp, _ = policy.evaluate_actions(
-                obs[idx], acts[idx], action_masks=masks[idx.numpy()]
-            )
+            on = idx.to(dev)
+            _, logp, _ = policy.evaluate_actions(obs[on], acts[on], action_masks=masks[idx.numpy()])
             loss = -logp.mean()
             opt.zero_grad()
             loss.backward()
@@ -231,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         load_model(args.init)  # fail early on a bad checkpoint, before writing anything
     except CheckpointError as e:
         raise SystemExit(f"error: {e}") from None
+    device = torch_device(cfg.device, args.config)  # a GPU asked for and absent: one line
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
@@ -253,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(2)
     # load_model caches the network per path: train a private copy.
-    policy = copy.deepcopy(load_model(args.init))
+    policy = copy.deepcopy(load_model(args.init)).to(device)
     losses = fit(policy, data, cfg, log) if n else []
     export_policy(policy, out / "policy.safetensors")
     card = {
@@ -265,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         "initial_agreement": round(agree, 4),
         "losses": [round(x, 4) for x in losses],
         "wall_time_s": round(time.time() - t0, 1),
+        "device": device_name(device),  # what `device` resolved to
     }
     write_json(out / "model_card.json", card)
     print(json.dumps({"labelled_states": n, "policy": str(out / "policy.safetensors")}))

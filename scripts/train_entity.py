@@ -42,6 +42,7 @@ from agents.train_fields import (  # ranged field types (every value is ranged)
     BatchSize,
     ClipRange,
     Decisions,
+    Device,
     Envs,
     Epochs,
     Format,
@@ -54,7 +55,9 @@ from agents.train_fields import (  # ranged field types (every value is ranged)
     Threads,
     Width,
     config_error,
+    device_name,
     run_script,
+    torch_device,
 )
 from mtg_env.engine import Deck
 from mtg_env.entity_nets import CandidatePolicy
@@ -78,6 +81,9 @@ class Config:
     wall_minutes: Annotated[float, Field(gt=0, le=525_600, allow_inf_nan=False)] | None = None
     n_envs: Envs = 16
     torch_threads: Threads = 2
+    # Where the network trains: "auto" (the GPU where PyTorch sees one, else the CPU),
+    # "cpu" or "cuda". The policy file is device-independent either way.
+    device: Device = "auto"
     seed: Seed = 0
     learning_rate: Rate = 3e-4
     n_steps: RolloutSteps = 128
@@ -213,7 +219,7 @@ class PoolEnv(SelfPlayEnv):
 
 
 def policy_action(policy: Any, obs: dict[str, np.ndarray], deterministic: bool = True) -> int:
-    batch = {k: torch.as_tensor(v).unsqueeze(0) for k, v in obs.items()}
+    batch = {k: torch.as_tensor(v, device=policy.device).unsqueeze(0) for k, v in obs.items()}
     with torch.no_grad():
         dist = policy.get_distribution(batch, action_masks=obs["action_mask"].astype(bool)[None])
         a = dist.mode() if deterministic else dist.sample()
@@ -287,20 +293,28 @@ def behaviour_cloning(policy: Any, cfg: Config, log: Any) -> None:
         n = len(samples)
         if n == 0:
             continue
-        obs_b = {k: torch.as_tensor(np.stack([s[0][k] for s in samples])) for k in samples[0][0]}
-        acts = torch.tensor([s[1] for s in samples])
+        # The samples go to the policy's device once; the masks stay numpy (the masked
+        # distribution puts them beside its logits).
+        dev = policy.device
+        masks = np.stack([s[0]["action_mask"] for s in samples]).astype(bool)
+        obs_b = {
+            k: torch.as_tensor(np.stack([s[0][k] for s in samples]), device=dev)
+            for k in samples[0][0]
+        }
+        acts = torch.tensor([s[1] for s in samples], device=dev)
         rets = torch.tensor(
-            [0.0 if w is None else (1.0 if w == s[2] else -1.0) for s, w in zip(samples, outcomes)]
+            [0.0 if w is None else (1.0 if w == s[2] else -1.0) for s, w in zip(samples, outcomes)],
+            device=dev,
         )
-        masks = obs_b["action_mask"].numpy().astype(bool)
         for _ in range(cfg.bc_epochs):
             perm = torch.randperm(n)
             for s in range(0, n, 256):
                 idx = perm[s : s + 256]
+                on = idx.to(dev)
                 values, logp, _ = policy.evaluate_actions(
-                    {k: v[idx] for k, v in obs_b.items()}, acts[idx], action_masks=masks[idx]
+                    {k: v[on] for k, v in obs_b.items()}, acts[on], action_masks=masks[idx.numpy()]
                 )
-                loss = -logp.mean() + 0.5 * ((values.flatten() - rets[idx]) ** 2).mean()
+                loss = -logp.mean() + 0.5 * ((values.flatten() - rets[on]) ** 2).mean()
                 opt.zero_grad()
                 loss.backward()
                 opt.step()
@@ -340,6 +354,7 @@ def _main(argv: list[str] | None) -> int:
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv
 
+    device = torch_device(cfg.device, args.config)
     torch.set_num_threads(cfg.torch_threads)
     torch.manual_seed(cfg.seed)
     log = print
@@ -375,6 +390,7 @@ def _main(argv: list[str] | None) -> int:
             "card_embedding": cfg.card_embedding,
         },
         seed=cfg.seed,
+        device=device,
         verbose=0,
     )
     t0 = time.time()
@@ -408,6 +424,7 @@ def _main(argv: list[str] | None) -> int:
         "config": {f: getattr(cfg, f) for f in cfg.__dataclass_fields__},
         "steps": model.num_timesteps,
         "wall_minutes": trained_minutes,  # warm start and training, evaluations included
+        "device": device_name(device),  # what `device` resolved to
         "evaluations": evals,
     }
     write_json(out / "model_card.json", card)

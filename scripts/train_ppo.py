@@ -17,7 +17,7 @@ Checkpoints (`checkpoint.pt`) are data only (tensors and JSON; read back with
 and the run's state together, written atomically in one file at a rollout boundary: a run
 killed at any point resumes (`--resume`) from its last checkpoint and ends at exactly the
 step count of an uninterrupted run. A resume with another configuration (anything but
-`total_timesteps`, `torch_threads`, `vec_env`) is refused. Ctrl-C stops the run with one
+`total_timesteps`, `torch_threads`, `vec_env`, `device`) is refused. Ctrl-C stops the run with one
 line and exit status 130; the last checkpoint resumes it. Every config value is checked
 when the file is read (one `error: FILE: field X: ...` line, exit status 2).
 """
@@ -59,6 +59,7 @@ from agents.train_fields import (  # ranged field types (every value is ranged)
     BatchSize,
     ClipRange,
     Decisions,
+    Device,
     Envs,
     Epochs,
     Format,
@@ -71,7 +72,9 @@ from agents.train_fields import (  # ranged field types (every value is ranged)
     Threads,
     Width,
     config_error,
+    device_name,
     run_script,
+    torch_device,
 )
 from mtg_env.engine import Game, load_cards
 from mtg_env.env import SelfPlayEnv
@@ -81,7 +84,7 @@ from mtg_env.workers import worker_setup
 
 CHECKPOINT_FORMAT = "mtg_env.train_checkpoint.v1"
 # Settings a resumed run may change: they decide neither the games nor the network.
-RESUMABLE_CHANGES = frozenset({"total_timesteps", "torch_threads", "vec_env"})
+RESUMABLE_CHANGES = frozenset({"total_timesteps", "torch_threads", "vec_env", "device"})
 
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))
@@ -98,6 +101,10 @@ class Config:
     # talking through pipes (951 vs 682 steps/s measured; see docs/agents.md, "Training").
     vec_env: Literal["subproc", "dummy"] = "subproc"
     torch_threads: Threads = 1
+    # Where the network trains: "auto" (the GPU where PyTorch sees one, else the CPU),
+    # "cpu" or "cuda". Checkpoints and policy files are device-independent: a run resumes
+    # on either, and its policies play on the CPU.
+    device: Device = "auto"
     seed: Seed = 0
     learning_rate: Rate = 3e-4
     n_steps: RolloutSteps = 1024
@@ -374,22 +381,24 @@ def behaviour_cloning(model: Any, cfg: Config, log: Any) -> None:
                 left[p] -= 1
                 z = 0.0 if g.winner is None else (1.0 if g.winner == p else -1.0)
                 ret_l.append(z * cfg.gamma ** left[p])
-        obs = torch.tensor(np.stack(obs_l).astype(np.float32))
+        dev = policy.device  # the samples go there once; the masks stay numpy
+        obs = torch.tensor(np.stack(obs_l).astype(np.float32), device=dev)
         masks = np.stack(mask_l)
-        acts = torch.tensor(act_l)
-        rets = torch.tensor(ret_l, dtype=torch.float32)
+        acts = torch.tensor(act_l, device=dev)
+        rets = torch.tensor(ret_l, dtype=torch.float32, device=dev)
         n = len(act_l)
         for _ in range(cfg.bc_epochs):
             perm = torch.randperm(n)
             total = 0.0
             for s in range(0, n, 256):
                 idx = perm[s : s + 256]
+                on = idx.to(dev)
                 values, logp, _ = policy.evaluate_actions(
-                    obs[idx], acts[idx], action_masks=masks[idx.numpy()]
+                    obs[on], acts[on], action_masks=masks[idx.numpy()]
                 )
                 loss = -logp.mean()
                 if cfg.bc_value:
-                    loss = loss + 0.5 * ((values.flatten() - rets[idx]) ** 2).mean()
+                    loss = loss + 0.5 * ((values.flatten() - rets[on]) ** 2).mean()
                 opt.zero_grad()
                 loss.backward()
                 opt.step()
@@ -488,13 +497,25 @@ def save_checkpoint(model: Any, path: Path, cfg: Config, state: dict[str, Any]) 
             "format": CHECKPOINT_FORMAT,
             "config": json.dumps(dataclasses.asdict(cfg)),
             "state": json.dumps(state),
-            "params": model.get_parameters(),
+            "params": _on_cpu(model.get_parameters()),  # resumes on any device
             "num_timesteps": int(model.num_timesteps),
             "n_updates": int(model._n_updates),
         },
         buf,
     )
     write_bytes(path, buf.getvalue())
+
+
+def _on_cpu(x: Any) -> Any:
+    """`x` (nested dicts and lists of tensors: a model's parameters and optimizer state)
+    with every tensor copied to the CPU."""
+    if isinstance(x, torch.Tensor):
+        return x.detach().cpu()
+    if isinstance(x, dict):
+        return {k: _on_cpu(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return type(x)(_on_cpu(v) for v in x)
+    return x
 
 
 def load_checkpoint(path: Path, cfg: Config) -> dict[str, Any]:
@@ -587,6 +608,7 @@ def _main(argv: list[str] | None) -> int:
                 f"error: {args.config or 'config'}: field init_from: {e} (for a pickled file "
                 "you trust: trust_init_from: true)"
             ) from None
+    device = torch_device(cfg.device, args.config)  # a GPU asked for and absent: one line
     out = Path(args.out)
     ckpt = out / "checkpoint.pt"
     saved: dict[str, Any] | None = None
@@ -602,7 +624,7 @@ def _main(argv: list[str] | None) -> int:
     if out.exists() and not out.is_dir():
         raise SystemExit(f"error: {out}: exists and is not a folder (--out names a folder)")
     try:
-        return _train(cfg, args, out, ckpt, saved)
+        return _train(cfg, args, out, ckpt, saved, device)
     except KeyboardInterrupt:
         try:
             done = json.loads((out / "state.json").read_text())["timesteps"]
@@ -614,7 +636,12 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _train(
-    cfg: Config, args: argparse.Namespace, out: Path, ckpt: Path, saved: dict[str, Any] | None
+    cfg: Config,
+    args: argparse.Namespace,
+    out: Path,
+    ckpt: Path,
+    saved: dict[str, Any] | None,
+    device: Any,
 ) -> int:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -648,14 +675,14 @@ def _train(
             ent_coef=cfg.ent_coef,
             clip_range=cfg.clip_range,
             seed=cfg.seed,
-            device="cpu",
+            device=device,
             tensorboard_log=str(out / "tb"),
             verbose=0,
             policy_kwargs=pkw,
         )
         state: dict[str, Any] = {"timesteps": 0, "snapshots": [], "evals": [], "wall": 0.0}
         if saved is not None:
-            model.set_parameters(saved["params"], exact_match=True, device="cpu")
+            model.set_parameters(saved["params"], exact_match=True, device=device)
             model.num_timesteps = saved["num_timesteps"]
             model._n_updates = saved["n_updates"]
             state = saved["state"]
@@ -746,6 +773,7 @@ def _train(
             "config": dataclasses.asdict(cfg),
             "timesteps": state["timesteps"],
             "wall_time_s": round(state["wall"], 1),
+            "device": device_name(device),  # what `device` resolved to
             "env_time_share": state["env_time_share"],
             "evaluations": state["evals"],
             "final_evaluation": {"games_per_opponent": max(cfg.eval_games, 2), **final},
