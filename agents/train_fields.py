@@ -63,6 +63,7 @@ Width = Annotated[int, Field(gt=0, le=MAX_WIDTH)]
 Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
 Envs = Annotated[int, Field(gt=0, le=256)]
 Threads = Annotated[int, Field(gt=0, le=256)]
+Workers = Annotated[int, Field(gt=0, le=256)]  # processes that step a batch's games
 Decisions = Annotated[int, Field(gt=0, le=100_000)]  # a game's decision cap
 ClipRange = Annotated[float, Field(gt=0, le=10, allow_inf_nan=False)]
 RolloutSteps = Annotated[int, Field(gt=0, le=MAX_ROLLOUT), AfterValidator(_rollout_fits)]

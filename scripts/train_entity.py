@@ -32,6 +32,7 @@ import mtg_env  # noqa: F401 - registers SelfPlayEntity-v0
 from agents.base import make_agent
 from agents.heldout import load_split, train_decks
 from agents.match import deck_pairs
+from agents.opponent_pool import PoolBot, PoolEnv
 from agents.policy import (
     MAX_CARD_EMBEDDING,
     MAX_ENTITY_DIM,
@@ -54,6 +55,7 @@ from agents.train_fields import (  # ranged field types (every value is ranged)
     Steps,
     Threads,
     Width,
+    Workers,
     config_error,
     device_name,
     run_script,
@@ -61,7 +63,6 @@ from agents.train_fields import (  # ranged field types (every value is ranged)
 )
 from mtg_env.engine import Deck
 from mtg_env.entity_nets import CandidatePolicy
-from mtg_env.env import SelfPlayEnv
 from mtg_env.env.duel import AGENTS, raw_env
 from mtg_env.io import (
     OutputPathError,
@@ -109,11 +110,13 @@ class Config:
     # held-out benchmark's training decks only (mtg_env/data/benchmarks/heldout.yaml), so
     # that `mtg-env heldout policy:PATH` measures the policy on decks it never saw.
     decks: Literal["all", "train"] = "all"
-    # "dummy": SB3's DummyVecEnv of SelfPlayEntity-v0 envs; "batch": every game in one
-    # mtg_env.vector.DuelVecEnv (opponents inside the batch). With 16 envs on 2 CPU threads
-    # the network's updates dominate and both train at the same speed (docs/performance.md),
-    # so the default stays the one the recorded runs used.
-    vec_env: Literal["batch", "dummy"] = "dummy"
+    # "batch": every game in one mtg_env.vector.DuelVecEnv (opponents inside the batch,
+    # one call steps them all); "dummy": SB3's DummyVecEnv of SelfPlayEntity-v0 envs (the
+    # runs recorded before the batch became the default used it).
+    vec_env: Literal["batch", "dummy"] = "batch"
+    # The processes that step the batch's games (vec_env "batch"): 1 steps them in this
+    # process; on a machine with cores to spare, up to one per core (docs/performance.md).
+    workers: Workers = 1
 
     # Checks across fields, each on the later field (pydantic validates in field order), so
     # that the error names it.
@@ -124,6 +127,15 @@ class Config:
         fmt = info.data.get("format")
         if v == "train" and fmt is not None and fmt != load_split().format:
             raise ValueError(f"'train' is the split of format {load_split().format!r}")
+        return v
+
+    @field_validator("workers")
+    @classmethod
+    def _workers_fit(cls, v: int, info: ValidationInfo) -> int:
+        if v > 1 and info.data.get("vec_env") == "dummy":
+            raise ValueError("workers step a batch: set vec_env: batch")
+        if v > info.data.get("n_envs", v):
+            raise ValueError(f"more workers than games (n_envs {info.data['n_envs']})")
         return v
 
 
@@ -160,59 +172,33 @@ SMOKE = {
 }
 
 
-class PoolBot:
-    """The opponent of one game of the batch: heuristic or random, drawn per episode
-    (`reset`), with the same draws as `PoolEnv`."""
+def make_vec_env(cfg: Config) -> Any:
+    """The training games: `cfg.n_envs` games against the opponent pool, seeded from
+    `cfg.seed`, on a `DuelVecEnv` (`workers` processes) or SB3's `DummyVecEnv`."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
 
-    def __init__(self, cfg: Config, seed: int) -> None:
-        self.p_heuristic = cfg.p_heuristic
-        self.pool_rng = random.Random(seed)
-        self.bots = {
-            "heuristic": make_agent("heuristic", seed, fmt=cfg.format),
-            "random": make_agent("random", seed + 1),
-        }
-        self.current: Any = self.bots["random"]
-
-    @property
-    def needs_observation(self) -> bool:
-        return bool(getattr(self.current, "needs_observation", True))
-
-    @property
-    def decides_from_engine(self) -> bool:
-        return bool(getattr(self.current, "decides_from_engine", False))
-
-    def reset(self) -> None:
-        pick = "heuristic" if self.pool_rng.random() < self.p_heuristic else "random"
-        self.current = self.bots[pick]
-
-    def choose(self, game: Any) -> Any:
-        return self.current.choose(game)
-
-    def act(self, obs: Any, mask: np.ndarray, info: dict[str, Any]) -> int:
-        return self.current.act(obs, mask, info)
-
-
-class PoolEnv(SelfPlayEnv):
-    """SelfPlayEntity-v0 whose opponent is drawn per episode: heuristic or random."""
-
-    def __init__(self, cfg: Config, seed: int) -> None:
-        super().__init__(
-            format=cfg.format,
-            decks=deck_pool(cfg),
+    decks = deck_pool(cfg)
+    if cfg.vec_env == "batch":
+        venv: Any = DuelVecEnv(
+            cfg.n_envs,
+            cfg.format,
+            decks=decks,
             obs_type="entity",
+            opponent_factory=lambda i: PoolBot(cfg.format, cfg.p_heuristic, cfg.seed * 1000 + i),
             max_decisions=cfg.max_decisions,
+            workers=cfg.workers,
         )
-        self.p_heuristic = cfg.p_heuristic
-        self.pool_rng = random.Random(seed)
-        self.bots = {
-            "heuristic": make_agent("heuristic", seed, fmt=cfg.format),
-            "random": make_agent("random", seed + 1),
-        }
-
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> Any:
-        pick = "heuristic" if self.pool_rng.random() < self.p_heuristic else "random"
-        self.set_opponent(self.bots[pick])
-        return super().reset(seed=seed, options=options)
+    else:
+        venv = DummyVecEnv(
+            [
+                lambda i=i: PoolEnv(
+                    cfg.format, decks, cfg.p_heuristic, cfg.max_decisions, cfg.seed * 1000 + i
+                )
+                for i in range(cfg.n_envs)
+            ]
+        )
+    venv.seed(cfg.seed)
+    return venv
 
 
 # ---------------------------------------------------------------------- policy as a player
@@ -352,26 +338,12 @@ def _main(argv: list[str] | None) -> int:
             raise SystemExit(f"error: {e}") from None
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
     device = torch_device(cfg.device, args.config)
     torch.set_num_threads(cfg.torch_threads)
     torch.manual_seed(cfg.seed)
     log = print
-    if cfg.vec_env == "batch":
-        venv: Any = DuelVecEnv(
-            cfg.n_envs,
-            cfg.format,
-            decks=deck_pool(cfg),
-            obs_type="entity",
-            opponent_factory=lambda i: PoolBot(cfg, cfg.seed * 1000 + i),
-            max_decisions=cfg.max_decisions,
-        )
-    else:
-        venv = DummyVecEnv(
-            [lambda i=i: PoolEnv(cfg, cfg.seed * 1000 + i) for i in range(cfg.n_envs)]
-        )
-    venv.seed(cfg.seed)
+    venv = make_vec_env(cfg)
     model = MaskablePPO(
         CandidatePolicy,
         venv,

@@ -47,17 +47,82 @@ def bench(
             "sides alternate and the ratio is the median of the rounds'.",
         ),
     ] = 3,
+    train: Annotated[
+        bool,
+        typer.Option(
+            help="Also time the v1 training loop (scripts/train_entity.py's PPO stage): "
+            "end-to-end env steps/s, the update's samples/s, collecting against learning."
+        ),
+    ] = False,
+    train_rollouts: Annotated[
+        int, typer.Option(min=1, max=1000, help="Rollouts of the training figure.")
+    ] = 5,
+    train_envs: Annotated[
+        int | None,
+        typer.Option(min=1, max=256, help="Games per rollout step (default: the recipe's)."),
+    ] = None,
+    train_vec_env: Annotated[
+        str | None,
+        typer.Option(
+            help="batch (a DuelVecEnv) or dummy (SB3's DummyVecEnv); default: the recipe's."
+        ),
+    ] = None,
+    train_workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=256, help="Processes stepping the batch's games (default: the recipe's)."
+        ),
+    ] = None,
+    train_batch_size: Annotated[
+        int | None,
+        typer.Option(min=2, max=65536, help="PPO minibatch (default: the recipe's)."),
+    ] = None,
+    train_epochs: Annotated[
+        int | None, typer.Option(min=1, max=100, help="PPO epochs (default: the recipe's).")
+    ] = None,
+    device: Annotated[
+        str,
+        typer.Option(help="Where the training figure's network runs: auto, cpu or cuda."),
+    ] = "auto",
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Throughput: engine, raw_env, vector env, wrapped env, SelfPlay-v0, clone, memory, PPO;
-    compiled and pure-Python engine side by side."""
+    compiled and pure-Python engine side by side; with --train, the v1 training loop."""
     from rich.console import Console
     from rich.table import Table
 
-    from ..tools.bench import FORMATS, run_all
+    from ..tools.bench import FORMATS, run_all, train_settings
 
     if fmt is not None and fmt not in FORMATS:
         fail(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+    train_opts = None
+    if train:
+        from agents.train_fields import torch_device
+
+        try:  # before any figure runs: "cuda" where PyTorch sees no GPU is one line
+            torch_device(device, "--device")
+        except SystemExit as e:
+            fail(str(e).removeprefix("error: "))
+        if train_vec_env not in (None, "batch", "dummy"):
+            fail(f"--train-vec-env: {train_vec_env!r} is not one of batch, dummy")
+        over = {
+            "n_envs": train_envs,
+            "vec_env": train_vec_env,
+            "workers": train_workers,
+            "batch_size": train_batch_size,
+            "n_epochs": train_epochs,
+        }
+        cfg = train_settings(**over)
+        if cfg["vec_env"] == "dummy" and cfg["workers"] > 1:
+            fail("--train-workers: workers step a batch; use --train-vec-env batch")
+        if cfg["workers"] > cfg["n_envs"]:
+            fail(f"--train-workers: more workers than games ({cfg['n_envs']})")
+        if cfg["batch_size"] > cfg["n_steps"] * cfg["n_envs"]:
+            fail(
+                f"--train-batch-size: {cfg['batch_size']} is more than a rollout "
+                f"({cfg['n_steps']} steps x {cfg['n_envs']} games)"
+            )
+        train_opts = {"rollouts": train_rollouts, "device": device, **over}
     err = Console(stderr=True)
     res = run_all(
         seconds=seconds,
@@ -68,6 +133,7 @@ def bench(
         vector=vector,
         pure=pure,
         rounds=rounds,
+        train=train_opts,
         progress=lambda m: err.print(f"[dim]bench: {m}...[/dim]"),
     )
     if json_out:
@@ -145,4 +211,15 @@ def bench(
             f"env {100 * p['env_share']:.0f}% of wall time "
             f"(engine, observation and mask {100 * p['env_share_without_opponent']:.0f}%, "
             f"the heuristic opponent's decisions {100 * p['opponent_share']:.0f}%)"
+        )
+    if "train" in res:
+        r = res["train"]
+        workers = f", {r['workers']} workers" if r["workers"] > 1 else ""
+        echo(
+            f"v1 training loop ({r['n_envs']} games, {r['vec_env']}{workers}, {r['device']}): "
+            f"{r['steps_per_s']:,.0f} env steps/s end to end; collecting "
+            f"{r['collect_steps_per_s']:,.0f} steps/s ({100 * r['collect_share']:.0f}% of wall "
+            f"time), the PPO update {r['update_samples_per_s']:,.0f} samples/s "
+            f"({100 * r['learn_share']:.0f}%; minibatch {r['batch_size']}, "
+            f"{r['n_epochs']} epochs)"
         )

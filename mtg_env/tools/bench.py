@@ -331,17 +331,23 @@ _PPO_DEFAULTS = {
 }
 
 
-def _ppo_settings() -> dict[str, Any]:
+def _config_settings(name: str, defaults: dict[str, Any]) -> dict[str, Any]:
+    """`defaults`, with the values of the repository's configs/train/NAME where it is at
+    hand (an installed package has no configs/)."""
     from pathlib import Path
 
     import yaml
 
-    path = Path(__file__).resolve().parents[1] / "configs" / "train" / "ppo_default.yaml"
-    cfg = dict(_PPO_DEFAULTS)
+    path = Path(__file__).resolve().parents[2] / "configs" / "train" / name
+    cfg = dict(defaults)
     if path.exists():
         raw = yaml.safe_load(path.read_text()) or {}
-        cfg.update({k: raw[k] for k in _PPO_DEFAULTS if k in raw})
+        cfg.update({k: raw[k] for k in defaults if k in raw})
     return cfg
+
+
+def _ppo_settings() -> dict[str, Any]:
+    return _config_settings("ppo_default.yaml", _PPO_DEFAULTS)
 
 
 def bench_ppo(fmt: str, rollouts: int = 10) -> dict[str, float]:
@@ -422,6 +428,123 @@ def bench_ppo(fmt: str, rollouts: int = 10) -> dict[str, float]:
         "opponent_share": opp / dt,
         "env_share_without_opponent": (spent[0] - opp) / dt,
         "n_envs": cfg["n_envs"],
+    }
+
+
+# The v1 recipe's settings that decide throughput (scripts/train_entity.py's defaults; the
+# repository's configs/train/entity_default.yaml overrides them where it is at hand).
+_TRAIN_DEFAULTS: dict[str, Any] = {
+    "n_envs": 16,
+    "vec_env": "batch",
+    "workers": 1,
+    "torch_threads": 2,
+    "n_steps": 128,
+    "batch_size": 512,
+    "n_epochs": 4,
+    "hidden": 256,
+    "entity_dim": 64,
+    "card_embedding": 16,
+    "p_heuristic": 0.8,
+    "max_decisions": 2000,
+}
+
+
+def train_settings(**overrides: Any) -> dict[str, Any]:
+    """The settings `bench_train` runs: the v1 recipe's, then `overrides` (None: keep)."""
+    cfg = _config_settings("entity_default.yaml", _TRAIN_DEFAULTS)
+    cfg.update({k: v for k, v in overrides.items() if v is not None})
+    return cfg
+
+
+def bench_train(
+    fmt: str, rollouts: int = 5, device: str = "auto", **overrides: Any
+) -> dict[str, Any]:
+    """The v1 training loop (scripts/train_entity.py's PPO stage: `CandidatePolicy` under
+    MaskablePPO, the opponent pool, its vector env) for `rollouts` rollouts, timed end to
+    end and split between collecting (stepping the games and the policy's inference) and
+    learning (the PPO update). `overrides`: any of `train_settings`' keys."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    # The training stack is an extra: imported only for this figure.
+    from agents.opponent_pool import PoolBot, PoolEnv
+    from agents.train_fields import device_name, torch_device
+
+    from ..entity_nets import CandidatePolicy
+    from ..vector.sb3 import DuelVecEnv
+
+    cfg = train_settings(**overrides)
+    dev = torch_device(device, "--device")
+    n, p = cfg["n_envs"], cfg["p_heuristic"]
+    if cfg["vec_env"] == "batch":
+        venv: Any = DuelVecEnv(
+            n,
+            fmt,
+            obs_type="entity",
+            opponent_factory=lambda i: PoolBot(fmt, p, i),
+            max_decisions=cfg["max_decisions"],
+            workers=cfg["workers"],
+        )
+    else:
+        venv = DummyVecEnv(
+            [lambda i=i: PoolEnv(fmt, None, p, cfg["max_decisions"], i) for i in range(n)]
+        )
+    venv.seed(0)
+
+    class Timed(MaskablePPO):
+        collect_s = train_s = 0.0
+        updates = 0
+
+        def collect_rollouts(self, *args: Any, **kwargs: Any) -> bool:
+            t = time.perf_counter()
+            try:
+                return bool(super().collect_rollouts(*args, **kwargs))
+            finally:
+                self.collect_s += time.perf_counter() - t
+
+        def train(self) -> None:
+            t = time.perf_counter()
+            try:
+                super().train()
+            finally:
+                self.train_s += time.perf_counter() - t
+                self.updates += 1
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(cfg["torch_threads"])
+    try:
+        model = Timed(
+            CandidatePolicy,
+            venv,
+            n_steps=cfg["n_steps"],
+            batch_size=cfg["batch_size"],
+            n_epochs=cfg["n_epochs"],
+            device=dev,
+            seed=0,
+            policy_kwargs={
+                "format": fmt,
+                "hidden": cfg["hidden"],
+                "entity_dim": cfg["entity_dim"],
+                "card_embedding": cfg["card_embedding"],
+            },
+        )
+        t0 = time.perf_counter()
+        model.learn(total_timesteps=rollouts * cfg["n_steps"] * n)
+        dt = time.perf_counter() - t0
+    finally:
+        venv.close()
+        torch.set_num_threads(threads)
+    samples = model.updates * cfg["n_epochs"] * cfg["n_steps"] * n
+    return {
+        "steps_per_s": model.num_timesteps / dt,
+        "collect_steps_per_s": model.num_timesteps / model.collect_s,
+        "update_samples_per_s": samples / model.train_s if model.train_s else 0.0,
+        "collect_share": model.collect_s / dt,
+        "learn_share": model.train_s / dt,
+        "steps": model.num_timesteps,
+        "device": device_name(dev),
+        **{k: cfg[k] for k in ("n_envs", "vec_env", "workers", "batch_size", "n_epochs")},
     }
 
 
@@ -566,6 +689,7 @@ def run_all(
     vector: bool = True,
     pure: bool = True,
     rounds: int = 3,
+    train: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Every figure; `seconds` is the budget of each timed loop. With `pure` (and the
     compiled engine running here), the pure engine's figures too, and the ratios; ratios
@@ -609,6 +733,9 @@ def run_all(
         say("MaskablePPO training")
         # Ten rollouts (about 20 s): three gave env shares 3 points apart run to run.
         out["ppo"] = bench_ppo(formats[0], rollouts=ppo_rollouts)
+    if train is not None:
+        say("the v1 training loop (collection and PPO updates)")
+        out["train"] = bench_train(formats[0], **train)
     if chess:
         say("PettingZoo chess raw_env and ours, in paired rounds")
         out.update(paired_chess(formats, seconds, rounds))

@@ -81,6 +81,125 @@ def test_without_card_ids_a_network_reads_another_card_set(fmt: str) -> None:
     assert out.shape == (1, fe.features_dim) and torch.isfinite(out).all()
 
 
+def _many_obs(games: int = 4, fmt: str = "classic") -> list[dict[str, np.ndarray]]:
+    """The acting seat's observation at every decision of a few random games."""
+    e = mtg_env.raw_env(format=fmt, obs_type="entity")
+    rng = np.random.default_rng(0)
+    out = []
+    for seed in range(games):
+        e.reset(seed=seed)
+        for _ in range(300):
+            agent = e.agent_selection
+            if e.terminations[agent] or e.truncations[agent]:
+                break
+            o = e.observe(agent)
+            out.append({k: v.copy() for k, v in o.items()})
+            e.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
+    return out
+
+
+def _stack(obs: list[dict[str, np.ndarray]]) -> dict[str, torch.Tensor]:
+    return {k: torch.as_tensor(np.stack([o[k] for o in obs])).float() for k in obs[0]}
+
+
+def _dense_features(fe: TableExtractor, obs: dict[str, torch.Tensor]) -> torch.Tensor:
+    """The extractor's features computed the direct way: the row network on every object
+    row and the candidate network on every candidate row, the empty ones zeroed, pooled
+    over the whole table (what the packed computation must equal)."""
+    from mtg_env.entity_nets import N_DECISIONS, N_KINDS, N_OPTIONS, N_STEPS, decode_objects
+    from mtg_env.env.entity import GLOBAL_INDEX
+
+    def one_hot(x: torch.Tensor, n: int) -> torch.Tensor:
+        return torch.nn.functional.one_hot(x.long().clamp(0, n - 1), n).float()
+
+    def gather(emb: torch.Tensor, ref: torch.Tensor) -> torch.Tensor:
+        b, _, d = emb.shape
+        padded = torch.cat([emb.new_zeros((b, 1, d)), emb], dim=1)
+        idx = ref.long().clamp(0, emb.shape[1]).unsqueeze(-1).expand(-1, -1, d)
+        return torch.gather(padded, 1, idx)
+
+    objects, mask = obs["objects"], obs["object_mask"].float()
+    x = decode_objects(objects)
+    x = torch.cat([x, fe.cards(obs["object_card"].long().clamp(min=0))], dim=-1)
+    rows = fe.row_net(x) * mask.unsqueeze(-1)
+    mine = objects[..., OBJECT_INDEX["mine"]].float().clamp(0, 1) * mask
+
+    def mean(w: torch.Tensor) -> torch.Tensor:
+        return (rows * w.unsqueeze(-1)).sum(1) / w.sum(1, keepdim=True).clamp(min=1.0)
+
+    biggest = (rows - 1e4 * (1.0 - mask).unsqueeze(-1)).max(1).values.clamp(min=0.0)
+    pooled = torch.cat([mean(mask), biggest, mean(mine), mean((1.0 - mine) * mask)], dim=-1)
+    g = obs["global"]
+    glob = torch.cat(
+        [
+            torch.sign(g) * torch.log1p(g.abs()),
+            one_hot(g[:, GLOBAL_INDEX["step"]], N_STEPS),
+            one_hot(g[:, GLOBAL_INDEX["decision"]], N_DECISIONS),
+        ],
+        dim=-1,
+    )
+    context = fe.context(torch.cat([glob, pooled], dim=-1))
+    c, ci = obs["candidates"], CANDIDATE_INDEX
+    cand_in = torch.cat(
+        [
+            one_hot(c[..., ci["kind"]], N_KINDS),
+            gather(rows, c[..., ci["source_row"]]),
+            gather(rows, c[..., ci["target_row"]]),
+            one_hot(c[..., ci["target_player"]], 3),
+            one_hot(c[..., ci["option"]], N_OPTIONS),
+        ],
+        dim=-1,
+    )
+    cands = fe.cand_net(cand_in) * obs["action_mask"].float().unsqueeze(-1)
+    return torch.cat([context, cands.flatten(1)], dim=1)
+
+
+def test_the_packed_extractor_equals_the_networks_run_on_every_row() -> None:
+    """The extractor runs its networks on the present rows and legal candidates only; its
+    features, and the gradients of a loss on them, are those of running the networks on
+    every row of the tables and zeroing the empty ones."""
+    fe = _extractor()
+    obs = _stack(_many_obs())
+    assert len(obs["objects"]) > 300
+    packed, dense = fe(obs), _dense_features(fe, obs)
+    assert torch.allclose(packed, dense, atol=1e-5)
+    weights = torch.randn_like(dense)
+    grads = []
+    for out in (packed, dense):
+        fe.zero_grad()
+        (out * weights).sum().backward(retain_graph=True)
+        grads.append([p.grad.clone() for p in fe.parameters()])
+    for a, b in zip(*grads):
+        assert torch.allclose(a, b, rtol=1e-4, atol=1e-4)
+
+
+def test_the_policy_gives_what_sb3s_path_through_the_flat_features_gives() -> None:
+    """CandidatePolicy's own forward, evaluate_actions, get_distribution and
+    predict_values (on the packed tables) equal SB3's through the flattened features."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy as Sb3
+
+    env = gym.make("mtg_env/SelfPlayEntity-v0")
+    torch.manual_seed(0)
+    pol = CandidatePolicy(env.observation_space, env.action_space, lambda _: 1e-3)
+    obs = _stack(_many_obs(games=3))
+    masks = obs["action_mask"].numpy().astype(bool)
+    rng = np.random.default_rng(1)
+    acts = torch.as_tensor([int(rng.choice(np.flatnonzero(m))) for m in masks])
+    ours, sb3 = pol.evaluate_actions(obs, acts, masks), Sb3.evaluate_actions(pol, obs, acts, masks)
+    for a, b in zip(ours, sb3):
+        assert a is not None and b is not None and torch.allclose(a, b, atol=1e-5)
+    for m in (None, masks):  # without masks too: an empty candidate row scores the bias
+        la = pol.get_distribution(obs, m).distribution.logits
+        lb = Sb3.get_distribution(pol, obs, m).distribution.logits
+        assert torch.allclose(la, lb, atol=1e-5)
+    assert torch.allclose(pol.predict_values(obs), Sb3.predict_values(pol, obs), atol=1e-5)
+    torch.manual_seed(3)
+    a1, v1, l1 = pol(obs, deterministic=True, action_masks=masks)
+    a2, v2, l2 = Sb3.forward(pol, obs, deterministic=True, action_masks=masks)
+    assert torch.equal(a1, a2) and torch.allclose(v1, v2, atol=1e-5)
+    assert torch.allclose(l1, l2, atol=1e-5)
+
+
 def test_maskable_ppo_trains_on_selfplay_v1_and_plays_legal_moves() -> None:
     from sb3_contrib import MaskablePPO
 

@@ -121,6 +121,62 @@ def test_bench_command_json_has_every_figure() -> None:
         assert "compiled_vs_pure_ratio" not in res and res["engine_build_note"]
 
 
+MTG_ENV = str(Path(sys.executable).parent / "mtg-env")
+
+
+def _has_gpu() -> bool:
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+def test_bench_train_times_the_v1_loop_and_splits_it() -> None:
+    """`mtg-env bench --train`: the v1 recipe's loop, end to end, with the collecting and
+    learning parts of its wall time and the update's samples per second."""
+    r = subprocess.run(
+        [
+            MTG_ENV, "bench", "--format", "classic", "--seconds", "0.05", "--no-ppo",
+            "--no-vector", "--no-pure", "--train", "--train-rollouts", "2", "--train-envs",
+            "2", "--train-batch-size", "128", "--train-epochs", "1", "--device", "cpu",
+            "--json",
+        ],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    t = json.loads(r.stdout)["train"]
+    assert t["steps"] == 2 * 128 * 2 and t["device"] == "cpu"
+    assert (t["n_envs"], t["batch_size"], t["n_epochs"], t["vec_env"]) == (2, 128, 1, "batch")
+    assert t["steps_per_s"] > 0 and t["update_samples_per_s"] > 0
+    assert 0 < t["collect_share"] < 1 and 0 < t["learn_share"] < 1
+    assert t["collect_share"] + t["learn_share"] <= 1
+    # Collecting alone is faster than the loop it is a part of.
+    assert t["collect_steps_per_s"] > t["steps_per_s"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--train-workers", "2", "--train-vec-env", "dummy"], "--train-workers"),
+        (["--train-envs", "2", "--train-workers", "3"], "more workers than games"),
+        (["--train-envs", "2", "--train-batch-size", "4096"], "more than a rollout"),
+        (["--train-vec-env", "subproc"], "--train-vec-env"),
+        (["--device", "tpu"], "--device: field device: 'tpu' is not one of"),
+        pytest.param(
+            ["--device", "cuda"],
+            "'cuda' asked for",
+            marks=pytest.mark.skipif(_has_gpu(), reason="this machine has a GPU"),
+        ),
+    ],
+)
+def test_bench_train_bad_settings_are_one_line(args: list[str], says: str) -> None:
+    r = subprocess.run(
+        [MTG_ENV, "bench", "--no-ppo", "--no-vector", "--no-pure", "--train", *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert r.returncode == 2 and says in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not r.stdout
+
+
 def test_bench_command_rejects_unknown_format() -> None:
     r = subprocess.run(
         [sys.executable, "-m", "mtg_env.cli", "bench", "--format", "nope"],
@@ -451,7 +507,7 @@ def test_train_entity_on_the_heldout_training_decks(tmp_path: Path) -> None:
     assert cfg.decks == "train" and cfg.format == split.format
     pool = entity.deck_pool(cfg)
     assert sorted(d.name for d in pool) == sorted(split.train)
-    env = entity.PoolEnv(cfg, 0)
+    env = entity.PoolEnv(cfg.format, pool, cfg.p_heuristic, cfg.max_decisions, 0)
     seen = set()
     for s in range(30):
         env.reset(seed=s)
