@@ -121,6 +121,7 @@ LAYERS = [
     ("mtg_env.entity_nets", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("mtg_env.vector", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("mtg_env.openspiel", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
+    ("mtg_env.spellbench", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("agents", ("mtg_env.engine", "mtg_env.env", "mtg_env.nets", "mtg_env.entity_nets", *SUPPORT)),
 ]
 
@@ -149,7 +150,7 @@ ROOT_MODULES = {
     "__init__", "cardlist", "decks", "entity_nets", "io", "nets", "openspiel", "play", "render",
     "viewer", "workers",
 }  # fmt: skip
-ROOMS = {"cli", "engine", "env", "scenario", "tools", "vector"}
+ROOMS = {"cli", "engine", "env", "scenario", "spellbench", "tools", "vector"}
 
 
 def test_the_library_root_holds_only_its_listed_modules_and_rooms() -> None:
@@ -380,7 +381,7 @@ def test_game_implements_every_member_of_gamelike() -> None:
 
 # Where test files live: one folder per part of the code, and the project-wide checks at the
 # top (docs/testing.md).
-TEST_ROOMS = {"agents", "cli", "engine", "env", "tools", "train", "vector"}
+TEST_ROOMS = {"agents", "cli", "engine", "env", "spellbench", "tools", "train", "vector"}
 TOP_TESTS = {"test_docs_links.py", "test_docstring_examples.py", "test_layout.py", "test_readme.py"}
 
 
