@@ -4,15 +4,14 @@ the information-leak check (what a seat cannot see changes nothing it receives).
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sample_games import SECRET, states
 
-from mtg_env.engine import Game, load_decks
 from mtg_env.spellbench import ids
 from mtg_env.spellbench.observation import OBSERVATION_FLAGS, Observer, counter_name, normalize
 from mtg_env.spellbench.wire import canonical, parse_line
@@ -21,7 +20,6 @@ from mtg_env.spellbench.wire import canonical, parse_line
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "env"))
 from hidden import swap_hidden  # noqa: E402
 
-SECRET = ids.game_secret(bytes(range(32)), 0)
 PLAYER_KEYS = {
     "seat", "life", "poison", "counters", "mana_pool", "lands_played_this_turn",
     "mulligans_taken", "designations", "progress", "hand_count", "library_count", "hand",
@@ -37,22 +35,6 @@ STACK_KEYS = {
     "x_value", "text",
 }  # fmt: skip
 REF_KEYS = ("object_id", "card_name", "owner_seat", "controller_seat", "zone")
-
-
-def states(fmt: str, games: int = 3, every: int = 7) -> Iterator[Game]:
-    """Positions along random games of the format's bundled decks."""
-    decks = load_decks(fmt)
-    names = sorted(decks)
-    rng = random.Random(1)
-    for i in range(games):
-        pair = (decks[names[i % len(names)]], decks[names[(i + 3) % len(names)]])
-        g = Game.new(pair, seed=i, max_decisions=500, format=fmt)
-        n = 0
-        while not g.is_over:
-            if n % every == 0:
-                yield g
-            g.apply(rng.choice(g.legal_actions()))
-            n += 1
 
 
 def _records(obs: dict[str, Any]) -> list[dict[str, Any]]:
