@@ -21,6 +21,7 @@ from .heuristic import HeuristicAgent
 from .ismcts import parse_spec
 from .plugin import guard, is_plugin_spec, load_plugin
 from .policy import DEFAULT, PolicyAgent, RLlibPolicyAgent, load_model
+from .puct import PUCTAgent
 from .random_agent import RandomAgent
 from .registry import AgentKind, Budget, find, kinds, register
 
@@ -66,7 +67,18 @@ def _heuristic(spec: str, seed: int, fmt: str | None) -> Agent:
 
 
 def _ismcts(spec: str, seed: int, fmt: str | None) -> Agent:
-    return parse_spec(spec, seed)
+    search, plus, guide = spec.partition("+")
+    if not plus:
+        return parse_spec(spec, seed)
+    # ismcts:BUDGET+policy:PATH: the search guided by the policy's priors and values.
+    if not guide.startswith("policy:") or guide.startswith("policy:rllib:"):
+        raise ValueError(
+            f"agent spec {spec!r}: a search is guided by a policy file (e.g. ismcts:64+policy:PATH)"
+        )
+    plain = parse_spec(search, seed)
+    return PUCTAgent(
+        _policy(guide, seed, fmt), iterations=plain.iterations, seconds=plain.seconds, seed=seed
+    )
 
 
 def _policy(spec: str, seed: int, fmt: str | None) -> Agent:
@@ -82,7 +94,12 @@ def _policy(spec: str, seed: int, fmt: str | None) -> Agent:
 for _kind in (
     AgentKind("random", ("random",), _random, "uniformly random legal play"),
     AgentKind("heuristic", ("heuristic",), _heuristic, "hand-written rules by card role"),
-    AgentKind("ismcts", ("ismcts", "ismcts:ITERATIONS", "ismcts:SECONDSs"), _ismcts, "search"),
+    AgentKind(
+        "ismcts",
+        ("ismcts", "ismcts:ITERATIONS", "ismcts:SECONDSs", "ismcts:ITERATIONS+policy:PATH"),
+        _ismcts,
+        "search (with +policy: guided by a policy's priors and values)",
+    ),
     AgentKind(
         "policy",
         ("policy:PATH", "policy:default", "policy:rllib:PATH"),

@@ -328,6 +328,12 @@ class CandidatePolicy(MaskableActorCriticPolicy):
     def predict_values(self, obs: Any) -> torch.Tensor:
         return self._values(self._encode(obs))
 
+    def evaluate_states(self, obs: Any, action_masks: Any = None) -> tuple[Any, torch.Tensor]:
+        """The action distribution and the value of a batch of observations in one pass
+        (what a search asks at its leaves)."""
+        enc = self._encode(obs)
+        return self._dist(enc, action_masks), self._values(enc)
+
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data.update(

@@ -300,6 +300,16 @@ class SlotPolicy(MaskableActorCriticPolicy):
     def _entity_dim(self) -> int:
         return self.features_extractor.perm_net[-2].out_features
 
+    def evaluate_states(self, obs: Any, action_masks: Any = None) -> tuple[Any, torch.Tensor]:
+        """The action distribution and the value of a batch of observations in one pass
+        (what a search asks at its leaves): SB3's `get_distribution` and `predict_values`
+        without computing the features twice."""
+        latent_pi, latent_vf = self.mlp_extractor(self.extract_features(obs))
+        dist = self._get_action_dist_from_latent(latent_pi)
+        if action_masks is not None:
+            dist.apply_masking(action_masks)
+        return dist, self.value_net(latent_vf)
+
     def _build_mlp_extractor(self) -> None:
         fe = self.features_extractor
         P, E = fe.P, self._entity_dim()

@@ -130,7 +130,8 @@ def test_heuristic_knows_a_copy_choice_by_its_context_not_its_prompt() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["random", "heuristic", "ismcts:5", "ismcts:0.5s", "policy:default"]
+    "spec",
+    ["random", "heuristic", "ismcts:5", "ismcts:0.5s", "policy:default", "ismcts:5+policy:default"],
 )
 def test_every_built_in_kind_declares_what_it_can_do(spec: str) -> None:
     from agents.base import Agent
