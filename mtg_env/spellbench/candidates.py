@@ -1,13 +1,22 @@
 """The candidates of a `spellbench/v2` seat decision (the spec's Section 7) for our engine's
 decisions, each paired with the engine action it stands for.
 
-Built so far: the priority decision (Section 7.2): `pass` first, then each land the seat
-may play (`play_land`, face 0), each spell it may cast (`cast_spell`, method `normal`) and
-each ability it may activate (`activate_ability`, its index among the object's non-mana
-activated abilities in text order), in the engine's order (the seat's hand order, then
-its permanents in battlefield order: nothing hidden from the seat). Mana is paid by the
-engine (`engine_defaults.mana_payment: engine_autopay`), so no mana ability is offered.
-The other decisions follow the plan in docs/spellbench.md.
+Built so far (`seat_candidates` dispatches on the pending decision):
+
+- priority (Section 7.2): `pass` first, then each land the seat may play (`play_land`,
+  face 0), each spell it may cast (`cast_spell`, method `normal`) and each ability it may
+  activate (`activate_ability`, its index among the object's non-mana activated abilities
+  in text order), in the engine's order (the seat's hand order, then its permanents in
+  battlefield order: nothing hidden from the seat). Mana is paid by the engine
+  (`engine_defaults.mana_payment: engine_autopay`), so no mana ability is offered;
+- a modal spell's mode (`choose_spell_mode`, one pick of the printed modes that can be
+  chosen) and X (`choose_number`, purpose `x_value`, from 0 to what can be paid), both
+  announced while the spell is on the stack (CR 601.2b);
+- targets (`choose_target`): one slot per target requirement, each filled by one target
+  (minimum = maximum = 1), the source being the spell's or ability's stack entry.
+
+Every other decision raises `Unsupported` naming it; the plan for them is in
+docs/spellbench.md.
 """
 
 from __future__ import annotations
@@ -16,8 +25,16 @@ from typing import Any
 
 from ..engine import Action, Game
 from ..engine.cards import ActivatedAbility, ManaAbility
-from ..engine.constants import ACTIVATE, D_PRIORITY, LAND, PASS, PLAY
+from ..engine.constants import ACTIVATE, D_CHOICE, D_PRIORITY, D_TARGET, LAND, PASS, PLAY
+from ..engine.decisions import Announce, Targets
+from ..engine.objects import SPELL, StackItem
 from .observation import Observer
+
+Candidate = tuple[dict[str, Any], str, Action]  # (semantic, display text, engine action)
+
+
+class Unsupported(ValueError):
+    """A decision the engine role cannot pose yet."""
 
 
 def activated_ability(g: Game, cid: int, arg: int) -> tuple[int, ActivatedAbility]:
@@ -71,3 +88,97 @@ def priority_candidates(
         out.append((semantic, text, a))
     out.sort(key=lambda c: c[0]["kind"] != "pass")  # stable: the engine's order otherwise
     return out
+
+
+def _stack_ref(g: Game, seat: int, observer: Observer, item: StackItem) -> dict[str, Any]:
+    """The reference of a spell's or ability's stack entry (the source of its choices)."""
+    if item.kind == SPELL:
+        return observer.ref(g, seat, item.cid)
+    return {
+        "object_id": observer.ids.ability(seat, item.oid),
+        "card_name": g.cdef[item.cid].name,
+        "owner_seat": f"p{item.controller}",
+        "controller_seat": f"p{item.controller}",
+        "zone": "stack",
+    }
+
+
+def announce_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
+    """A modal spell's mode or the value of X, as it is cast."""
+    ctx = g.ctx
+    assert isinstance(ctx, Announce)
+    source = _stack_ref(g, seat, observer, ctx.item)
+    name = g.cdef[ctx.item.cid].name
+    out: list[Candidate] = []
+    if ctx.what == "mode":
+        spell = g.cdef[ctx.item.cid].spell
+        assert spell is not None
+        for a in g.legal_actions():
+            mode = ctx.choices[a.arg]
+            semantic = {
+                "kind": "choose_spell_mode",
+                "source": source,
+                "mode_index": mode,
+                "mode_count": len(spell.modes),
+                "selected_count": 0,
+                "minimum": 1,
+                "maximum": 1,
+            }
+            out.append((semantic, f"{name}: {spell.modes[mode].text}", a))
+        return out
+    top = max(ctx.choices)
+    for a in g.legal_actions():
+        x = ctx.choices[a.arg]
+        semantic = {
+            "kind": "choose_number",
+            "source": source,
+            "purpose": "x_value",
+            "value": x,
+            "minimum": min(ctx.choices),
+            "maximum": top,
+        }
+        out.append((semantic, f"{name}: X = {x}", a))
+    return out
+
+
+def target_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
+    """One target for the next target requirement of the spell or ability being put on
+    the stack."""
+    ctx = g.ctx
+    assert isinstance(ctx, Targets)
+    item = ctx.item
+    slot = len(item.targets)
+    source = _stack_ref(g, seat, observer, item)
+    out: list[Candidate] = []
+    for a in g.legal_actions():
+        if a.obj < 0:
+            target: dict[str, Any] = {"player": f"p{-1 - a.obj}"}
+            text = "you" if -1 - a.obj == seat else "your opponent"
+        else:
+            target = {"object": observer.ref(g, seat, a.obj)}
+            text = g.cdef[a.obj].name
+        semantic = {
+            "kind": "choose_target",
+            "source": source,
+            "slot": slot,
+            "target": target,
+            "selected_count": 0,
+            "minimum": 1,
+            "maximum": 1,
+        }
+        out.append((semantic, f"Target {text} ({ctx.specs[slot].text})", a))
+    return out
+
+
+def seat_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
+    """The candidates of `seat`'s pending decision."""
+    d = g.decision
+    if d is None or d.player != seat:
+        raise ValueError(f"seat {seat} has no decision pending")
+    if d.kind == D_PRIORITY:
+        return priority_candidates(g, seat, observer)
+    if d.kind == D_TARGET and isinstance(g.ctx, Targets):
+        return target_candidates(g, seat, observer)
+    if d.kind == D_CHOICE and isinstance(g.ctx, Announce):
+        return announce_candidates(g, seat, observer)
+    raise Unsupported(f"the {d.name} decision ({type(g.ctx).__name__}) is not posed yet")

@@ -32,6 +32,7 @@ from ..engine.constants import (
     TYPE_NAMES,
     ZONE_NAMES,
 )
+from ..engine.decisions import Targets
 from ..engine.objects import ABILITY, SPELL, TRIGGER
 from . import ids
 
@@ -264,10 +265,21 @@ class Observer:
             "passed_seats": None,
             "day_night": None,
             "players": [self._player(g, viewer, s) for s in (0, 1)],
-            "stack": [self._stack_entry(g, viewer, it) for it in g.stack],
+            "stack": [self._stack_entry(g, viewer, it) for it in _stack(g)],
             "pending_triggers": None,
             "known": [],
         }
+
+
+def _stack(g: Game) -> list[Any]:
+    """The stack, with the spell or ability whose targets are being chosen on top: the
+    rules put it there first (CR 601.2a, 602.2a, 603.3d) and the spec's choices name its
+    stack entry; the engine adds an ability to its list once the targets are chosen."""
+    items = list(g.stack)
+    ctx = g.ctx
+    if isinstance(ctx, Targets) and not any(it is ctx.item for it in items):
+        items.append(ctx.item)
+    return items
 
 
 def _piles(g: Game) -> list[int]:

@@ -4,6 +4,7 @@ observation, and nothing that depends on what the seat cannot see."""
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 from pathlib import Path
@@ -12,7 +13,12 @@ import pytest
 from sample_games import SECRET, states
 
 from mtg_env.engine.constants import D_PRIORITY
-from mtg_env.spellbench.candidates import activated_ability, priority_candidates
+from mtg_env.spellbench.candidates import (
+    Unsupported,
+    activated_ability,
+    priority_candidates,
+    seat_candidates,
+)
 from mtg_env.spellbench.observation import Observer
 from mtg_env.spellbench.wire import canonical
 
@@ -70,3 +76,86 @@ def test_only_the_seat_with_priority_is_asked() -> None:
     g = next(g for g in states("core", games=1) if g.decision and g.decision.kind == D_PRIORITY)
     with pytest.raises(ValueError, match="no priority decision"):
         priority_candidates(g, 1 - g.decision.player, Observer(SECRET))
+
+
+@pytest.mark.parametrize("fmt", ["core", "classic"])
+def test_the_candidates_of_every_decision_posed_so_far(fmt: str) -> None:
+    """Priority, modes, X and targets: one candidate per legal action, distinct
+    semantics, every reference (sources, stack entries, targets) equal to the
+    observation's record, and nothing that changes with what the seat cannot see."""
+    obs = Observer(SECRET)
+    kinds: set[str] = set()
+    unsupported = 0
+    for g in states(fmt, games=6, every=1):
+        d = g.decision
+        if d is None:
+            continue
+        seat = d.player
+        try:
+            cands = seat_candidates(g, seat, obs)
+        except Unsupported:
+            unsupported += 1
+            continue
+        assert sorted(map(repr, (a for _, _, a in cands))) == sorted(map(repr, g.legal_actions()))
+        semantics = [canonical(s) for s, _, _ in cands]
+        assert len(set(semantics)) == len(semantics)
+        o = obs.observe(g, seat)
+        records = {r["object_id"]: r for r in _records(o)}
+        for s, text, _ in cands:
+            kinds.add(s["kind"])
+            assert not re.search(r"#\d", text)
+            for ref in _refs_of(s):
+                assert {k: records[ref["object_id"]][k] for k in REF} == ref, s
+        h = swap_hidden(g, seat)
+        assert [canonical(s) for s, _, _ in seat_candidates(h, seat, obs)] == semantics
+    assert {"pass", "cast_spell", "choose_target"} <= kinds
+    assert unsupported  # the decisions still to come (attacks, blocks, mulligans, ...)
+
+
+def _records(o: dict) -> list[dict]:
+    out = [r for p in o["players"] for z in ("battlefield", "graveyard", "exile") for r in p[z]]
+    out += [r for p in o["players"] if p["hand"] is not None for r in p["hand"]]
+    return out + list(o["stack"])
+
+
+def _refs_of(semantic: dict) -> list[dict]:
+    refs = [semantic["source"]] if semantic.get("source") else []
+    target = semantic.get("target")
+    if target and "object" in target:
+        refs.append(target["object"])
+    return refs
+
+
+def test_modes_and_x_as_a_spell_is_cast() -> None:
+    """A modal spell's mode and X (no bundled deck plays them: a deck of them here)."""
+    from mtg_env.engine import Game
+    from mtg_env.engine.carddb import parse_deck
+    from mtg_env.engine.decisions import Announce
+
+    cards = ["Mountain"] * 16 + ["Island"] * 8
+    cards += ["Izzet Charm", "Blaze", "Abrade", "Stroke of Genius"] * 4
+    deck = parse_deck({"name": "Modes and X", "format": "core", "cards": cards}, "test")
+    obs = Observer(SECRET)
+    seen: dict[str, int] = {}
+    rng = random.Random(0)
+    for seed in range(12):
+        g = Game.new((deck, deck), seed=seed, max_decisions=400, format="core")
+        while not g.is_over:
+            d = g.decision
+            if d is not None and isinstance(g.ctx, Announce):
+                seat = d.player
+                cands = seat_candidates(g, seat, obs)
+                assert len(cands) == len(g.legal_actions())
+                stack_ids = {s["object_id"] for s in obs.observe(g, seat)["stack"]}
+                for s, text, a in cands:
+                    seen[s["kind"]] = seen.get(s["kind"], 0) + 1
+                    assert s["source"]["object_id"] in stack_ids  # the spell, on the stack
+                    if s["kind"] == "choose_number":
+                        assert s["purpose"] == "x_value"
+                        assert s["minimum"] <= s["value"] == g.ctx.choices[a.arg] <= s["maximum"]
+                    else:
+                        assert s["kind"] == "choose_spell_mode"
+                        assert s["mode_index"] == g.ctx.choices[a.arg] < s["mode_count"]
+                        assert text.startswith(s["source"]["card_name"] + ": ")
+            g.apply(rng.choice(g.legal_actions()))
+    assert seen.get("choose_spell_mode") and seen.get("choose_number")
