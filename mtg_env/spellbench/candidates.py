@@ -13,7 +13,10 @@ Built so far (`seat_candidates` dispatches on the pending decision):
   chosen) and X (`choose_number`, purpose `x_value`, from 0 to what can be paid), both
   announced while the spell is on the stack (CR 601.2b);
 - targets (`choose_target`): one slot per target requirement, each filled by one target
-  (minimum = maximum = 1), the source being the spell's or ability's stack entry.
+  (minimum = maximum = 1), the source being the spell's or ability's stack entry;
+- the London mulligan (`mulligan`: keep, or take another while the format allows), and
+  the cards a keeper puts on the bottom (`order_pick`, purpose `mulligan_bottom`: one
+  pick per card, position 0 the first card placed, which ends closest to the top).
 
 Every other decision raises `Unsupported` naming it; the plan for them is in
 docs/spellbench.md.
@@ -25,7 +28,18 @@ from typing import Any
 
 from ..engine import Action, Game
 from ..engine.cards import ActivatedAbility, ManaAbility
-from ..engine.constants import ACTIVATE, D_CHOICE, D_PRIORITY, D_TARGET, LAND, PASS, PLAY
+from ..engine.constants import (
+    ACTIVATE,
+    D_BOTTOM,
+    D_CHOICE,
+    D_MULLIGAN,
+    D_PRIORITY,
+    D_TARGET,
+    KEEP,
+    LAND,
+    PASS,
+    PLAY,
+)
 from ..engine.decisions import Announce, Targets
 from ..engine.objects import SPELL, StackItem
 from .observation import Observer
@@ -170,6 +184,37 @@ def target_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]
     return out
 
 
+def mulligan_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
+    """Keep the hand, or (while the format allows) take a mulligan (CR 103.5)."""
+    hand, taken = len(g.hand[seat]), g.mull_count[seat]
+    out: list[Candidate] = []
+    for a in g.legal_actions():
+        keep = a.kind == KEEP
+        semantic = {"kind": "mulligan", "hand_size": hand, "mulligans_taken": taken, "keep": keep}
+        out.append((semantic, f"Keep these {hand} cards" if keep else "Take a mulligan", a))
+    out.sort(key=lambda c: not c[0]["keep"])  # keep first, as the spec's example
+    return out
+
+
+def bottom_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
+    """The next card of a kept hand to put on the bottom of the library: the first placed
+    ends closest to the top (each later one goes under it), the spec's position 0."""
+    count = min(g.mull_count[seat], g.rules.opening_hand)
+    position = g.rules.opening_hand - len(g.hand[seat])
+    out: list[Candidate] = []
+    for a in g.legal_actions():
+        semantic = {
+            "kind": "order_pick",
+            "source": None,
+            "purpose": "mulligan_bottom",
+            "item": {"object": observer.ref(g, seat, a.obj)},
+            "position": position,
+            "count": count,
+        }
+        out.append((semantic, f"Put {g.cdef[a.obj].name} on the bottom", a))
+    return out
+
+
 def seat_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
     """The candidates of `seat`'s pending decision."""
     d = g.decision
@@ -181,4 +226,8 @@ def seat_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
         return target_candidates(g, seat, observer)
     if d.kind == D_CHOICE and isinstance(g.ctx, Announce):
         return announce_candidates(g, seat, observer)
+    if d.kind == D_MULLIGAN:
+        return mulligan_candidates(g, seat, observer)
+    if d.kind == D_BOTTOM:
+        return bottom_candidates(g, seat, observer)
     raise Unsupported(f"the {d.name} decision ({type(g.ctx).__name__}) is not posed yet")

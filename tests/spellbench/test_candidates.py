@@ -108,7 +108,7 @@ def test_the_candidates_of_every_decision_posed_so_far(fmt: str) -> None:
                 assert {k: records[ref["object_id"]][k] for k in REF} == ref, s
         h = swap_hidden(g, seat)
         assert [canonical(s) for s, _, _ in seat_candidates(h, seat, obs)] == semantics
-    assert {"pass", "cast_spell", "choose_target"} <= kinds
+    assert {"pass", "cast_spell", "choose_target", "mulligan", "order_pick"} <= kinds
     assert unsupported  # the decisions still to come (attacks, blocks, mulligans, ...)
 
 
@@ -120,6 +120,9 @@ def _records(o: dict) -> list[dict]:
 
 def _refs_of(semantic: dict) -> list[dict]:
     refs = [semantic["source"]] if semantic.get("source") else []
+    item = semantic.get("item")
+    if item and "object" in item:
+        refs.append(item["object"])
     target = semantic.get("target")
     if target and "object" in target:
         refs.append(target["object"])
@@ -159,3 +162,35 @@ def test_modes_and_x_as_a_spell_is_cast() -> None:
                         assert text.startswith(s["source"]["card_name"] + ": ")
             g.apply(rng.choice(g.legal_actions()))
     assert seen.get("choose_spell_mode") and seen.get("choose_number")
+
+
+def test_a_mulligan_then_the_cards_to_the_bottom() -> None:
+    """London: after two mulligans and a keep, two picks, positions 0 and 1 of a block of
+    two, each offering the cards still in hand; the first placed ends above the second."""
+    from mtg_env.engine import Game, load_decks
+    from mtg_env.engine.constants import D_BOTTOM, D_MULLIGAN, KEEP, MULLIGAN
+
+    d = load_decks("core")
+    names = sorted(d)
+    g = Game.new((d[names[0]], d[names[1]]), seed=1, format="core")
+    obs = Observer(SECRET)
+    taken = 0
+    while g.decision is not None and g.decision.kind == D_MULLIGAN:
+        seat = g.decision.player
+        cands = seat_candidates(g, seat, obs)
+        assert cands[0][0]["keep"] is True
+        assert {c[0]["mulligans_taken"] for c in cands} == {g.mull_count[seat]}
+        want = MULLIGAN if seat == 0 and taken < 2 else KEEP
+        taken += seat == 0 and want == MULLIGAN
+        g.apply(next(a for _, _, a in cands if a.kind == want))
+    placed = []
+    while g.decision is not None and g.decision.kind == D_BOTTOM:
+        cands = seat_candidates(g, 0, obs)
+        assert len(cands) == len(g.hand[0])
+        assert {(c[0]["position"], c[0]["count"]) for c in cands} == {(len(placed), 2)}
+        _, _, a = cands[-1]
+        placed.append(a.obj)
+        g.apply(a)
+    assert len(placed) == 2
+    lib = g.library[g.rules.pile(0)]
+    assert lib[:2] == [placed[1], placed[0]]  # the bottom card is the second one placed
