@@ -16,7 +16,13 @@ Built so far (`seat_candidates` dispatches on the pending decision):
   (minimum = maximum = 1), the source being the spell's or ability's stack entry;
 - the London mulligan (`mulligan`: keep, or take another while the format allows), and
   the cards a keeper puts on the bottom (`order_pick`, purpose `mulligan_bottom`: one
-  pick per card, position 0 the first card placed, which ends closest to the top).
+  pick per card, position 0 the first card placed, which ends closest to the top);
+- one creature's attack (`declare_attack`, `attack_candidates`): the engine declares
+  attackers one pick at a time and then "done", the spec one decision per creature that
+  could attack when the declaration began (`potential_attackers`), each answered "this
+  opponent" or `null`; the engine role keeps the group's place and gives the engine the
+  picks, then done. Nothing in this engine requires a creature to attack, so `null` is
+  always offered.
 
 Every other decision raises `Unsupported` naming it; the plan for them is in
 docs/spellbench.md.
@@ -30,6 +36,7 @@ from ..engine import Action, Game
 from ..engine.cards import ActivatedAbility, ManaAbility
 from ..engine.constants import (
     ACTIVATE,
+    ATTACK,
     D_BOTTOM,
     D_CHOICE,
     D_MULLIGAN,
@@ -212,6 +219,30 @@ def bottom_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]
             "count": count,
         }
         out.append((semantic, f"Put {g.cdef[a.obj].name} on the bottom", a))
+    return out
+
+
+def potential_attackers(g: Game) -> list[int]:
+    """The creatures that can attack, in battlefield order, as the declaration begins:
+    one `declare_attack` decision each, as one group."""
+    return list(dict.fromkeys(a.obj for a in g.legal_actions() if a.kind == ATTACK))
+
+
+def attack_candidates(
+    g: Game, seat: int, observer: Observer, attacker: int
+) -> list[tuple[dict[str, Any], str, Action | None]]:
+    """Whether `attacker` attacks, and whom: `null` (no engine action) or each defender
+    the engine would let it attack."""
+    ref = observer.ref(g, seat, attacker)
+    name = g.cdef[attacker].name
+    out: list[tuple[dict[str, Any], str, Action | None]] = [
+        ({"kind": "declare_attack", "attacker": ref, "defender": None}, f"{name} stays home", None)
+    ]
+    for a in g.legal_actions():
+        if a.kind == ATTACK and a.obj == attacker:
+            defender = {"player": f"p{a.arg}"}
+            semantic = {"kind": "declare_attack", "attacker": ref, "defender": defender}
+            out.append((semantic, f"{name} attacks", a))
     return out
 
 

@@ -16,6 +16,8 @@ from mtg_env.engine.constants import D_PRIORITY
 from mtg_env.spellbench.candidates import (
     Unsupported,
     activated_ability,
+    attack_candidates,
+    potential_attackers,
     priority_candidates,
     seat_candidates,
 )
@@ -194,3 +196,40 @@ def test_a_mulligan_then_the_cards_to_the_bottom() -> None:
     assert len(placed) == 2
     lib = g.library[g.rules.pile(0)]
     assert lib[:2] == [placed[1], placed[0]]  # the bottom card is the second one placed
+
+
+def test_attacks_one_creature_at_a_time() -> None:
+    """The spec's declaration of attackers, one decision per creature that could attack,
+    played into the engine's picks-then-done: the attackers the seat chose attack."""
+    from mtg_env.engine.constants import D_ATTACKERS, PASS
+
+    obs = Observer(SECRET)
+    rng = random.Random(3)
+    groups = 0
+    for g in states("core", games=4, every=1):
+        d = g.decision
+        if d is None or d.kind != D_ATTACKERS or g.attackers:
+            continue
+        g = g.clone()
+        seat = d.player
+        potential = potential_attackers(g)
+        assert potential and len(set(potential)) == len(potential)
+        chosen = []
+        before = canonical([s for s, _, _ in attack_candidates(g, seat, obs, potential[0])])
+        h = swap_hidden(g, seat)
+        assert canonical([s for s, _, _ in attack_candidates(h, seat, obs, potential[0])]) == (
+            before
+        )
+        for c in potential:
+            cands = attack_candidates(g, seat, obs, c)
+            assert cands[0][0]["defender"] is None and cands[0][2] is None
+            assert [s["defender"] for s, _, _ in cands[1:]] == [{"player": f"p{1 - seat}"}]
+            assert all(s["attacker"] == obs.ref(g, seat, c) for s, _, _ in cands)
+            _, _, a = rng.choice(cands)
+            if a is not None:
+                g.apply(a)
+                chosen.append(c)
+        assert sorted(g.attackers) == sorted(chosen)  # then "done" ends the declaration
+        g.apply(next(a for a in g.legal_actions() if a.kind == PASS))
+        groups += 1
+    assert groups > 5
