@@ -153,5 +153,18 @@ class EngineAgent(abc.ABC):
         return i
 
 
+class SearchAgent(EngineAgent):
+    """An engine agent that searches within a budget: `iterations` per decision, or
+    `seconds` per decision (the iterations are then what fits)."""
+
+    iterations: int
+    seconds: float | None
+
+    @property
+    def budget(self) -> Budget:  # type: ignore[override]  # a property over the class's None
+        """Iterations per decision, or seconds (the iterations are then what fits)."""
+        return Budget(None if self.seconds else self.iterations, self.seconds)
+
+
 def on_battlefield(g: Game, cid: int) -> bool:
     return cid >= 0 and g.zone[cid] == BATTLEFIELD

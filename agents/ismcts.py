@@ -20,9 +20,8 @@ import time
 from mtg_env.engine import Action, Game
 from mtg_env.engine.constants import CARD, HAND, PLAY, TARGET
 
-from .common import EngineAgent, evaluate
+from .common import SearchAgent, evaluate
 from .heuristic import HeuristicAgent
-from .registry import Budget
 
 
 def action_key(g: Game, a: Action) -> tuple:
@@ -45,7 +44,7 @@ class Node:
         self.avail = 0
 
 
-class ISMCTSAgent(EngineAgent):
+class ISMCTSAgent(SearchAgent):
     def __init__(
         self,
         iterations: int = 200,
@@ -60,11 +59,6 @@ class ISMCTSAgent(EngineAgent):
         self.rollout_depth = rollout_depth
         self.c = c
         self.heuristic = HeuristicAgent(seed)
-
-    @property
-    def budget(self) -> Budget:  # type: ignore[override]  # a property over the class's None
-        """Iterations per decision, or seconds (the iterations are then what fits)."""
-        return Budget(None if self.seconds else self.iterations, self.seconds)
 
     def reset(self) -> None:
         self.heuristic.reset()

@@ -30,9 +30,8 @@ import numpy as np
 
 from mtg_env.engine import Action, Game
 
-from .common import EngineAgent
+from .common import SearchAgent
 from .ismcts import action_key
-from .registry import Budget
 
 
 class Edge:
@@ -46,7 +45,7 @@ class Edge:
         self.child: dict[tuple, Edge] = {}
 
 
-class PUCTAgent(EngineAgent):
+class PUCTAgent(SearchAgent):
     """ISMCTS guided by a policy network (`policy`: a `PolicyAgent`, whose observer and SB3
     policy give the priors and values)."""
 
@@ -66,10 +65,6 @@ class PUCTAgent(EngineAgent):
         self.c_puct = c_puct
         self.batch = batch
         self.evaluations = 0  # states the network evaluated (for tests and reports)
-
-    @property
-    def budget(self) -> Budget:  # type: ignore[override]  # a property over the class's None
-        return Budget(None if self.seconds else self.iterations, self.seconds)
 
     def choose(self, game: Game) -> Action:
         legal = game.legal_actions()
