@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import random
 from typing import Any
 
 import numpy as np
@@ -157,8 +158,10 @@ class SearchAgent(EngineAgent):
     """An engine agent that searches within a budget: `iterations` per decision, or
     `seconds` per decision (the iterations are then what fits)."""
 
-    iterations: int
-    seconds: float | None
+    def __init__(self, iterations: int, seconds: float | None, seed: int) -> None:
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rng = random.Random(seed)
 
     @property
     def budget(self) -> Budget:  # type: ignore[override]  # a property over the class's None

@@ -14,7 +14,6 @@ Budget: `iterations` per decision, or `seconds` per decision; seeded.
 from __future__ import annotations
 
 import math
-import random
 import time
 
 from mtg_env.engine import Action, Game
@@ -53,9 +52,7 @@ class ISMCTSAgent(SearchAgent):
         rollout_depth: int = 40,
         c: float = 0.7,
     ) -> None:
-        self.iterations = iterations
-        self.seconds = seconds
-        self.rng = random.Random(seed)
+        super().__init__(iterations, seconds, seed)
         self.rollout_depth = rollout_depth
         self.c = c
         self.heuristic = HeuristicAgent(seed)

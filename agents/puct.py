@@ -22,7 +22,6 @@ The move played is the root edge with the most visits.
 from __future__ import annotations
 
 import math
-import random
 import time
 from typing import Any
 
@@ -58,10 +57,8 @@ class PUCTAgent(SearchAgent):
         c_puct: float = 1.5,
         batch: int = 8,
     ) -> None:
+        super().__init__(iterations, seconds, seed)
         self.policy = policy
-        self.iterations = iterations
-        self.seconds = seconds
-        self.rng = random.Random(seed)
         self.c_puct = c_puct
         self.batch = batch
         self.evaluations = 0  # states the network evaluated (for tests and reports)
