@@ -392,3 +392,7 @@ def test_the_tests_mirror_the_code() -> None:
     rooms = {p.parent.name for p in tests.glob("*/test_*.py")}
     assert rooms == TEST_ROOMS
     assert not list(tests.glob("*/*/test_*.py"))  # one level: a room, not a tree of them
+    # The rooms have no __init__.py: pytest imports each test file by its base name, so two
+    # files of one name in two rooms would stop the collection.
+    names = [p.name for p in tests.glob("*/*.py")]
+    assert sorted({n for n in names if names.count(n) > 1}) == []
