@@ -5,7 +5,8 @@
 - `PoolBot`: the opponent of one game of a `mtg_env.vector` batch (`opponent_factory`),
   drawn when the batch starts the game (`reset`).
 - `PoolEnv`: `SelfPlayEntity-v0` whose opponent is drawn when the env resets (for SB3's
-  `DummyVecEnv`)."""
+  `DummyVecEnv`).
+- `pool_vec_env`: N such games as an SB3 vector env, the one the recipe trains on."""
 
 from __future__ import annotations
 
@@ -27,6 +28,11 @@ def _bots(fmt: str, seed: int) -> dict[str, Any]:
     }
 
 
+def _draw(rng: random.Random, p_heuristic: float) -> str:
+    """The next episode's opponent: the heuristic with probability `p_heuristic`."""
+    return "heuristic" if rng.random() < p_heuristic else "random"
+
+
 class PoolBot:
     """One game's opponent: heuristic or random, drawn per episode (`reset`)."""
 
@@ -45,8 +51,7 @@ class PoolBot:
         return bool(getattr(self.current, "decides_from_engine", False))
 
     def reset(self) -> None:
-        pick = "heuristic" if self.pool_rng.random() < self.p_heuristic else "random"
-        self.current = self.bots[pick]
+        self.current = self.bots[_draw(self.pool_rng, self.p_heuristic)]
 
     def choose(self, game: Any) -> Any:
         return self.current.choose(game)
@@ -72,6 +77,44 @@ class PoolEnv(SelfPlayEnv):
         self.bots = _bots(fmt, seed)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> Any:
-        pick = "heuristic" if self.pool_rng.random() < self.p_heuristic else "random"
-        self.set_opponent(self.bots[pick])
+        self.set_opponent(self.bots[_draw(self.pool_rng, self.p_heuristic)])
         return super().reset(seed=seed, options=options)
+
+
+def pool_vec_env(
+    fmt: str,
+    n: int,
+    *,
+    decks: list[Deck] | None,
+    p_heuristic: float,
+    max_decisions: int,
+    seed: int,
+    vec_env: str = "batch",
+    workers: int = 1,
+) -> Any:
+    """`n` games against the pool for SB3, seeded from `seed` (game i's opponent from
+    `seed * 1000 + i`): a `mtg_env.vector.DuelVecEnv` (`vec_env` "batch", stepped by
+    `workers` processes) or SB3's `DummyVecEnv` of `PoolEnv`s ("dummy")."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from mtg_env.vector.sb3 import DuelVecEnv
+
+    if vec_env == "batch":
+        venv: Any = DuelVecEnv(
+            n,
+            fmt,
+            decks=decks,
+            obs_type="entity",
+            opponent_factory=lambda i: PoolBot(fmt, p_heuristic, seed * 1000 + i),
+            max_decisions=max_decisions,
+            workers=workers,
+        )
+    else:
+        venv = DummyVecEnv(
+            [
+                lambda i=i: PoolEnv(fmt, decks, p_heuristic, max_decisions, seed * 1000 + i)
+                for i in range(n)
+            ]
+        )
+    venv.seed(seed)
+    return venv

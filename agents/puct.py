@@ -169,22 +169,18 @@ class PUCTAgent(SearchAgent):
         model = self.policy.model
         masks = np.stack([lg.mask for lg in legals]).astype(bool)
         if isinstance(observations[0], dict):
-            batch: Any = {
-                k: torch.as_tensor(np.stack([o[k] for o in observations]), device=model.device)
-                for k in observations[0]
-            }
+            stacked: Any = {k: np.stack([o[k] for o in observations]) for k in observations[0]}
         else:
-            batch = torch.as_tensor(np.stack(observations), device=model.device)
+            stacked = np.stack(observations)
+        batch, _ = model.obs_to_tensor(stacked)  # SB3's: onto the policy's device
         with torch.no_grad():
-            if hasattr(model, "evaluate_states"):  # our policies: one pass for both heads
-                dist, values = model.evaluate_states(batch, action_masks=masks)
-            else:
-                dist = model.get_distribution(batch, action_masks=masks)
-                values = model.predict_values(batch)
+            # Both policy classes (slot and candidate) give both heads in one pass.
+            dist, values = model.evaluate_states(batch, action_masks=masks)
             probs = dist.distribution.probs
             values = values.flatten()
         self.evaluations += len(games)
         out = []
+        # The results are read in Python: one copy from the device for the whole batch.
         for g, lg, pr in zip(games, legals, probs.cpu().numpy()):
             prior: dict[tuple, float] = {}
             for i in np.flatnonzero(lg.mask):

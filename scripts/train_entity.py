@@ -32,7 +32,7 @@ import mtg_env  # noqa: F401 - registers SelfPlayEntity-v0
 from agents.base import make_agent
 from agents.heldout import load_split, train_decks
 from agents.match import deck_pairs
-from agents.opponent_pool import PoolBot, PoolEnv
+from agents.opponent_pool import pool_vec_env
 from agents.policy import (
     MAX_CARD_EMBEDDING,
     MAX_ENTITY_DIM,
@@ -71,7 +71,6 @@ from mtg_env.io import (
     write_bytes,
     write_json,
 )
-from mtg_env.vector.sb3 import DuelVecEnv
 
 
 @pydantic_dataclass(config=ConfigDict(extra="forbid"))
@@ -175,30 +174,16 @@ SMOKE = {
 def make_vec_env(cfg: Config) -> Any:
     """The training games: `cfg.n_envs` games against the opponent pool, seeded from
     `cfg.seed`, on a `DuelVecEnv` (`workers` processes) or SB3's `DummyVecEnv`."""
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
-    decks = deck_pool(cfg)
-    if cfg.vec_env == "batch":
-        venv: Any = DuelVecEnv(
-            cfg.n_envs,
-            cfg.format,
-            decks=decks,
-            obs_type="entity",
-            opponent_factory=lambda i: PoolBot(cfg.format, cfg.p_heuristic, cfg.seed * 1000 + i),
-            max_decisions=cfg.max_decisions,
-            workers=cfg.workers,
-        )
-    else:
-        venv = DummyVecEnv(
-            [
-                lambda i=i: PoolEnv(
-                    cfg.format, decks, cfg.p_heuristic, cfg.max_decisions, cfg.seed * 1000 + i
-                )
-                for i in range(cfg.n_envs)
-            ]
-        )
-    venv.seed(cfg.seed)
-    return venv
+    return pool_vec_env(
+        cfg.format,
+        cfg.n_envs,
+        decks=deck_pool(cfg),
+        p_heuristic=cfg.p_heuristic,
+        max_decisions=cfg.max_decisions,
+        seed=cfg.seed,
+        vec_env=cfg.vec_env,
+        workers=cfg.workers,
+    )
 
 
 # ---------------------------------------------------------------------- policy as a player

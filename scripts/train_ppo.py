@@ -497,25 +497,15 @@ def save_checkpoint(model: Any, path: Path, cfg: Config, state: dict[str, Any]) 
             "format": CHECKPOINT_FORMAT,
             "config": json.dumps(dataclasses.asdict(cfg)),
             "state": json.dumps(state),
-            "params": _on_cpu(model.get_parameters()),  # resumes on any device
+            # Tensors stay on the run's device: `load_checkpoint` maps them to the CPU and
+            # `set_parameters` onto the resuming run's device, so a run resumes on either.
+            "params": model.get_parameters(),
             "num_timesteps": int(model.num_timesteps),
             "n_updates": int(model._n_updates),
         },
         buf,
     )
     write_bytes(path, buf.getvalue())
-
-
-def _on_cpu(x: Any) -> Any:
-    """`x` (nested dicts and lists of tensors: a model's parameters and optimizer state)
-    with every tensor copied to the CPU."""
-    if isinstance(x, torch.Tensor):
-        return x.detach().cpu()
-    if isinstance(x, dict):
-        return {k: _on_cpu(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return type(x)(_on_cpu(v) for v in x)
-    return x
 
 
 def load_checkpoint(path: Path, cfg: Config) -> dict[str, Any]:

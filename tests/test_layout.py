@@ -122,7 +122,18 @@ LAYERS = [
     ("mtg_env.vector", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("mtg_env.openspiel", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("mtg_env.spellbench", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
-    ("agents", ("mtg_env.engine", "mtg_env.env", "mtg_env.nets", "mtg_env.entity_nets", *SUPPORT)),
+    # The batched envs are envs: the training recipe's opponent pool steps its games in one.
+    (
+        "agents",
+        (
+            "mtg_env.engine",
+            "mtg_env.env",
+            "mtg_env.vector",
+            "mtg_env.nets",
+            "mtg_env.entity_nets",
+            *SUPPORT,
+        ),  # fmt: skip
+    ),
 ]
 
 

@@ -48,7 +48,6 @@ from ..engine.constants import (
     PLAY,
 )
 from ..engine.decisions import Announce, Targets
-from ..engine.objects import SPELL, StackItem
 from .observation import Observer
 
 Candidate = tuple[dict[str, Any], str, Action]  # (semantic, display text, engine action)
@@ -111,24 +110,11 @@ def priority_candidates(
     return out
 
 
-def _stack_ref(g: Game, seat: int, observer: Observer, item: StackItem) -> dict[str, Any]:
-    """The reference of a spell's or ability's stack entry (the source of its choices)."""
-    if item.kind == SPELL:
-        return observer.ref(g, seat, item.cid)
-    return {
-        "object_id": observer.ids.ability(seat, item.oid),
-        "card_name": g.cdef[item.cid].name,
-        "owner_seat": f"p{item.controller}",
-        "controller_seat": f"p{item.controller}",
-        "zone": "stack",
-    }
-
-
 def announce_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
     """A modal spell's mode or the value of X, as it is cast."""
     ctx = g.ctx
     assert isinstance(ctx, Announce)
-    source = _stack_ref(g, seat, observer, ctx.item)
+    source = observer.stack_ref(g, seat, ctx.item)
     name = g.cdef[ctx.item.cid].name
     out: list[Candidate] = []
     if ctx.what == "mode":
@@ -169,7 +155,7 @@ def target_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]
     assert isinstance(ctx, Targets)
     item = ctx.item
     slot = len(item.targets)
-    source = _stack_ref(g, seat, observer, item)
+    source = observer.stack_ref(g, seat, item)
     out: list[Candidate] = []
     for a in g.legal_actions():
         if a.obj < 0:

@@ -198,23 +198,28 @@ class Observer:
             "chosen": None,
         }
 
+    def stack_ref(self, g: Game, viewer: int, it: Any) -> dict[str, Any]:
+        """The reference of a spell's or ability's stack entry (an ability is named by its
+        source and has no owner: its controller stands for one)."""
+        if it.kind == SPELL:
+            return self.ref(g, viewer, it.cid)
+        return {
+            "object_id": self.ids.ability(viewer, it.oid),
+            "card_name": g.cdef[it.cid].name,
+            "owner_seat": SEATS[it.controller],
+            "controller_seat": SEATS[it.controller],
+            "zone": "stack",
+        }
+
     def _stack_entry(self, g: Game, viewer: int, it: Any) -> dict[str, Any]:
         if it.kind == SPELL:
-            head = self.ref(g, viewer, it.cid)
             source = None
             chars: dict[str, Any] | None = self.characteristics(g, it.cid)
         else:
-            head = {
-                "object_id": self.ids.ability(viewer, it.oid),
-                "card_name": g.cdef[it.cid].name,
-                "owner_seat": SEATS[it.controller],
-                "controller_seat": SEATS[it.controller],
-                "zone": "stack",
-            }
             source = self._live_ref(g, viewer, it.cid, it.src_oid)
             chars = None
         return {
-            **head,
+            **self.stack_ref(g, viewer, it),
             "stack_kind": _STACK_KIND[it.kind],
             "source": source,
             "face_down": False,

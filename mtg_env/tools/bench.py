@@ -465,32 +465,26 @@ def bench_train(
     learning (the PPO update). `overrides`: any of `train_settings`' keys."""
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
     # The training stack is an extra: imported only for this figure.
-    from agents.opponent_pool import PoolBot, PoolEnv
+    from agents.opponent_pool import pool_vec_env
     from agents.train_fields import device_name, torch_device
 
     from ..entity_nets import CandidatePolicy
-    from ..vector.sb3 import DuelVecEnv
 
     cfg = train_settings(**overrides)
     dev = torch_device(device, "--device")
-    n, p = cfg["n_envs"], cfg["p_heuristic"]
-    if cfg["vec_env"] == "batch":
-        venv: Any = DuelVecEnv(
-            n,
-            fmt,
-            obs_type="entity",
-            opponent_factory=lambda i: PoolBot(fmt, p, i),
-            max_decisions=cfg["max_decisions"],
-            workers=cfg["workers"],
-        )
-    else:
-        venv = DummyVecEnv(
-            [lambda i=i: PoolEnv(fmt, None, p, cfg["max_decisions"], i) for i in range(n)]
-        )
-    venv.seed(0)
+    n = cfg["n_envs"]
+    venv = pool_vec_env(
+        fmt,
+        n,
+        decks=None,
+        p_heuristic=cfg["p_heuristic"],
+        max_decisions=cfg["max_decisions"],
+        seed=0,
+        vec_env=cfg["vec_env"],
+        workers=cfg["workers"],
+    )
 
     class Timed(MaskablePPO):
         collect_s = train_s = 0.0

@@ -507,7 +507,9 @@ def test_train_entity_on_the_heldout_training_decks(tmp_path: Path) -> None:
     assert cfg.decks == "train" and cfg.format == split.format
     pool = entity.deck_pool(cfg)
     assert sorted(d.name for d in pool) == sorted(split.train)
-    env = entity.PoolEnv(cfg.format, pool, cfg.p_heuristic, cfg.max_decisions, 0)
+    from agents.opponent_pool import PoolEnv
+
+    env = PoolEnv(cfg.format, pool, cfg.p_heuristic, cfg.max_decisions, 0)
     seen = set()
     for s in range(30):
         env.reset(seed=s)
