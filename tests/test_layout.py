@@ -274,7 +274,7 @@ def test_a_branch_on_the_observation_type_is_found(tmp_path: Path) -> None:
     assert obs_type_branches(src) == []
 
 
-# Game's chain of jobs, from the public API down to the kernel and the declarations: (class,
+# Game's chain of jobs, from the public API down to the declarations and the kernel: (class,
 # module under mtg_env/engine).
 CHAIN = (
     ("Game", "game"),
@@ -284,8 +284,8 @@ CHAIN = (
     ("Stack", "stack"),
     ("Targeting", "targets"),
     ("StateBasedActions", "sba"),
-    ("Kernel", "kernel"),
     ("GameLike", "protocol"),
+    ("Kernel", "kernel"),
 )
 ENGINE = ROOT / "mtg_env" / "engine"
 

@@ -58,13 +58,6 @@ def end_combat(g: GameLike) -> None:
     g.fs_step = False
 
 
-def remove_from_combat(g: GameLike, cid: int) -> None:
-    """506.4: a creature that leaves the battlefield or changes control is removed from
-    combat. An attacker it blocked stays blocked (506.4, 509.1h)."""
-    g.attackers.pop(cid, None)
-    g.blockers.pop(cid, None)
-
-
 # ---------------------------------------------------------------------- attackers
 
 

@@ -4,8 +4,10 @@ from them), pending decisions, and zone moves (CR 400): moving objects between z
 drawing and discarding, object ids and timestamps.
 
 The jobs above it (state-based actions, stack, targets, priority, turn, setup; engine.game
-on top) call down into it; it calls only itself and the rules modules below the chain
-(engine.layers, engine.combat). The state fields are declared once in engine.fields.
+on top) call down into it, through `GameLike` (engine.protocol), which declares the job
+methods above the kernel that the rules modules call. It calls only itself, the layer
+system (engine.layers, which reads only the fields) and the format's hooks. The state
+fields are declared once in engine.fields.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from collections.abc import Iterable
 from operator import index
 from typing import Any, SupportsIndex
 
-from . import combat as cb
 from .cards import (
     CardDef,
 )
@@ -28,16 +29,16 @@ from .constants import (
     STACK,
 )
 from .derived import Derived
-from .layers import Chars, chars_off_battlefield, compute
+from .layers import Chars, chars_off_battlefield, compute, controller_off_battlefield
 from .objects import (
     SPELL,
     Decision,
     Perm,
 )
-from .protocol import GameLike
+from .state import GameFields
 
 
-class Kernel(GameLike):
+class Kernel(GameFields):
     __slots__ = ()  # the fields' slots are GameFields' (engine.state, from engine.fields)
 
     # ------------------------------------------------------------------ the log
@@ -100,11 +101,7 @@ class Kernel(GameLike):
 
     def controller_off_battlefield(self, cid: int) -> int:
         """A spell's controller is who cast it; other cards are "controlled" by their owner."""
-        if self.zone[cid] == STACK:
-            for it in self.stack:
-                if it.kind == SPELL and it.cid == cid:
-                    return it.controller
-        return self.owner[cid]
+        return controller_off_battlefield(self, cid)
 
     def name(self, cid: int) -> str:
         return self.cdef[cid].name
@@ -153,7 +150,7 @@ class Kernel(GameLike):
                 p.control_since = self._tick()
                 self._log("control", cid, ctl)
                 if cid in self.attackers or cid in self.blockers:
-                    cb.remove_from_combat(self, cid)
+                    self._remove_from_combat(cid)
         keep = []
         for e in self.effects:
             if e.duration == 2:  # DUR_WHILE_CONTROL_SOURCE
@@ -259,7 +256,13 @@ class Kernel(GameLike):
         self.battlefield.remove(cid)
         del self.perm[cid]
         if cid in self.attackers or cid in self.blockers:
-            cb.remove_from_combat(self, cid)
+            self._remove_from_combat(cid)
+
+    def _remove_from_combat(self, cid: int) -> None:
+        """CR 506.4: a creature that leaves the battlefield or changes control is removed
+        from combat. An attacker it blocked stays blocked (506.4, 509.1h)."""
+        self.attackers.pop(cid, None)
+        self.blockers.pop(cid, None)
 
     def _enter_battlefield(self, cid: int, controller: int) -> None:
         ts = self._tick()

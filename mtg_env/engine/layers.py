@@ -52,8 +52,10 @@ from .constants import (
     LEGENDARY,
     PLANESWALKER,
     SORCERY,
+    STACK,
 )
-from .protocol import GameLike
+from .objects import SPELL
+from .state import GameFields
 from .text import change_ability, change_keywords, change_subtypes
 
 
@@ -88,7 +90,7 @@ def matches(f: Filter, ch: Chars, cid: int, source: int, you: int, owner: int) -
     return not (f.other and cid == source)
 
 
-def card_types_in_graveyards(g: GameLike) -> int:
+def card_types_in_graveyards(g: GameFields) -> int:
     """Number of card types among cards in all graveyards."""
     mask = 0
     for gy in g.graveyard:
@@ -102,7 +104,7 @@ def card_types_in_graveyards(g: GameLike) -> int:
 COUNTS: Final = {"card_types_in_graveyards": card_types_in_graveyards}
 
 
-def apply_cda(g: GameLike, ch: Chars) -> None:
+def apply_cda(g: GameFields, ch: Chars) -> None:
     for ab in ch.abilities:
         if isinstance(ab, StaticAbility) and ab.cda is not None:
             cda = ab.cda
@@ -153,7 +155,7 @@ class _Cand:
         self.is_static = is_static
 
 
-def compute(g: GameLike, trace: dict[int, list[str]] | None = None) -> dict[int, Chars]:
+def compute(g: GameFields, trace: dict[int, list[str]] | None = None) -> dict[int, Chars]:
     """Characteristics of every permanent (and spell on the stack), layer by layer.
 
     `trace`, if given, receives per object the effects applied, in order, for `explain`.
@@ -334,7 +336,7 @@ def _statics(holders: list[int], work: dict[int, Chars]) -> list[tuple[int, Stat
     return out
 
 
-def _compute_plain(g: GameLike) -> dict[int, Chars] | None:
+def _compute_plain(g: GameFields) -> dict[int, Chars] | None:
     """The common case with no continuous effect at all (no resolved effects, no static
     ability on the battlefield): every permanent has its printed characteristics (plus
     counters), so the previous result of an unchanged permanent is reused. None if some
@@ -379,7 +381,7 @@ def _has_ability(work: dict[int, Chars], key: Any) -> bool:
     return ch is not None and any(id(a) == ab_id for a in ch.abilities)
 
 
-def _trial(g: GameLike, b: _Cand, work: dict[int, Chars], layer: int) -> dict[int, Chars]:
+def _trial(g: GameFields, b: _Cand, work: dict[int, Chars], layer: int) -> dict[int, Chars]:
     """The working characteristics after applying only `b`'s part in `layer`. Copy on
     write: an object `b` leaves alone is `work`'s own (never mutated here)."""
     trial = dict(work)
@@ -405,7 +407,7 @@ def _trial(g: GameLike, b: _Cand, work: dict[int, Chars], layer: int) -> dict[in
     return trial
 
 
-def _order(g: GameLike, cands: list[_Cand], work: dict[int, Chars], layer: int) -> list[_Cand]:
+def _order(g: GameFields, cands: list[_Cand], work: dict[int, Chars], layer: int) -> list[_Cand]:
     """Order effects within a layer (CR 613.7, 613.8): characteristic-defining abilities
     first; then an effect that depends on another applies after it; otherwise by
     timestamp. Dependency loops fall back to timestamp order (613.8b).
@@ -511,14 +513,14 @@ def _reads(f: Filter | None) -> int:
     return r
 
 
-def _source_controls(g: GameLike, e: Effect, work: dict[int, Chars]) -> bool:
+def _source_controls(g: GameFields, e: Effect, work: dict[int, Chars]) -> bool:
     src = work.get(e.source)
     return (
         src is not None and g.perm[e.source].oid == e.source_oid and src.controller == e.controller
     )
 
 
-def _affected(g: GameLike, c: _Cand, work: dict[int, Chars]) -> list[int]:
+def _affected(g: GameFields, c: _Cand, work: dict[int, Chars]) -> list[int]:
     f = c.filter
     assert f is not None
     if f.relation == "self":
@@ -531,7 +533,7 @@ def _affected(g: GameLike, c: _Cand, work: dict[int, Chars]) -> list[int]:
     return [cid for cid, ch in work.items() if matches(f, ch, cid, src, you, owner[cid])]
 
 
-def _apply(g: GameLike, comp: Component, ch: Chars, c: _Cand) -> None:
+def _apply(g: GameFields, comp: Component, ch: Chars, c: _Cand) -> None:
     op = comp.op
     arg = comp.arg
     if op == "modify_pt":
@@ -636,7 +638,7 @@ def _prot(keywords: frozenset[str]) -> int:
 _PROT_OF: Final[dict[frozenset[str], int]] = {}
 
 
-def _finish(g: GameLike, work: dict[int, Chars], holders: list[int]) -> None:
+def _finish(g: GameFields, work: dict[int, Chars], holders: list[int]) -> None:
     """Rules-modifying statics (after layers) and derived fields. Also records, per player,
     color-setting effects that reach spells and cards outside the battlefield
     (`everywhere`), and mana-spending rules (CR 609.4b)."""
@@ -679,10 +681,19 @@ def _finish(g: GameLike, work: dict[int, Chars], holders: list[int]) -> None:
                         tch.rules = tch.rules | ab.rules
 
 
-def chars_off_battlefield(g: GameLike, cid: int) -> Chars:
+def controller_off_battlefield(g: GameFields, cid: int) -> int:
+    """A spell's controller is who cast it; other cards are "controlled" by their owner."""
+    if g.zone[cid] == STACK:
+        for it in g.stack:
+            if it.kind == SPELL and it.cid == cid:
+                return it.controller
+    return g.owner[cid]
+
+
+def chars_off_battlefield(g: GameFields, cid: int) -> Chars:
     """Characteristics of a card in a zone other than the battlefield: printed values
     plus characteristic-defining abilities, which work in every zone (CR 604.3)."""
-    ch = Chars(g.cdef[cid], g.controller_off_battlefield(cid))
+    ch = Chars(g.cdef[cid], controller_off_battlefield(g, cid))
     if ch.abilities:
         apply_cda(g, ch)
     color = g._offbf[ch.controller]

@@ -2,7 +2,7 @@
 
 `Game` (engine.game) is built from its jobs, one module each, in one chain of base classes
 from the public API down to the kernel: `Game -> Setup -> Turn -> Priority -> Stack ->
-Targeting -> StateBasedActions -> Kernel -> GameLike -> GameFields`. Each job calls only
+Targeting -> StateBasedActions -> GameLike -> Kernel -> GameFields`. Each job calls only
 itself and the jobs below it (tests/test_layout.py reads the chain and counts the calls that
 go up: none); where a lower job must continue in a higher one it pushes a frame on the
 continuation stack (`self.k`, engine.frames) that the run loop (engine.game) dispatches. The
@@ -14,25 +14,27 @@ traits (interfaces) cost a search on every access. The fields come from `GameFie
 
 The rules modules below the chain (combat, effects, layers, log, explain, the formats'
 hooks) take the game as an argument typed `GameLike`, so that every import in the engine
-points down. What they call is declared here, each declaration with the job that
-implements it and the modules that call it; nothing else is (tests/test_layout.py checks
-that every declaration has an implementation and a caller below the chain).
+points down. `GameLike` is the kernel, whose code they call directly, and a declaration of
+each method of a job above it that they call: a rules module that reaches up the chain
+(combat dealing damage, an effect paying mana, a format starting a turn) is what a
+declaration is for. Each has the job that implements it and the modules that call it;
+nothing else is declared (tests/test_layout.py checks that every declaration has an
+implementation and a caller below the chain).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, SupportsIndex
+from typing import Any
 
 from .cards import ActivatedAbility, CardDef, TargetSpec
 from .chars import Chars
-from .derived import Derived
+from .kernel import Kernel
 from .mana import Source
 from .objects import Action, Decision, StackItem
-from .state import GameFields
 
 
-class GameLike(GameFields):
+class GameLike(Kernel):
     # Declarations, not stubs: each method below is implemented by `Game` or one of its
     # jobs, which come first in `Game`'s method resolution order, so these bodies never run.
     __slots__ = ()
@@ -46,30 +48,6 @@ class GameLike(GameFields):
     def legal_actions(self) -> list[Action]:
         raise NotImplementedError
 
-    # engine.kernel; called by combat, effects, explain, formats.base, formats.pocket, log.
-    def chars(self, cid: SupportsIndex) -> Chars:
-        raise NotImplementedError
-
-    # engine.kernel; called by the rules modules below the chain.
-    def name(self, cid: int) -> str:
-        raise NotImplementedError
-
-    # engine.kernel; called by the rules modules below the chain.
-    def controller(self, cid: int) -> int:
-        raise NotImplementedError
-
-    # engine.kernel; called by layers.
-    def controller_off_battlefield(self, cid: int) -> int:
-        raise NotImplementedError
-
-    # engine.kernel; called by formats.pocket.
-    def controlled(self, seat: int) -> list[int]:
-        raise NotImplementedError
-
-    # engine.kernel; called by combat.
-    def sick(self, cid: int) -> bool:
-        raise NotImplementedError
-
     # engine.priority; called by effects, explain.
     def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]:
         raise NotImplementedError
@@ -78,54 +56,8 @@ class GameLike(GameFields):
     def can_enchant(self, aura: int, target: int) -> bool:
         raise NotImplementedError
 
-    # engine.kernel; called by combat, effects, formats.adventure, formats.base, formats.pocket.
-    def _log(self, *event: Any) -> None:
-        raise NotImplementedError
-
-    # engine.kernel; called by combat, formats.base.
-    def _derived(self) -> Derived:
-        raise NotImplementedError
-
-    # engine.kernel; called by combat, effects, formats.pocket.
-    def _set_decision(
-        self,
-        kind: int,
-        player: int,
-        source: int = -1,
-        prompt: str = "",
-        options: tuple[str, ...] = (),
-    ) -> None:
-        raise NotImplementedError
-
     # engine.setup; called by formats.base, formats.pocket.
     def _choose_first(self, first_player: int | None) -> int:
-        raise NotImplementedError
-
-    # engine.kernel; called by effects, formats.base, formats.pocket.
-    def _new_card(self, cdef: CardDef, owner: int) -> int:
-        raise NotImplementedError
-
-    # engine.kernel; called by effects.
-    def _tick(self) -> int:
-        raise NotImplementedError
-
-    # engine.kernel; called by effects, formats.base, formats.pocket.
-    def _move(
-        self,
-        cid: int,
-        to: int,
-        seat: int | None = None,
-        bottom: bool = False,
-        controller: int | None = None,
-    ) -> None:
-        raise NotImplementedError
-
-    # engine.kernel; called by effects, formats.adventure, formats.base, formats.pocket.
-    def _draw(self, seat: int) -> None:
-        raise NotImplementedError
-
-    # engine.kernel; called by effects, formats.pocket.
-    def _discard(self, seat: int, cid: int) -> None:
         raise NotImplementedError
 
     # engine.turn; called by formats.adventure, formats.base, formats.pocket.

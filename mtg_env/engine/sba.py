@@ -29,14 +29,14 @@ from .decisions import (
     LegendKeep,
 )
 from .frames import F_PUT_TRIGGERS, F_RESOLVE
-from .kernel import Kernel
 from .layers import Chars
 from .objects import (
     Trigger,
 )
+from .protocol import GameLike
 
 
-class StateBasedActions(Kernel):
+class StateBasedActions(GameLike):
     __slots__ = ()
 
     def _sba_pending(self) -> bool:
