@@ -20,7 +20,7 @@ from mtg_env.engine import Action, Game
 from .heuristic import HeuristicAgent
 from .ismcts import parse_spec
 from .plugin import guard, is_plugin_spec, load_plugin
-from .policy import DEFAULT, PolicyAgent, RLlibPolicyAgent, load_model
+from .policy import DEFAULT, PolicyAgent, RLlibPolicyAgent, file_format, load_model, wrong_format
 from .puct import PUCTAgent
 from .random_agent import RandomAgent
 from .registry import AgentKind, Budget, find, kinds, register
@@ -86,6 +86,14 @@ def _policy(spec: str, seed: int, fmt: str | None) -> Agent:
     kw = {"fmt": fmt} if fmt is not None else {}
     if path.startswith("rllib:"):
         return RLlibPolicyAgent(path[len("rllib:") :], **kw)
+    # The file's header says which format it plays: a wrong one is refused before PyTorch
+    # and the network load (PolicyAgent checks again, for a model given directly).
+    name = "policy:default" if path == "default" else path
+    refusal = wrong_format(
+        name, file_format(DEFAULT if path == "default" else path), fmt or "classic"
+    )
+    if refusal is not None:
+        raise refusal
     if path == "default":
         return PolicyAgent(load_model(DEFAULT), name="policy:default", **kw)
     return PolicyAgent.from_path(path, **kw)

@@ -559,6 +559,32 @@ def _read_header(data: bytes) -> dict[str, Any]:
     return header
 
 
+def file_format(path: str | Path) -> str | None:
+    """The rules format a safetensors policy file says it plays, read from its header alone
+    (no torch, no network built), so that a policy in the wrong format is refused at once.
+    None where the file is not one or does not say: `load_model` then gives the error."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+            if len(head) < 8 or struct.unpack("<Q", head)[0] > 100_000_000:
+                return None
+            header = json.loads(f.read(struct.unpack("<Q", head)[0]))
+        spec = PolicySpec.model_validate_json(header["__metadata__"]["mtg_env"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return spec.game_format
+
+
+def wrong_format(name: str, plays: str | None, fmt: str) -> CheckpointError | None:
+    """The one-line refusal of a policy that plays another format than `fmt`, if it does."""
+    if plays is None or plays == fmt:
+        return None
+    return CheckpointError(
+        f"{name}: this policy plays the {plays} format, not {fmt} "
+        f"(use it with --format {plays}, or a policy trained for {fmt})"
+    )
+
+
 def _sniff(data: bytes) -> str:
     # safetensors first: its 8-byte header length can start with any byte, 0x80 included.
     if len(data) >= 10 and data[8:9] == b"{":
@@ -853,12 +879,9 @@ class PolicyAgent(_ObservingAgent):
         self.model = model
         self.deterministic = deterministic
         self.name = name
-        plays = policy_format(model)
-        if plays is not None and plays != fmt:
-            raise CheckpointError(
-                f"{name}: this policy plays the {plays} format, not {fmt} "
-                f"(use it with --format {plays}, or a policy trained for {fmt})"
-            )
+        refusal = wrong_format(name, policy_format(model), fmt)
+        if refusal is not None:
+            raise refusal
         self.layout = Layout(load_cards(fmt))
         # The flat vector, or (a policy on the v1 entity observation) the entity tables.
         observer = observer_for_space(model.observation_space, self.layout)

@@ -78,14 +78,14 @@ Device = Literal["auto", "cpu", "cuda"]
 def torch_device(spec: str, where: str | None = None) -> Any:
     """The torch device of a config's `device` ("auto", "cpu" or "cuda"); "cuda" where
     PyTorch sees no GPU is one `error:` line (SystemExit) naming the config and the field."""
+    if spec not in ("auto", "cpu", "cuda"):  # before importing torch: a typo answers at once
+        raise SystemExit(
+            f"error: {where or 'config'}: field device: {spec!r} is not one of auto, cpu, cuda"
+        )
     import torch
 
     if spec == "cpu" or (spec == "auto" and not torch.cuda.is_available()):
         return torch.device("cpu")
-    if spec not in ("auto", "cuda"):
-        raise SystemExit(
-            f"error: {where or 'config'}: field device: {spec!r} is not one of auto, cpu, cuda"
-        )
     if not torch.cuda.is_available():
         why = (
             "this PyTorch is built without CUDA"

@@ -99,10 +99,6 @@ def bench(
     if train:
         from agents.train_fields import torch_device
 
-        try:  # before any figure runs: "cuda" where PyTorch sees no GPU is one line
-            torch_device(device, "--device")
-        except SystemExit as e:
-            fail(str(e).removeprefix("error: "))
         if train_vec_env not in (None, "batch", "dummy"):
             fail(f"--train-vec-env: {train_vec_env!r} is not one of batch, dummy")
         over = {
@@ -122,6 +118,10 @@ def bench(
                 f"--train-batch-size: {cfg['batch_size']} is more than a rollout "
                 f"({cfg['n_steps']} steps x {cfg['n_envs']} games)"
             )
+        try:  # before any figure runs: "cuda" where PyTorch sees no GPU is one line
+            torch_device(device, "--device")
+        except SystemExit as e:
+            fail(str(e).removeprefix("error: "))
         train_opts = {"rollouts": train_rollouts, "device": device, **over}
     err = Console(stderr=True)
     res = run_all(

@@ -214,3 +214,24 @@ def test_the_command_line_refuses_an_edited_policy_in_one_line(
     err = r.stderr.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error:"), err
     assert "big.safetensors" in err[0] and "field hidden" in err[0], err
+
+
+def test_a_policy_in_another_format_is_refused_from_its_header(
+    tmp_path: Path, builds: list[str]
+) -> None:
+    """The file's header says which format it plays, so a spec in the wrong format is one
+    line before any network is built; a file that is not a policy says nothing here and is
+    left to `load_model`'s own error."""
+    from agents import make_agent
+    from agents.policy import DEFAULT, CheckpointError, file_format
+
+    assert file_format(DEFAULT) == "classic"
+    for junk in (b"", b"\x00" * 8, b"not a policy file at all"):
+        (tmp_path / "junk.safetensors").write_bytes(junk)
+        assert file_format(tmp_path / "junk.safetensors") is None
+    assert file_format(tmp_path / "missing.safetensors") is None
+    with pytest.raises(CheckpointError, match="plays the classic format, not pocket"):
+        make_agent("policy:default", fmt="pocket")
+    with pytest.raises(CheckpointError, match="plays the classic format, not adventure"):
+        make_agent(f"policy:{DEFAULT}", fmt="adventure")
+    assert builds == []

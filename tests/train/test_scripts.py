@@ -262,6 +262,9 @@ def test_corrupt_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
         make_agent(f"policy:{bad_pt}")
 
 
+# The demo chains the training recipe and a tournament, each tested on its own in make test;
+# the whole chain runs in make test-all.
+@pytest.mark.long
 def test_demo_smoke(tmp_path: Path) -> None:
     out = run("scripts/demo.py", "--smoke", "--out", str(tmp_path / "demo"))
     assert "heatmap:" in out and "Ratings" in out
@@ -464,8 +467,10 @@ def test_average_policies_is_the_mean_of_the_weights(tmp_path: Path) -> None:
     assert not (tmp_path / "x.safetensors").exists()
 
 
-@pytest.mark.parametrize("vec_env", ["dummy", "batch"])
+# The batch env is the recipe's default; the dummy one (one game a step) in make test-all.
+@pytest.mark.parametrize("vec_env", [pytest.param("dummy", marks=pytest.mark.long), "batch"])
 def test_train_entity_smoke_writes_data_only_results(tmp_path: Path, vec_env: str) -> None:
+    import torch
     from safetensors.torch import load_file
 
     out = tmp_path / "entity"
@@ -484,6 +489,10 @@ def test_train_entity_smoke_writes_data_only_results(tmp_path: Path, vec_env: st
     card = json.loads((out / "model_card.json").read_text())
     assert card["steps"] == 256 and card["config"]["entity_dim"] == 16
     assert card["config"]["vec_env"] == vec_env
+    # The run records the hardware it trained on (device "auto": the GPU where there is one).
+    assert card["config"]["device"] == "auto"
+    assert card["device"].startswith("cuda (") == torch.cuda.is_available()
+    assert card["device"] == "cpu" or torch.cuda.is_available()
     evals = [json.loads(x) for x in (out / "eval.jsonl").read_text().splitlines()]
     assert evals[0]["steps"] == 0 and evals[-1]["steps"] == 256
     assert all(0 <= e["random"] <= 1 and 0 <= e["heuristic"] <= 1 for e in evals)

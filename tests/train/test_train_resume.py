@@ -59,7 +59,9 @@ def _final_steps(r: subprocess.CompletedProcess[str]) -> int:
 @pytest.mark.parametrize(
     "kill_at",
     [
-        "after_checkpoint:64",  # right after the first checkpoint was written
+        # right after the first checkpoint was written (make test-all: the resume from a
+        # checkpoint is also what the other two points exercise)
+        pytest.param("after_checkpoint:64", marks=pytest.mark.long),
         "step:150",  # in the middle of the third rollout
         "before_checkpoint:192",  # between two rollouts, before the checkpoint is written
     ],
@@ -138,7 +140,9 @@ def test_an_old_pickled_checkpoint_is_not_resumed(tmp_path: Path) -> None:
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("vec_env", ["dummy", "subproc"])
+# SubprocVecEnv's workers on Ctrl-C in make test-all; test_env_workers_die_with_a_killed_trainer
+# checks in make test that they never outlive the trainer.
+@pytest.mark.parametrize("vec_env", ["dummy", pytest.param("subproc", marks=pytest.mark.long)])
 def test_ctrl_c_stops_training_with_one_line_and_it_resumes(tmp_path: Path, vec_env: str) -> None:
     """SIGINT to the process group, as a terminal sends Ctrl-C: SubprocVecEnv's workers get
     it too, and must neither print a traceback nor outlive the trainer."""
