@@ -344,29 +344,32 @@ def expected_weights(spec: PolicySpec) -> _Shapes:
     Each dimension comes with the field that sets it (`_Dim`)."""
     if spec.policy == "candidate":
         return _candidate_weights(spec)
-    from mtg_env.nets import RACE_FEATURES, entity_features_dim, global_indices
+    from mtg_env.nets import RACE_FEATURES, entity_features_dim, flat_observer, global_indices
 
     fe = spec.extractor
     out: _Shapes = {}
     if fe.kind == "entity":
         fmt = fe.format or "classic"
-        lay = Layout(load_cards(fmt))
-        if spec.observation_size != lay.n_obs:
+        observer = flat_observer(fmt)
+        pieces = {p.name: p for p in observer.pieces}
+        n_obs = observer.layout.n_obs
+        if spec.observation_size != n_obs:
             raise _mismatch(
                 "observation_size",
-                f"{spec.observation_size}, the {fmt} format's observation has {lay.n_obs}",
+                f"{spec.observation_size}, the {fmt} format's observation has {n_obs}",
             )
         e = fe.entity_dim or 24  # EntityExtractor's defaults
         g = fe.global_dim or 128
         ent, glob = (e, "extractor.entity_dim"), (g, "extractor.global_dim")
-        n_global = len(global_indices(lay)) + (RACE_FEATURES if fe.race_features else 0)
+        n_global = len(global_indices(pieces)) + (RACE_FEATURES if fe.race_features else 0)
+        pf, sf = pieces["permanents_own"].shape[1], pieces["stack"].shape[1]
         layers: _Shapes = {}
-        _linear(layers, "perm_net.0", ent, (lay.pf, "extractor.format"))
+        _linear(layers, "perm_net.0", ent, (pf, "extractor.format"))
         _linear(layers, "perm_net.2", ent, ent)
-        _linear(layers, "stack_net.0", ent, (lay.sf, "extractor.format"))
+        _linear(layers, "stack_net.0", ent, (sf, "extractor.format"))
         _linear(layers, "global_net.0", glob, (n_global, "extractor.race_features"))
         _extractor(out, layers)
-        features = (entity_features_dim(lay, e, g), "extractor")
+        features = (entity_features_dim(pieces, e, g), "extractor")
     elif fe.kind == "flatten":
         features = (spec.observation_size, "observation_size")
     else:

@@ -116,11 +116,9 @@ def env_card() -> str:
         for k, sl in lay.action_slices.items():
             out.append(f"| `{k}` | {sl.start}-{sl.stop - 1} | {sl.stop - sl.start} |")
         out += ["", "| observation piece | indices | size | meaning |", "|---|---|---|---|"]
-        start = 0
         for p in flat.pieces:
-            size = p.shape[0]
-            out.append(f"| `{p.name}` | {start}-{start + size - 1} | {size} | {p.meaning} |")
-            start += size
+            shape = " x ".join(map(str, p.shape))
+            out.append(f"| `{p.name}` | {p.start}-{p.stop - 1} | {shape} | {p.meaning} |")
         out.append("")
     return "\n".join(out)
 

@@ -26,13 +26,23 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from .engine import load_cards
-from .engine.constants import CREATURE
-from .env.spaces import KEYWORD_LIST, TYPE_ORDER, Layout
+from .env.observers import FLAT_SLOTS, FlatObserver, Piece
+from .env.spaces import Layout
 
 RACE_FEATURES = 13  # the length of `race_summary`'s output
 
 
 RACE_FIELDS = ("present", "creature", "power", "tapped", "sick", "defender", "flying")
+# The permanent slot's column of each race field (`mtg_env.env.observers.Piece.columns`).
+RACE_COLUMNS = (
+    "present",
+    "types.creature",
+    "power",
+    "tapped",
+    "sick",
+    "keywords.defender",
+    "keywords.flying",
+)
 _RACE_SCALE = torch.tensor([20.0, 20.0, 10.0, 20.0])  # now, board, blockers, flying
 
 
@@ -73,19 +83,21 @@ def race_summary(fields: torch.Tensor, life: torch.Tensor) -> torch.Tensor:
     )
 
 
-ENTITY_SLICES = ("permanents_own", "permanents_opp", "stack")  # read slot by slot
+def flat_observer(format: str) -> FlatObserver:
+    """The flat observation of `format` whose pieces a network reads."""
+    return FlatObserver(Layout(load_cards(format)))
 
 
-def global_indices(lay: Layout) -> list[int]:
+def global_indices(pieces: dict[str, Piece]) -> list[int]:
     """The observation indices `EntityExtractor`'s global layer reads: all but the slots."""
-    s = lay.obs_slices
-    return [i for k, sl in s.items() if k not in ENTITY_SLICES for i in range(sl.start, sl.stop)]
+    return [i for k, p in pieces.items() if k not in FLAT_SLOTS for i in range(p.start, p.stop)]
 
 
-def entity_features_dim(lay: Layout, entity_dim: int, global_dim: int) -> int:
+def entity_features_dim(pieces: dict[str, Piece], entity_dim: int, global_dim: int) -> int:
     """The width of `EntityExtractor`'s features: every permanent slot's embedding, each
     side's sum and max of them, the stack's sum, the global layer."""
-    return 2 * lay.limits.permanents * entity_dim + 2 * 2 * entity_dim + entity_dim + global_dim
+    slots = pieces["permanents_own"].shape[0]
+    return 2 * slots * entity_dim + 2 * 2 * entity_dim + entity_dim + global_dim
 
 
 class EntityExtractor(BaseFeaturesExtractor):
@@ -97,45 +109,33 @@ class EntityExtractor(BaseFeaturesExtractor):
         global_dim: int = 128,
         race_features: bool = False,
     ) -> None:
-        lay = Layout(load_cards(format))
-        features = entity_features_dim(lay, entity_dim, global_dim)
+        pieces = {p.name: p for p in flat_observer(format).pieces}
+        features = entity_features_dim(pieces, entity_dim, global_dim)
         super().__init__(observation_space, features_dim=features)
-        s = lay.obs_slices
-        self.P = lay.limits.permanents
-        self.S = lay.limits.stack
-        self.pf = lay.pf
-        self.sf = lay.sf
-        self.own = s["permanents_own"]
-        self.opp = s["permanents_opp"]
-        self.stack = s["stack"]
-        self.global_idx = torch.tensor(global_indices(lay), dtype=torch.long)
+        own, opp, stack = pieces["permanents_own"], pieces["permanents_opp"], pieces["stack"]
+        self.P, self.pf = own.shape
+        self.S, self.sf = stack.shape
+        self.own = slice(own.start, own.stop)
+        self.opp = slice(opp.start, opp.stop)
+        self.stack = slice(stack.start, stack.stop)
+        self.global_idx = torch.tensor(global_indices(pieces), dtype=torch.long)
         self.perm_net = nn.Sequential(
             nn.Linear(self.pf, entity_dim), nn.ReLU(), nn.Linear(entity_dim, entity_dim), nn.ReLU()
         )
         self.stack_net = nn.Sequential(nn.Linear(self.sf, entity_dim), nn.ReLU())
         self.race_features = race_features
-        self.life = s["life"].start
-        po = lay.perm_offsets
-        kw = {k: i for i, k in enumerate(KEYWORD_LIST)}
-        offsets = {
-            "present": po["present"],
-            "creature": po["types"] + TYPE_ORDER.index(CREATURE),
-            "power": po["power"],
-            "tapped": po["tapped"],
-            "sick": po["sick"],
-            "defender": po["keywords"] + kw["defender"],
-            "flying": po["keywords"] + kw["flying"],
-        }
+        self.life = pieces["life"].start
+        columns = [own.column(c) for c in RACE_COLUMNS]
         # Observation indices of every race field of every slot, side by side: one
         # index_select gathers them (a third of the time of indexing the slots view).
         self.register_buffer(
             "race_index",
             torch.tensor(
                 [
-                    side.start + k * self.pf + offsets[f]
+                    side.start + k * self.pf + c
                     for side in (self.own, self.opp)
                     for k in range(self.P)
-                    for f in RACE_FIELDS
+                    for c in columns
                 ],
                 dtype=torch.long,
             ),
@@ -320,7 +320,8 @@ class SlotPolicy(MaskableActorCriticPolicy):
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
-        lay = Layout(load_cards(self.mtg_format))
+        # The action layout is the observer's (its indices are the env's actions).
+        lay = flat_observer(self.mtg_format).layout
         self.action_net = SlotActionHead(lay, self.hidden, self._entity_dim())
         # The optimizer must see the new head's parameters.
         self.optimizer = self.optimizer_class(

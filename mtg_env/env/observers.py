@@ -37,8 +37,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..engine import Action, Game
+from ..engine.constants import TYPE_NAMES
 from .entity import CANDIDATE_FIELDS, GLOBAL_FIELDS, OBJECT_FIELDS, EntityLayout
-from .spaces import Layout
+from .spaces import TYPE_ORDER, Layout
 from .state import EntityState, FlatState
 from .text import text_view
 
@@ -89,14 +90,71 @@ ENTITY_COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
 
 @dataclass(frozen=True)
 class Piece:
-    """A named, shaped part of an observation: a slice of the flat vector, or an entity
-    table (with its columns' names and meanings)."""
+    """A named, shaped part of an observation: a slice of the flat vector (from `start`;
+    one row per slot for the permanent and stack slots), or an entity table; a table's or a
+    slot's columns with their names and meanings. Networks read their sizes and offsets
+    from the pieces (`mtg_env.nets`), not from the layout that fills them."""
 
     name: str
     shape: tuple[int, ...]
     dtype: str
     meaning: str
     columns: tuple[tuple[str, str], ...] = ()
+    start: int = 0  # where a flat piece begins in the vector
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+    def column(self, name: str) -> int:
+        """The index of the column called `name` (a slot field; `keywords.flying`, say)."""
+        for i, (n, _) in enumerate(self.columns):
+            if n == name:
+                return i
+        raise KeyError(f"piece {self.name!r} has no column {name!r}")
+
+
+def _slot_columns(fields: list[tuple[str, int]], names: dict[str, tuple[str, ...]]) -> tuple:
+    """A permanent or stack slot's columns: a field of width 1 by its name, a wider one as
+    `field.part` (the keyword, the type, the colour) or `field[i]`."""
+    cols: list[tuple[str, str]] = []
+    for field, width in fields:
+        if width == 1:
+            cols.append((field, ""))
+            continue
+        parts = names.get(field) or tuple(f"[{i}]" for i in range(width))
+        cols += [(f"{field}.{p}" if not p.startswith("[") else f"{field}{p}", "") for p in parts]
+    return tuple(cols)
+
+
+# The flat vector's pieces read slot by slot: (slot count, slot fields) of the layout.
+FLAT_SLOTS = ("permanents_own", "permanents_opp", "stack")
+
+
+def flat_pieces(layout: Layout) -> tuple[Piece, ...]:
+    """The flat observation's pieces: each slice of `layout.obs_slices` at its offset, the
+    slot slices as (slots, slot width) with their columns."""
+    perm = {
+        "types": tuple(TYPE_NAMES[t].lower() for t in TYPE_ORDER),
+        "colors": tuple("WUBRG"),
+        "keywords": tuple(layout.keywords),
+    }
+    lim = layout.limits
+    slots = {
+        "permanents_own": (lim.permanents, _slot_columns(layout.perm_fields, perm)),
+        "permanents_opp": (lim.permanents, _slot_columns(layout.perm_fields, perm)),
+        "stack": (lim.stack, _slot_columns(layout.stack_fields, {})),
+    }
+    out = []
+    for k, s in layout.obs_slices.items():
+        n, cols = slots.get(k, (0, ()))
+        shape = (n, len(cols)) if n else (s.stop - s.start,)
+        out.append(Piece(k, shape, "float32", FLAT_MEANINGS.get(k, ""), cols, s.start))
+    return tuple(out)
 
 
 class Legal:
@@ -177,10 +235,7 @@ class FlatObserver:
         self.aec_space: spaces.Space = spaces.Dict(
             {"observation": self.space, "action_mask": spaces.Box(0, 1, (n,), np.int8)}
         )
-        self.pieces = tuple(
-            Piece(k, (s.stop - s.start,), "float32", FLAT_MEANINGS.get(k, ""))
-            for k, s in layout.obs_slices.items()
-        )
+        self.pieces = flat_pieces(layout)
 
     def fits(self, space: spaces.Space) -> bool:
         """Whether a policy trained on `space` reads this observation."""

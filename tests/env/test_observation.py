@@ -5,12 +5,15 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from hidden import swap_hidden
 
 import mtg_env
 from mtg_env.engine import Game, load_cards, load_decks
-from mtg_env.engine.constants import BATTLEFIELD
+from mtg_env.engine.constants import BATTLEFIELD, CREATURE
+from mtg_env.engine.formats import FORMATS
 from mtg_env.env import Layout
+from mtg_env.env.observers import FLAT_SLOTS, FlatObserver
 
 DECKS = load_decks("classic")
 NAMES = sorted(DECKS)
@@ -237,3 +240,48 @@ def test_numpy_integers_are_taken_wherever_the_encoders_take_an_int() -> None:
             assert all(np.array_equal(got[k], want[k]) for k in want)
             assert ent.describe_index(np.int64(0)) == ent.describe_index(0)
         g.apply(r.choice(g.legal_actions()))
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_the_flat_pieces_tile_the_vector_and_name_each_slot_column(fmt: str) -> None:
+    """The flat observer's pieces are the vector, in order, with no gap: networks read their
+    offsets and slot columns from them (`mtg_env.nets`), so a piece must say where the
+    layout writes it."""
+    lay = Layout(load_cards(fmt))
+    pieces = FlatObserver(lay).pieces
+    assert [p.name for p in pieces] == list(lay.obs_slices)
+    assert pieces[0].start == 0 and pieces[-1].stop == lay.n_obs
+    for a, b in zip(pieces, pieces[1:], strict=False):
+        assert a.stop == b.start, (a.name, b.name)
+    by = {p.name: p for p in pieces}
+    for name in FLAT_SLOTS:
+        width = by[name].shape[1]
+        assert len(by[name].columns) == width == (lay.sf if name == "stack" else lay.pf)
+    own = by["permanents_own"]
+    assert own.column("keywords.flying") == lay.perm_offsets["keywords"] + lay.kw_index["flying"]
+    with pytest.raises(KeyError, match="no column 'nothing'"):
+        own.column("nothing")
+
+
+def test_a_slot_column_holds_the_value_its_name_says() -> None:
+    """A flying creature on the battlefield shows 1 in its slot's `present`,
+    `types.creature` and `keywords.flying` columns, and 0 in `keywords.defender`."""
+    lay = Layout(load_cards("classic"))
+    own = {p.name: p for p in FlatObserver(lay).pieces}["permanents_own"]
+    g = Game.new(decks=(DECKS["White Weenie"], DECKS["Red Burn"]), seed=3, format="classic")
+    flyer = next(
+        c for c in g.library[0] if "flying" in g.cdef[c].keywords and g.cdef[c].types & CREATURE
+    )
+    g._move(flyer, BATTLEFIELD, controller=0)
+    obs = lay.observe(g, 0)
+    k = g.controlled(0).index(flyer)
+    width = own.shape[1]
+    row = obs[own.start + k * width : own.start + (k + 1) * width]
+    for col, want in [
+        ("present", 1.0),
+        ("types.creature", 1.0),
+        ("keywords.flying", 1.0),
+        ("keywords.defender", 0.0),
+        ("types.land", 0.0),
+    ]:
+        assert row[own.column(col)] == want, col
