@@ -44,7 +44,9 @@ class Field(NamedTuple):
 
 FIELDS: Final[tuple[Field, ...]] = (
     Field("format", "str", "fmt", SHARE, VALUE),
-    Field("rules", "Any", "rules", SHARE, None, "the format's rules object: given by `format`"),
+    Field(
+        "rules", "FormatHooks", "rules", SHARE, None, "the format's rules object: given by `format`"
+    ),
     Field("turn", "int", "0", SHARE, VALUE),
     Field("active", "int", "0", SHARE, VALUE),
     Field("step", "int", "PREGAME", SHARE, VALUE),
@@ -271,14 +273,16 @@ def generate() -> str:
         "from .decisions import Context",
         "from .derived import Derived",
         "from .fields import copy_ctx, effect_state",
+        "from .hooks import FormatHooks",
         "from .objects import Action, Decision, FormatState, Perm, Resolution, StackItem, Trigger",
         "from .rng import Rng",
         "",
         "",
         "class GameFields:",
-        '    """The state fields of a game, typed (`rules` is the game\'s `Format`, which sits',
-        "    above this module): the root of `Game`'s single chain of base classes, so that the",
-        '    compiled build reads and writes them at fixed offsets. Never instantiated alone."""',
+        '    """The state fields of a game, typed (`rules` is the game\'s format, through the',
+        "    hooks it implements: engine.hooks): the root of `Game`'s single chain of base",
+        "    classes, so that the compiled build reads and writes them at fixed offsets. Never",
+        '    instantiated alone."""',
         "",
         "    __slots__ = (",
     ]
@@ -291,7 +295,7 @@ def generate() -> str:
         "def init_state(",
         "    g: GameFields,",
         "    fmt: str,",
-        "    rules: Any,",
+        "    rules: FormatHooks,",
         "    cardset: CardSet,",
         "    seed: int,",
         "    auto_pass: bool,",

@@ -32,7 +32,6 @@ from .constants import (
     MAIN1,
 )
 from .explain import why_illegal
-from .formats import Format
 from .frames import (
     F_ACT_DONE,
     F_AFTER_BATTLE,
@@ -51,6 +50,7 @@ from .frames import (
     F_SETTLE,
     F_TRIG_DONE,
 )
+from .hooks import FormatHooks
 from .layers import compute
 from .log import describe_action, obj_name, render_events
 from .objects import (
@@ -445,7 +445,7 @@ _SHARED_FRAMES: Final[dict[int, Any]] = {
 _TABLES: Final[dict[type, tuple]] = {}
 
 
-def _frame_table(fmt: Format) -> tuple:
+def _frame_table(fmt: FormatHooks) -> tuple:
     """Frame id -> function for games of format `fmt` (built once per format class), or
     None for a shared frame that `Game._run` calls directly."""
     frames = {**_SHARED_FRAMES, **fmt.frames}

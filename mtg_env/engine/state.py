@@ -12,14 +12,16 @@ from .constants import PREGAME
 from .decisions import Context
 from .derived import Derived
 from .fields import copy_ctx, effect_state
+from .hooks import FormatHooks
 from .objects import Action, Decision, FormatState, Perm, Resolution, StackItem, Trigger
 from .rng import Rng
 
 
 class GameFields:
-    """The state fields of a game, typed (`rules` is the game's `Format`, which sits
-    above this module): the root of `Game`'s single chain of base classes, so that the
-    compiled build reads and writes them at fixed offsets. Never instantiated alone."""
+    """The state fields of a game, typed (`rules` is the game's format, through the
+    hooks it implements: engine.hooks): the root of `Game`'s single chain of base
+    classes, so that the compiled build reads and writes them at fixed offsets. Never
+    instantiated alone."""
 
     __slots__ = (
         "format",
@@ -89,7 +91,7 @@ class GameFields:
     )
 
     format: str
-    rules: Any
+    rules: FormatHooks
     turn: int
     active: int
     step: int
@@ -157,7 +159,7 @@ class GameFields:
 def init_state(
     g: GameFields,
     fmt: str,
-    rules: Any,
+    rules: FormatHooks,
     cardset: CardSet,
     seed: int,
     auto_pass: bool,

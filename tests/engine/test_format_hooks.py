@@ -134,6 +134,33 @@ def test_a_format_copies_as_its_name() -> None:
         assert copy.deepcopy(fmt) is fmt is rules_for(name)
 
 
+
+@pytest.mark.source
+def test_format_implements_every_hook_the_state_declares() -> None:
+    """The game's `rules` is typed as `FormatHooks` (engine.hooks), below the state; the
+    hooks that take the game are declared there and implemented by `Format` with the same
+    parameters (the game typed as `GameLike` there), so what the engine calls is what runs."""
+    import inspect
+
+    from mtg_env.engine.hooks import FormatHooks
+    from mtg_env.engine.state import GameFields
+
+    assert GameFields.__annotations__["rules"] == "FormatHooks"
+    declared = [
+        n
+        for n, f in vars(FormatHooks).items()
+        if callable(f) and "raise NotImplementedError" in inspect.getsource(f)
+    ]
+    assert len(declared) == 15
+    for name in declared:
+        ours, theirs = getattr(FormatHooks, name), getattr(Format, name)
+        assert theirs is not ours, name
+        assert list(inspect.signature(theirs).parameters) == list(
+            inspect.signature(ours).parameters
+        ), name
+    for fmt in FORMATS.values():
+        assert isinstance(fmt, FormatHooks)
+
 # Shared code must not ask which format it runs: no format flags, no format names in
 # comparisons. The formats package is where formats are told apart.
 SHARED = [

@@ -1,5 +1,8 @@
-"""The format hooks protocol: what a rules format may decide, with the Comprehensive Rules'
-answer as the default.
+"""`Format`: the Comprehensive Rules' answer to every hook a rules format may decide.
+
+The hooks are declared in engine.hooks (`FormatHooks`, the type of the game's `rules`); the
+numbers and the hooks that need no game are there in full, and those that take the game are
+implemented here.
 
 A format is a subclass of `Format` (python-chess's board variants are the model): its
 numbers are class attributes, its rules are the hook methods it overrides, and its turn
@@ -30,23 +33,21 @@ of the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from .. import combat as cb
 from ..cards import CardDef
 from ..constants import (
-    DECLARE_BLOCKERS,
     HAND,
     LIBRARY,
-    STEP_NAMES,
     player_ref,
 )
 from ..frames import F_END_STEP, F_MULLIGAN, F_PRIO, F_RESOLVE
-from ..layers import Chars
+from ..hooks import FormatHooks
 from ..mana import Source, choose_payment
-from ..objects import NO_FORMAT_STATE, Action, FormatState
+from ..objects import Action
 from ..protocol import GameLike
 from ..rng import Rng
 
@@ -56,60 +57,11 @@ Frame = Callable[..., None]
 # A new format is a subclass of Format (docs/formats.md), which may be plain Python (a
 # test's, a user's module) where Format is compiled.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Format:
+class Format(FormatHooks):
     """The Comprehensive Rules' answers (the classic format); a format overrides what it
     changes. Instances are stateless: one per format, shared by all its games."""
 
     __slots__ = ()
-
-    name: ClassVar[str] = ""
-    card_set: ClassVar[str] = ""
-    deck_size: ClassVar[int] = 40
-    starting_life: ClassVar[int] = 20
-    opening_hand: ClassVar[int] = 7
-    max_hand: ClassVar[int | None] = 7  # discard down to this at cleanup (None: no maximum)
-    mulligans: ClassVar[bool] = True  # London mulligans as decisions (CR 103.5)
-    summoning_sickness: ClassVar[bool] = True  # CR 302.6
-    # How many libraries (and graveyards): 2, one each; 1, one pile both players share.
-    piles: ClassVar[int] = 2
-    # Step names players and scenario files use, by engine step constant.
-    step_names: ClassVar[dict[int, str]] = {i: n for i, n in enumerate(STEP_NAMES)}
-    # The step in which the players act after blockers are declared, before damage.
-    after_blocks: ClassVar[int] = DECLARE_BLOCKERS
-    # Per-player fields a scripted position may give beyond life and zones.
-    player_fields: ClassVar[tuple[str, ...]] = ()
-    # Frames this format replaces or adds: frame id -> function(game, *args).
-    frames: ClassVar[dict[int, Frame]] = {}
-    # Answers to decisions only this format asks: context class -> function(game, p, a).
-    answers: ClassVar[dict[type, Callable[[GameLike, int, Action], None]]] = {}
-
-    # ------------------------------------------------------------------ names
-
-    def step_name(self, step: int) -> str:
-        if step < 0:
-            return "pregame"
-        return self.step_names.get(step) or STEP_NAMES[step]
-
-    def step_by_name(self, name: str) -> int | None:
-        for step, n in self.step_names.items():
-            if n == name:
-                return step
-        return None
-
-    # pile_of[seat]: the index of `seat`'s library and graveyard (0 for both with one
-    # shared pile); a table, since every zone change reads it.
-    pile_of: ClassVar[tuple[int, int]] = (0, 1)
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.pile_of = (0, 1) if cls.piles == 2 else (0, 0)
-
-    def pile(self, seat: int) -> int:
-        """The index of `seat`'s library and graveyard (0 for both with one shared pile)."""
-        return self.pile_of[seat]
-
-    def __repr__(self) -> str:
-        return f"<format {self.name}>"
 
     def __reduce__(self) -> tuple:
         # A format pickles as its name: the registered instance on the other side.
@@ -143,17 +95,10 @@ class Format:
         else:
             g._start_turn(fp, first=True)
 
-    def check_setup_step(self, step: int) -> None:
-        """Raise ValueError if a scripted position may not start in `step`."""
-
     def setup_player(self, g: GameLike, seat: int, spec: dict[str, Any]) -> None:
         """A scripted position's format-specific player fields (`player_fields`)."""
 
     # ------------------------------------------------------------------ turn structure
-
-    def triggers_at_step(self, ch: Chars) -> bool:
-        """Whether the "at the beginning of ..." abilities of permanent `ch` trigger."""
-        return True
 
     def draw(self, g: GameLike, seat: int) -> None:
         """`seat` draws a card; from an empty library they lose at the next SBA check
@@ -191,10 +136,6 @@ class Format:
     def after_cast(self, g: GameLike, p: int) -> None:
         """`p` finished casting a spell (CR 601.2i): who gets priority next."""
         g.k.append((F_PRIO, self.priority_after(p)))
-
-    def priority_after(self, p: int) -> int:
-        """Who receives priority after `p` cast or activated (CR 117.3c)."""
-        return p
 
     def after_resolve(self, g: GameLike) -> None:
         """CR 117.3b: the active player receives priority after an object resolves."""
@@ -238,10 +179,6 @@ class Format:
 
     # ------------------------------------------------------------------ combat
 
-    def taps_on_attack(self, ch: Chars) -> bool:
-        """508.1f: attacking causes a creature without vigilance to tap."""
-        return "vigilance" not in ch.keywords
-
     def divide_damage(
         self, g: GameLike, a: int, blockers: list[int], power: int, defender: int
     ) -> list[tuple[int, int]]:
@@ -249,12 +186,6 @@ class Format:
         return cb.divide_cr(g, a, blockers, power, defender)
 
     # ------------------------------------------------------------------ its own state
-
-    def new_state(self) -> FormatState:
-        """A new game's format state (`Game.format_state`): what this format keeps per game
-        beyond the shared fields, which it copies (`FormatState.copy`) and hashes
-        (`hash_extras`). None by default."""
-        return NO_FORMAT_STATE
 
     # ------------------------------------------------------------------ hashing
 
