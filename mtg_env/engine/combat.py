@@ -190,7 +190,7 @@ def _candidates(g: GameLike) -> list[int]:
     return out
 
 
-def _menace_ok(g: GameLike, blockers: dict[int, int], free: list[int]) -> bool:
+def menace_completable(g: GameLike, blockers: dict[int, int], free: list[int]) -> bool:
     """Can every menace attacker with exactly one blocker get a second from `free`?"""
     needy = []
     for a in g.attackers:
@@ -219,7 +219,7 @@ def _pick_ok(g: GameLike, b: int, a: int, cands: list[int]) -> bool:
         return False
     trial = dict(g.blockers)
     trial[b] = a
-    return _menace_ok(g, trial, [c for c in cands if c != b])
+    return menace_completable(g, trial, [c for c in cands if c != b])
 
 
 def blocker_choices(g: GameLike) -> list[int]:

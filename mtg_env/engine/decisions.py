@@ -133,8 +133,9 @@ class Resolving(Frozen):
     """A choice asked while a spell or ability resolves (yes/no, a mode, an option), or
     with `choices` an object to select. `purpose` says what the choice is for (`copy`:
     what a copy effect copies; `look`: where a card looked at by scry or surveil goes, which
-    only its player knows), so that agents and views need not read the prompt's words; it
-    follows from the resolving effect, so it is not hashed."""
+    only its player knows; `may`: "you may", yes or no; `basic_land_type`), so that agents
+    and views need not read the prompt's words; it follows from the resolving effect, so it
+    is not hashed."""
 
     choices: tuple[int, ...] | None = None
     purpose: str = ""

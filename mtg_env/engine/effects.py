@@ -508,7 +508,15 @@ def op_land_type_change(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool
         return True
     ans = res.vars.pop("answer", None)
     if ans is None:
-        _ask(g, res, D_CHOICE, res.item.controller, "choose a basic land type", BASIC_LAND_TYPES)
+        _ask(
+            g,
+            res,
+            D_CHOICE,
+            res.item.controller,
+            "choose a basic land type",
+            BASIC_LAND_TYPES,
+            purpose="basic_land_type",
+        )
         return False
     t = BASIC_LAND_TYPES[ans]
     _effect(g, res, (Component(L_TYPE, "set_land_type", t),), cids, a["duration"], f"becomes a {t}")
@@ -804,7 +812,7 @@ def op_may(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "You may ...": yes or no, by the controller on resolution."""
     ans = res.vars.pop("answer", None)
     if ans is None:
-        _ask(g, res, D_CHOICE, res.item.controller, "you may: do it?", ("yes", "no"))
+        _ask(g, res, D_CHOICE, res.item.controller, "you may: do it?", ("yes", "no"), purpose="may")
         return False
     if ans == 0:
         # The optional effects run next; the caller then advances past this op.

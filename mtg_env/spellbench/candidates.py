@@ -17,6 +17,9 @@ Built so far (`seat_candidates` dispatches on the pending decision):
 - the London mulligan (`mulligan`: keep, or take another while the format allows), and
   the cards a keeper puts on the bottom (`order_pick`, purpose `mulligan_bottom`: one
   pick per card, position 0 the first card placed, which ends closest to the top);
+- a resolving spell's or ability's "you may" (`choose_boolean`, purpose `may_ability`) and
+  basic land type (`choose_name`, purpose `basic_land_type`), its stack entry the source;
+- the legend rule (`select_object`, purpose `legend_rule`: the one to keep);
 - one creature's attack (`declare_attack`, `attack_candidates`): the engine declares
   attackers one pick at a time and then "done", the spec one decision per creature that
   could attack when the declaration began (`potential_attackers`), each answered "this
@@ -41,14 +44,15 @@ from ..engine.constants import (
     D_CHOICE,
     D_MULLIGAN,
     D_PRIORITY,
+    D_SELECT,
     D_TARGET,
     KEEP,
     LAND,
     PASS,
     PLAY,
 )
-from ..engine.decisions import Announce, Targets
-from .observation import Observer
+from ..engine.decisions import Announce, Legend, Resolving, Targets
+from .observation import Observer, normalize
 
 Candidate = tuple[dict[str, Any], str, Action]  # (semantic, display text, engine action)
 
@@ -208,6 +212,66 @@ def bottom_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]
     return out
 
 
+def resolving_source(g: Game, seat: int, observer: Observer) -> dict[str, Any] | None:
+    """The stack entry of the spell or ability resolving now (it stays on the stack until
+    it has resolved, CR 608.2n), the source of the choices it asks."""
+    return None if g.res is None else observer.stack_ref(g, seat, g.res.item)
+
+
+def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
+    """A choice a resolving spell or ability asks, by its purpose: "you may" as
+    `choose_boolean` (purpose `may_ability`), a basic land type as `choose_name` (purpose
+    `basic_land_type`, the type's normalized name)."""
+    ctx = g.ctx
+    assert isinstance(ctx, Resolving)
+    d = g.decision
+    assert d is not None
+    source = resolving_source(g, seat, observer)
+    out: list[Candidate] = []
+    for a in g.legal_actions():
+        option = d.options[a.arg]
+        semantic: dict[str, Any]
+        if ctx.purpose == "may":
+            semantic = {
+                "kind": "choose_boolean",
+                "source": source,
+                "purpose": "may_ability",
+                "value": option == "yes",
+            }
+            text = "Yes" if option == "yes" else "No"
+        elif ctx.purpose == "basic_land_type":
+            value = normalize(option)
+            semantic = {
+                "kind": "choose_name",
+                "source": source,
+                "purpose": "basic_land_type",
+                "value": value,
+            }
+            text = option
+        else:
+            raise Unsupported(f"the choice {d.prompt!r} (purpose {ctx.purpose!r}) is not posed yet")
+        out.append((semantic, text, a))
+    return out
+
+
+def legend_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
+    """The legend rule (CR 704.5j): which of the seat's legendary permanents of one name to
+    keep, the others going to the graveyard (`select_object`, purpose `legend_rule`)."""
+    out: list[Candidate] = []
+    for a in g.legal_actions():
+        semantic = {
+            "kind": "select_object",
+            "source": None,
+            "purpose": "legend_rule",
+            "choice": {"object": observer.ref(g, seat, a.obj)},
+            "selected_count": 0,
+            "minimum": 1,
+            "maximum": 1,
+        }
+        out.append((semantic, f"Keep this {g.cdef[a.obj].name}", a))
+    return out
+
+
 def potential_attackers(g: Game) -> list[int]:
     """The creatures that can attack, in battlefield order, as the declaration begins:
     one `declare_attack` decision each, as one group."""
@@ -243,6 +307,10 @@ def seat_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
         return target_candidates(g, seat, observer)
     if d.kind == D_CHOICE and isinstance(g.ctx, Announce):
         return announce_candidates(g, seat, observer)
+    if d.kind == D_SELECT and isinstance(g.ctx, Legend):
+        return legend_candidates(g, seat, observer)
+    if d.kind == D_CHOICE and isinstance(g.ctx, Resolving):
+        return resolving_choice_candidates(g, seat, observer)
     if d.kind == D_MULLIGAN:
         return mulligan_candidates(g, seat, observer)
     if d.kind == D_BOTTOM:

@@ -279,11 +279,16 @@ class Observer:
 def _stack(g: Game) -> list[Any]:
     """The stack, with the spell or ability whose targets are being chosen on top: the
     rules put it there first (CR 601.2a, 602.2a, 603.3d) and the spec's choices name its
-    stack entry; the engine adds an ability to its list once the targets are chosen."""
+    stack entry; the engine adds an ability to its list once the targets are chosen. A
+    spell or ability that is resolving is on top too: it leaves the stack as its last step
+    (CR 608.2n), and the choices it asks name it."""
     items = list(g.stack)
     ctx = g.ctx
     if isinstance(ctx, Targets) and not any(it is ctx.item for it in items):
         items.append(ctx.item)
+    res = g.res
+    if res is not None and not any(it is res.item for it in items):
+        items.append(res.item)
     return items
 
 

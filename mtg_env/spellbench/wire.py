@@ -106,17 +106,24 @@ def parse_line(line: bytes) -> dict[str, Any]:
     return value
 
 
-def read_message(stream: Any) -> dict[str, Any] | None:
-    """The next message of a binary stream, or None at its end. A line over the limit is
-    read no further than the limit before the error (its rest is skipped)."""
-    line = stream.readline(MAX_LINE + 3)
+def read_line(stream: Any) -> bytes | None:
+    """The next line of a binary stream, or None at its end. A line over the limit is read
+    no further than the limit before the error (its rest is skipped): one bad line costs
+    one error, not the stream."""
+    line: bytes = stream.readline(MAX_LINE + 3)
     if not line:
         return None
     if len(line) == MAX_LINE + 3 and not line.endswith(b"\n"):
         while (rest := stream.readline(1 << 20)) and not rest.endswith(b"\n"):
             pass
         raise ProtocolError("malformed_json", f"a line over {MAX_LINE} bytes")
-    return parse_line(line)
+    return line
+
+
+def read_message(stream: Any) -> dict[str, Any] | None:
+    """The next message of a binary stream, or None at its end."""
+    line = read_line(stream)
+    return None if line is None else parse_line(line)
 
 
 def canonical(value: Any) -> bytes:

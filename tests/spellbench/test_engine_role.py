@@ -1,0 +1,391 @@
+"""The environment role (`mtg_env.spellbench.engine`, `mtg-env spellbench engine`): hello,
+reset and step as the spec's Section 9 has them, whole games through the protocol with
+every seat decision checked by the host's validator, the groups of Section 8, the
+information-leak check on every decision, and each malformed request answered with its
+error code."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtg_env.spellbench import ids
+from mtg_env.spellbench.engine import DECISION_KINDS, EngineSession, serve
+from mtg_env.spellbench.observation import OBSERVATION_FLAGS
+from mtg_env.spellbench.validate import check_observation
+from mtg_env.spellbench.wire import MAX_LINE, canonical
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "env"))
+from hidden import swap_hidden  # noqa: E402
+
+MTG_ENV = str(Path(sys.executable).parent / "mtg-env")
+RUN = b"r" * 32  # a run secret: each game's secret and id derive from it (Section 11.6)
+REF = ("object_id", "card_name", "owner_seat", "controller_seat", "zone")
+
+
+def _rules(**over: Any) -> dict[str, Any]:
+    rules = {
+        "opponent_decklist": "visible",
+        "mulligan": "london",
+        "starting_player": "host_assigned",
+        "starting_seat": "p0",
+        "card_name_domain": {"domain_id": ids.domain_id([]), "names": []},
+        "extensions": [],
+        "probe": False,
+    }
+    return {**rules, **over}
+
+
+class Host:
+    """A minimal host: numbered requests to one engine session."""
+
+    def __init__(self, fmt: str) -> None:
+        self.session = EngineSession(fmt)
+        self.n = 0
+
+    def send(self, **msg: Any) -> dict[str, Any]:
+        return self.session.answer(self.line(**msg))
+
+    def line(self, **msg: Any) -> bytes:
+        self.n += 1
+        full = {"protocol": "spellbench/v2", "request_id": f"h-{self.n}", **msg}
+        return json.dumps(full).encode()
+
+    def hello(self) -> dict[str, Any]:
+        return self.send(request_type="hello", protocol_minor=0)
+
+    def reset(self, index: int, decks: tuple[Any, Any], **over: Any) -> dict[str, Any]:
+        msg: dict[str, Any] = {
+            "request_type": "reset",
+            "game_id": ids.game_id(RUN, index),
+            "format": self.session.format,
+            "seats": [
+                {"seat": "p0", "deck": {"deck_id": "sha256:x", **decks[0]}},
+                {"seat": "p1", "deck": {"deck_id": "sha256:x", **decks[1]}},
+            ],
+            "rules": _rules(),
+            "game_secret": ids.game_secret(RUN, index).hex(),
+            "max_decisions": 5000,
+            "max_steps": 20000,
+        }
+        msg.update(over)
+        return self.send(**msg)
+
+    def step(self, decision: dict[str, Any], pick: int, **over: Any) -> dict[str, Any]:
+        c = decision["seat_decision"]["candidates"][pick]
+        msg: dict[str, Any] = {
+            "request_type": "step",
+            "game_id": decision["game_id"],
+            "expected_step": decision["step"],
+            "selection": {"candidate_id": c["candidate_id"], "semantic_echo": c["semantic"]},
+        }
+        msg.update(over)
+        return self.send(**msg)
+
+
+def _catalog(host: Host) -> list[dict[str, Any]]:
+    return host.hello()["catalog"]
+
+
+def _play(fmt: str, index: int, check: bool = True) -> Iterator[tuple[Host, dict[str, Any]]]:
+    """Every response of one game with random picks (the terminal last)."""
+    host = Host(fmt)
+    catalog = _catalog(host)
+    r = random.Random(index)
+    a, b = r.choice(catalog), r.choice(catalog)
+    # One seat's deck from the catalog, the other's as a decklist: both deck sources.
+    resp = host.reset(index, ({"catalog_id": a["catalog_id"]}, {"decklist": b["decklist"]}))
+    while True:
+        yield host, resp
+        if resp["response_type"] != "decision":
+            return
+        resp = host.step(resp, r.randrange(len(resp["seat_decision"]["candidates"])))
+
+
+def test_hello_ok_declares_what_the_engine_does() -> None:
+    host = Host("core")
+    ok = host.send(request_type="hello", protocol_minor=7)
+    assert ok["response_type"] == "hello_ok" and ok["request_id"] == "h-1"
+    assert ok["protocol_minor"] == 0  # no greater than the host's: this engine speaks 0
+    assert set(ok) == {
+        "response_type", "protocol", "request_id", "protocol_minor", "engine", "formats",
+        "deck_sources", "catalog", "rules_supported", "observation", "decision_kinds",
+        "engine_defaults", "rewind", "fairness", "extensions",
+    }  # fmt: skip
+    assert ok["formats"] == ["core"] and ok["observation"] == OBSERVATION_FLAGS
+    assert {"pass", "play_land", "cast_spell", "declare_attack", "declare_block"} <= set(
+        ok["decision_kinds"]
+    )
+    assert set(ok["engine_defaults"]) == {
+        "trigger_order", "replacement_order", "combat_damage_assignment", "mana_payment",
+    }  # fmt: skip
+    for deck in ok["catalog"]:
+        assert sum(row["count"] for row in deck["decklist"]) >= 40
+        assert [row["name"] for row in deck["decklist"]] == sorted(
+            row["name"] for row in deck["decklist"]
+        )
+    assert ok["engine"]["name"] == "mtg_env" and ok["engine"]["card_pool_identity"]
+
+
+@pytest.mark.parametrize("fmt", ["core", "classic"])
+def test_whole_games_through_the_protocol(fmt: str) -> None:
+    """Random games to their terminals: each seat decision passes the host's validator,
+    its references equal the observation's records, the counters and groups run as
+    Sections 8 and 9.3 say, and what the seat cannot see changes nothing in it."""
+    kinds: set[str] = set()
+    outcomes: set[str] = set()
+    for index in range(6):
+        steps: list[int] = []
+        seat_steps = {"p0": 0, "p1": 0}
+        # (group_id, substep_index, substep_count) of each seat's last decision; none yet.
+        groups = {"p0": (-1, 0, 1), "p1": (-1, 0, 1)}
+        completed = 0
+        for host, resp in _play(fmt, index):
+            if resp["response_type"] == "terminal":
+                assert resp["step_count"] == len(steps)
+                assert resp["decision_count"] == completed
+                assert resp["classification"] in ("natural", "truncated", "halted")
+                if resp["classification"] == "natural":
+                    winner = resp["winner"]
+                    assert resp["outcome"] == (f"{winner}_win" if winner else "draw")
+                    assert " " not in resp["reason"] and "(" not in resp["reason"]
+                outcomes.add(resp["classification"])
+                break
+            assert resp["response_type"] == "decision", resp
+            assert resp["step"] == len(steps)
+            steps.append(resp["step"])
+            sd = resp["seat_decision"]
+            seat = sd["acting_seat"]
+            assert sd["seat_step"] == seat_steps[seat]
+            seat_steps[seat] += 1
+            assert check_observation(sd["observation"], seat, OBSERVATION_FLAGS) == []
+            g = sd["group"]
+            gid, sub, count = groups[seat]
+            if sub + 1 < count:  # the group goes on: the same id, the next substep
+                assert (g["group_id"], g["substep_index"], g["substep_count"]) == (
+                    gid,
+                    sub + 1,
+                    count,
+                )
+            else:  # a new group, numbered after the seat's completed ones
+                assert (g["substep_index"], g["group_id"]) == (0, gid + 1)
+            groups[seat] = (g["group_id"], g["substep_index"], g["substep_count"])
+            if g["substep_index"] == g["substep_count"] - 1:
+                completed += 1
+            cands = sd["candidates"]
+            assert [c["candidate_id"] for c in cands] == list(range(len(cands)))
+            assert len({canonical(c["semantic"]) for c in cands}) == len(cands)
+            if sd["context"]["kind"] == "priority":
+                assert cands[0]["semantic"] == {"kind": "pass"}
+            records = _records(sd["observation"])
+            for c in cands:
+                kinds.add(c["semantic"]["kind"])
+                assert c["semantic"]["kind"] in DECISION_KINDS
+                for ref in _refs(c["semantic"]):
+                    assert {k: records[ref["object_id"]][k] for k in REF} == ref
+            _assert_no_leak(host, sd)
+    assert {"pass", "cast_spell", "declare_attack", "declare_block", "choose_target"} <= kinds
+    assert "natural" in outcomes
+
+
+def _assert_no_leak(host: Host, sd: dict[str, Any]) -> None:
+    """The same seat decision when the other seat's hand and both library orders change."""
+    s = host.session
+    real, pending = s.game, s.pending
+    assert real is not None
+    seat = real.current_player
+    assert seat is not None
+    try:
+        s.game = swap_hidden(real, seat)
+        s.pending = s._candidates(s.game, seat)
+        priority = sd["context"]["kind"] == "priority"
+        again = s._decision(s.game, seat, priority)["seat_decision"]
+    finally:
+        s.game, s.pending = real, pending
+    assert canonical(again) == canonical(sd)
+
+
+def _records(o: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    out = [r for p in o["players"] for z in ("battlefield", "graveyard", "exile") for r in p[z]]
+    out += [r for p in o["players"] if p["hand"] is not None for r in p["hand"]]
+    return {r["object_id"]: r for r in out + list(o["stack"])}
+
+
+def _refs(semantic: dict[str, Any]) -> list[dict[str, Any]]:
+    refs = []
+    for key in ("source", "attacker", "blocker", "card"):
+        if isinstance(semantic.get(key), dict):
+            refs.append(semantic[key])
+    for key in ("item", "target", "choice", "defender"):
+        v = semantic.get(key)
+        if isinstance(v, dict) and "object" in v:
+            refs.append(v["object"])
+    return refs
+
+
+def test_a_game_reruns_exactly_from_its_secret_and_answers() -> None:
+    first = [canonical(r) for _, r in _play("core", 3)]
+    again = [canonical(r) for _, r in _play("core", 3)]
+    assert first == again and len(first) > 20
+
+
+def test_a_retransmission_gets_the_cached_answer_and_changes_nothing() -> None:
+    host = Host("classic")
+    catalog = _catalog(host)
+    deck = {"catalog_id": catalog[0]["catalog_id"]}
+    first = host.reset(0, (deck, deck))
+    line = host.line(
+        request_type="step",
+        game_id=first["game_id"],
+        expected_step=0,
+        selection={
+            "candidate_id": 0,
+            "semantic_echo": first["seat_decision"]["candidates"][0]["semantic"],
+        },
+    )
+    second = host.session.answer(line)
+    assert second["response_type"] in ("decision", "terminal")
+    assert host.session.answer(line) == second  # the same line: the cached response
+    assert host.session.steps == 1  # and the game did not move
+    # The same request id with another payload.
+    changed = json.loads(line)
+    changed["expected_step"] = 1
+    err = host.session.answer(json.dumps(changed).encode())
+    assert err["error"]["code"] == "request_id_reuse_mismatch"
+
+
+def _code(resp: dict[str, Any]) -> str:
+    assert resp["response_type"] == "error", resp
+    return str(resp["error"]["code"])
+
+
+def test_every_malformed_request_is_answered_with_its_code() -> None:
+    host = Host("core")
+    catalog = _catalog(host)
+    deck = {"catalog_id": catalog[0]["catalog_id"]}
+    s = host.session
+    line_codes = [
+        (b'{"request_type": "hello", "request_type": "hello"}', "malformed_json"),
+        (b'{"protocol": "spellbench/v2", "request_id": "x", "n": 1.5}', "malformed_json"),
+        (b"[1, 2]", "malformed_request"),
+        (b"not json", "malformed_json"),
+        (b'{"protocol": "spellbench/v2", "request_type": "hello"}', "malformed_request"),
+    ]
+    for line, code in line_codes:
+        resp = s.answer(line)
+        assert _code(resp) == code and resp["request_id"] == ""
+    assert _code(host.send(protocol="spellbench/v1", request_type="hello")) == "protocol_mismatch"
+    assert _code(host.send(request_type="hello", protocol_minor=0, x=1)) == "malformed_request"
+    assert _code(host.send(request_type="dance")) == "malformed_request"
+    assert _code(host.send(request_type="validate_deck")) == "unsupported_request"
+    assert _code(host.send(request_type="probe_resample")) == "unsupported_request"
+    step = {"request_type": "step", "game_id": "g-x", "expected_step": 0}
+    echo = {"candidate_id": 0, "semantic_echo": {"kind": "pass"}}
+    assert _code(host.send(**step, selection=echo)) == "step_before_reset"
+    assert _code(host.reset(0, (deck, deck), format="classic")) == "unsupported_format"
+    assert _code(host.reset(0, ({"catalog_id": "Nope"}, deck))) == "unsupported_deck"
+    bad = {
+        "decklist": [{"name": "Lightning Bolt", "count": 4}, {"name": "No Such Card", "count": 1}]
+    }
+    resp = host.reset(0, (bad, deck))
+    assert _code(resp) == "unsupported_deck" and "No Such Card" in resp["error"]["message"]
+    assert _code(host.reset(0, ({"deck_id": "x"}, deck))) == "malformed_request"
+    assert _code(host.reset(0, (deck, deck), rules=_rules(probe=True))) == "unsupported_rule"
+    rules = _rules(starting_player="toss_winner_chooses")
+    assert _code(host.reset(0, (deck, deck), rules=rules)) == "unsupported_rule"
+    assert _code(host.reset(0, (deck, deck), game_secret="AB" * 32)) == "malformed_request"
+    first = host.reset(0, (deck, deck))
+    assert first["response_type"] == "decision"
+    assert _code(host.reset(1, (deck, deck))) == "game_already_active"
+    assert _code(host.step(first, 0, game_id="g-other")) == "game_id_mismatch"
+    assert _code(host.step(first, 0, expected_step=5)) == "expected_step_mismatch"
+    n = len(first["seat_decision"]["candidates"])
+    out_of_range = {"candidate_id": n, "semantic_echo": {"kind": "pass"}}
+    assert _code(host.step(first, 0, selection=out_of_range)) == "candidate_id_out_of_range"
+    wrong_echo = {"candidate_id": 0, "semantic_echo": {"kind": "pass", "x": 1}}
+    assert _code(host.step(first, 0, selection=wrong_echo)) == "semantic_echo_mismatch"
+    assert s.steps == 0  # none of these moved the game
+
+
+def test_the_caps_end_a_game_truncated_and_a_game_id_is_used_once() -> None:
+    host = Host("classic")
+    catalog = _catalog(host)
+    deck = {"catalog_id": catalog[1]["catalog_id"]}
+    resp = host.reset(0, (deck, deck), max_steps=3)
+    r = random.Random(0)
+    while resp["response_type"] == "decision":
+        resp = host.step(resp, r.randrange(len(resp["seat_decision"]["candidates"])))
+    assert resp["response_type"] == "terminal" and resp["step_count"] == 3
+    assert (resp["outcome"], resp["classification"], resp["winner"]) == (
+        "truncated",
+        "truncated",
+        None,
+    )
+    step = {"request_type": "step", "game_id": resp["game_id"], "expected_step": 3}
+    echo = {"candidate_id": 0, "semantic_echo": {"kind": "pass"}}
+    assert _code(host.send(**step, selection=echo)) == "game_already_terminal"
+    assert _code(host.reset(0, (deck, deck))) == "malformed_request"  # its game_id again
+    assert host.reset(1, (deck, deck))["response_type"] == "decision"
+
+
+def test_the_stream_answers_a_line_over_the_limit_and_goes_on() -> None:
+    hello = (
+        b'{"protocol":"spellbench/v2","request_id":"h-1","request_type":"hello","protocol_minor":0}'
+    )
+    stdin = io.BytesIO(b"x" * (MAX_LINE + 10) + b"\n" + hello + b"\n")
+    stdout = io.BytesIO()
+    serve("core", stdin, stdout)
+    lines = [json.loads(x) for x in stdout.getvalue().splitlines()]
+    assert [x["response_type"] for x in lines] == ["error", "hello_ok"]
+    assert lines[0]["error"]["code"] == "malformed_json"
+
+
+def test_the_installed_command_serves_a_game() -> None:
+    host = Host("classic")
+    catalog = _catalog(host)
+    deck = {"catalog_id": catalog[0]["catalog_id"]}
+    lines = [
+        host.line(request_type="hello", protocol_minor=0),
+        json.dumps(
+            {
+                "protocol": "spellbench/v2",
+                "request_id": "h-99",
+                "request_type": "reset",
+                "game_id": "g-1",
+                "format": "classic",
+                "seats": [
+                    {"seat": "p0", "deck": {"deck_id": "x", **deck}},
+                    {"seat": "p1", "deck": {"deck_id": "x", **deck}},
+                ],
+                "rules": _rules(),
+                "game_secret": "ab" * 32,
+                "max_decisions": 100,
+                "max_steps": 100,
+            }
+        ).encode(),
+    ]
+    r = subprocess.run(
+        [MTG_ENV, "spellbench", "engine", "--format", "classic"],
+        input=b"\n".join(lines) + b"\n",
+        capture_output=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    out = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [x["response_type"] for x in out] == ["hello_ok", "decision"]
+    bad = subprocess.run(
+        [MTG_ENV, "spellbench", "engine", "--format", "pocket"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "pocket" in bad.stderr and "Traceback" not in bad.stderr
