@@ -30,7 +30,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from .engine.constants import ACTION_NAMES, DECISION_NAMES, STEP_NAMES
-from .env.entity import CANDIDATE_INDEX, GLOBAL_FIELDS, GLOBAL_INDEX, OBJECT_INDEX
+from .env.observers import ENTITY_COLUMNS
 
 # Object columns read as bit fields (name, bits) and as one-hot codes (name, size).
 _BIT_FIELDS = (
@@ -48,6 +48,12 @@ _FLAGS = ("mine", "owned", "has_pt", "tapped", "sick", "attacking")
 _REFS = ("blocking", "attached_to")  # row references: read as "present"
 _COUNTS = (("mana_value", 8.0), ("power", 8.0), ("toughness", 8.0), ("damage", 8.0))
 _COUNTERS = (("plus_counters", 4.0), ("minus_counters", 4.0))
+# The tables' columns as the entity observer's pieces declare them (name -> column).
+GLOBAL_FIELDS = ENTITY_COLUMNS["global"]
+GLOBAL_INDEX = {name: i for i, (name, _) in enumerate(GLOBAL_FIELDS)}
+OBJECT_INDEX = {name: i for i, (name, _) in enumerate(ENTITY_COLUMNS["objects"])}
+CANDIDATE_INDEX = {name: i for i, (name, _) in enumerate(ENTITY_COLUMNS["candidates"])}
+
 OBJECT_INPUTS = (
     sum(n for _, n in _BIT_FIELDS)
     + sum(n for _, n in _ONE_HOT)
