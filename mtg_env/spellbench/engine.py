@@ -27,8 +27,10 @@ What it does:
 - discards (to hand size, or by an effect) as fixed `select_object` groups, purpose
   `discard`; a resolving spell's "you may" and basic land type (`candidates`);
 - the legend rule as `select_object`, purpose `legend_rule`;
-- a decision this role cannot pose yet (scry and surveil, the other choices while a spell
-  resolves: docs/spellbench.md) ends the game `halted` with a
+- scry and surveil as the fixed arrangement of 2n - 1 decisions (Section 7.5), the cards
+  looked at in `known` with ids fresh for this look;
+- a decision this role cannot pose yet (the other choices while a spell resolves:
+  docs/spellbench.md) ends the game `halted` with a
   reason `engine_contract_failure: ...`, never a partial decision.
 
 Randomness: the game's one random stream is seeded from the game secret (the stream
@@ -42,6 +44,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, BinaryIO
 
@@ -50,12 +53,13 @@ from ..engine import combat as cb
 from ..engine.constants import (
     D_ATTACKERS,
     D_BLOCKERS,
+    D_CHOICE,
     D_DISCARD,
     D_PRIORITY,
     D_TRIGGER_ORDER,
     PASS,
 )
-from ..engine.decisions import CleanupDiscard
+from ..engine.decisions import CleanupDiscard, Resolving
 from . import ids
 from .candidates import (
     Unsupported,
@@ -85,6 +89,7 @@ DECISION_KINDS = (
     "select_object",
     "choose_boolean",
     "choose_name",
+    "arrange_card",
 )
 ENGINE_DEFAULTS = {
     "trigger_order": "engine_order",
@@ -134,7 +139,12 @@ class Group:
         self.creatures = creatures
         self.size = len(creatures) if size < 0 else size
         self.index = 0
-        self.source: dict[str, Any] | None = None  # a discard's resolving spell, if any
+        self.source: dict[str, Any] | None = None  # the resolving spell, if any
+        # An arrangement (scry, surveil): its verb, destinations and each card's.
+        self.verb = ""
+        self.away = ""
+        self.dest: dict[int, str] = {}
+        self.order: list[int] = []
 
 
 class EngineSession:
@@ -413,13 +423,21 @@ class EngineSession:
             return
         if group.kind in ("attack", "discard") and answer is not None:
             g.apply(answer)
+        elif group.kind == "arrange":
+            card, dest = answer
+            if group.index < len(group.creatures):
+                group.dest[card] = dest
+            else:
+                group.order.append(card)
         elif group.kind == "block" and answer is not None:
             blocker, attacker = answer
             g.apply(_find(g, lambda a: a.obj == blocker))
             g.apply(_find(g, lambda a: a.obj == attacker))
         group.index += 1
         if group.index == group.size:
-            if group.kind != "discard":  # "done": the declaration is complete
+            if group.kind == "arrange":
+                self._arranged(g, group)
+            elif group.kind != "discard":  # "done": the declaration is complete
                 g.apply(_find(g, lambda a: a.kind == PASS))
             self.groups[seat] += 1
             self.group = None
@@ -445,6 +463,8 @@ class EngineSession:
                 self.group = Group("block", seat, cb.blocker_choices(g))
             elif self.group is None and d.kind == D_DISCARD:
                 self.group = self._discard_group(g, seat)
+            elif self.group is None and _looking(g):
+                self.group = self._arrangement(g, seat)
             if self.group is not None and self.group.size == 0:
                 g.apply(_find(g, lambda a: a.kind == PASS))
                 self.groups[seat] += 1
@@ -462,10 +482,84 @@ class EngineSession:
             return list(seat_candidates(g, seat, self.observer))
         if group.kind == "discard":
             return self._discard_candidates(g, seat, group)
+        if group.kind == "arrange":
+            return self._arrange_candidates(g, seat, group)
         creature = group.creatures[group.index]
         if group.kind == "attack":
             return list(attack_candidates(g, seat, self.observer, creature))
         return self._block_candidates(g, seat, creature, group.creatures[group.index + 1 :])
+
+    def _arrangement(self, g: Game, seat: int) -> Group:
+        """Scry or surveil n cards: one fixed group of 2n - 1 decisions (Section 7.5), n
+        `arrange_card` (top card first) then n - 1 `order_pick`; the engine gets the whole
+        arrangement at its end (`_arranged`)."""
+        assert g.res is not None and g.decision is not None
+        cards = list(g.res.vars["look"])
+        group = Group("arrange", seat, cards, 2 * len(cards) - 1)
+        group.verb = g.decision.prompt.split(":")[0]
+        group.away = "bottom" if group.verb == "scry" else "graveyard"
+        group.source = resolving_source(g, seat, self.observer)
+        return group
+
+    def _look_id(self, g: Game) -> int:
+        assert g.res is not None
+        return int(g.res.item.oid)
+
+    def _arrange_candidates(self, g: Game, seat: int, group: Group) -> list[Candidate]:
+        look = self._look_id(g)
+        n = len(group.creatures)
+        out: list[Candidate] = []
+        if group.index < n:
+            card = group.creatures[group.index]
+            ref = self.observer.look_ref(g, seat, card, look)
+            for dest in ("top", group.away):
+                semantic = {
+                    "kind": "arrange_card",
+                    "purpose": group.verb,
+                    "source": group.source,
+                    "card": ref,
+                    "card_index": group.index,
+                    "card_count": n,
+                    "destination": dest,
+                }
+                where = "on top" if dest == "top" else f"to the {dest}"
+                out.append((semantic, f"{g.cdef[card].name} {where}", (card, dest)))
+            return out
+        # Ordering: destination by destination; the unplaced cards of the first one left,
+        # by name then id (cards in a hidden zone, Section 7.1).
+        for dest in ("top", group.away):
+            left = [c for c in group.creatures if group.dest[c] == dest and c not in group.order]
+            if left:
+                break
+        refs = sorted(
+            ((self.observer.look_ref(g, seat, c, look), c) for c in left),
+            key=lambda rc: (rc[0]["card_name"], rc[0]["object_id"]),
+        )
+        for ref, c in refs:
+            semantic = {
+                "kind": "order_pick",
+                "purpose": "arrangement",
+                "source": group.source,
+                "item": {"object": ref},
+                "position": group.index - n,
+                "count": n,
+            }
+            out.append((semantic, f"Next: {g.cdef[c].name} ({dest})", (c, dest)))
+        return out
+
+    def _arranged(self, g: Game, group: Group) -> None:
+        """Give the engine the arrangement, one card at a time: it puts a card placed on
+        top just below the cards still looked at, one placed on the bottom under the
+        library, so the top cards go deepest first and the others in their order."""
+        last = [c for c in group.creatures if c not in group.order]
+        order = group.order + last  # the implied final pick
+        top = [c for c in order if group.dest[c] == "top"]
+        away = [c for c in order if group.dest[c] != "top"]
+        for c in [*reversed(top), *away]:
+            assert g.res is not None
+            looking = list(g.res.vars["look"])
+            ans = 2 * looking.index(c) + (0 if group.dest[c] == "top" else 1)
+            g.apply(_find(g, partial(_is_answer, ans)))
 
     def _discard_group(self, g: Game, seat: int) -> Group:
         """Discarding to hand size (CR 514.1), or the cards an effect makes a player
@@ -551,12 +645,18 @@ class EngineSession:
                 "seat_step": self.seat_steps[seat],
                 "group": info,
                 "context": context,
-                "observation": self.observer.observe(g, seat),
+                "observation": self.observer.observe(g, seat, self._known(g, seat)),
                 "candidates": candidates,
                 "extensions": {},
             },
             "provenance": dict(self.provenance),
         }
+
+    def _known(self, g: Game, seat: int) -> list[dict[str, Any]]:
+        group = self.group
+        if group is None or group.kind != "arrange":
+            return []
+        return self.observer.looked_at(g, seat, group.creatures, self._look_id(g))
 
     def _terminal(self, classification: str, why: str = "") -> dict[str, Any]:
         g = self.game
@@ -598,6 +698,21 @@ def _rows(cards: tuple[str, ...] | list[str]) -> list[dict[str, Any]]:
     for name in cards:
         counts[name] = counts.get(name, 0) + 1
     return [{"name": n, "count": c} for n, c in sorted(counts.items())]
+
+
+def _looking(g: Game) -> bool:
+    """Whether the pending decision is a card looked at by scry or surveil."""
+    ctx, d = g.ctx, g.decision
+    return (
+        isinstance(ctx, Resolving)
+        and ctx.purpose == "look"
+        and d is not None
+        and (d.kind == D_CHOICE and g.res is not None)
+    )
+
+
+def _is_answer(arg: int, a: Action) -> bool:
+    return a.arg == arg
 
 
 def _find(g: Game, want: Callable[[Action], bool]) -> Action:

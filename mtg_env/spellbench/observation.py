@@ -9,9 +9,9 @@ nothing but "this object, during this stay in its zone" and differs between the 
 (Section 5.3).
 
 The optional fields this engine declares (`OBSERVATION_FLAGS`, Section 6.9): keywords, and
-none of the others (they are sent as `null`). `known` is empty: not yet built is the entry
-for each card a seat looks at while it scries or surveils (core set), with a fresh id per
-look (Section 5.3); it comes with the engine role, which poses those decisions.
+none of the others (they are sent as `null`). `known` lists the cards the seat is looking
+at in the current decision (scry and surveil, given by the engine role), each with a fresh
+id per look (Section 5.3); with `known_cards` off, nothing else.
 """
 
 from __future__ import annotations
@@ -93,6 +93,11 @@ class SeatIds:
     def card(self, g: Game, viewer: int, cid: int) -> str:
         return ids.object_id(self.key, SEATS[viewer], f"card-{cid}:z{g.oid[cid]}")
 
+    def look(self, g: Game, viewer: int, cid: int, look: int) -> str:
+        """A card in a hidden zone as effect `look` shows it: fresh for each effect that
+        shows it, stable within that effect's decisions (Section 5.3)."""
+        return ids.object_id(self.key, SEATS[viewer], f"card-{cid}:z{g.oid[cid]}", look)
+
     def ability(self, viewer: int, stack_oid: int) -> str:
         return ids.object_id(self.key, SEATS[viewer], f"ability-{stack_oid}")
 
@@ -122,6 +127,40 @@ class Observer:
             "controller_seat": SEATS[controller],
             "zone": ZONE_NAMES[zone],
         }
+
+    def look_ref(self, g: Game, viewer: int, cid: int, look: int) -> dict[str, Any]:
+        """The reference of a library card the viewer is looking at (effect `look`): its
+        owner stands for its controller (Section 6.7)."""
+        owner = SEATS[g.owner[cid]]
+        return {
+            "object_id": self.ids.look(g, viewer, cid, look),
+            "card_name": g.cdef[cid].name,
+            "owner_seat": owner,
+            "controller_seat": owner,
+            "zone": "library",
+        }
+
+    def looked_at(self, g: Game, viewer: int, cids: list[int], look: int) -> list[dict[str, Any]]:
+        """The `known` entries (Section 6.7) of the library cards the viewer is looking at,
+        with their positions from the top, in the spec's order."""
+        out = []
+        for cid in cids:
+            pile = g.library[g.rules.pile(g.owner[cid])]
+            out.append(
+                {
+                    "owner_seat": SEATS[g.owner[cid]],
+                    "zone": "library",
+                    "card_name": g.cdef[cid].name,
+                    "object_id": self.ids.look(g, viewer, cid, look),
+                    "position_from_top": len(pile) - 1 - pile.index(cid),
+                    "position_from_bottom": None,
+                    "how": "looked_at",
+                }
+            )
+        return sorted(
+            out,
+            key=lambda k: (k["owner_seat"], k["card_name"], k["position_from_top"], k["object_id"]),
+        )
 
     def _live_ref(self, g: Game, viewer: int, cid: int, oid: int) -> dict[str, Any] | None:
         """The reference of the incarnation `oid` of `cid`, or None once it has left."""
@@ -256,8 +295,11 @@ class Observer:
 
     # ------------------------------------------------------------------ the observation
 
-    def observe(self, g: Game, viewer: int) -> dict[str, Any]:
-        """Section 6's observation of `g` for seat `viewer` (0 or 1)."""
+    def observe(
+        self, g: Game, viewer: int, known: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """Section 6's observation of `g` for seat `viewer` (0 or 1); `known`: the entries
+        of the cards it is looking at in this decision (`looked_at`)."""
         pregame = g.step == PREGAME
         d = g.decision
         priority = d.player if d is not None and d.kind == D_PRIORITY else None
@@ -272,7 +314,7 @@ class Observer:
             "players": [self._player(g, viewer, s) for s in (0, 1)],
             "stack": [self._stack_entry(g, viewer, it) for it in _stack(g)],
             "pending_triggers": None,
-            "known": [],
+            "known": known or [],
         }
 
 

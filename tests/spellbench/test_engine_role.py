@@ -389,3 +389,91 @@ def test_the_installed_command_serves_a_game() -> None:
     )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert "pocket" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_scry_and_surveil_are_one_arrangement_the_engine_carries_out() -> None:
+    """An arrangement of n looked-at cards is one group of 2n - 1 decisions: each card's
+    destination (top card first), then the order within each destination, the last pick
+    implied (Section 7.5). The cards are in `known` under ids fresh for this look, and
+    afterwards the library and graveyard are as arranged: the top cards in the picked
+    order from the top, the bottom ones in the picked order from the top of the bottom
+    block, the graveyard in the order picked."""
+    # Blue and black cards that scry or surveil 2 or 3 as they enter or resolve.
+    rows = [
+        {"name": "Island", "count": 10},
+        {"name": "Swamp", "count": 8},
+        {"name": "Augury Owl", "count": 6},
+        {"name": "Omenspeaker", "count": 6},
+        {"name": "Dimir Informant", "count": 6},
+        {"name": "Mephitic Vapors", "count": 4},
+    ]
+    seen = 0
+    for index in range(20):
+        r = random.Random(1000 + index)
+        host = Host("core")
+        resp = host.reset(index, ({"decklist": rows}, {"decklist": rows}))
+        arrangement: dict[str, Any] | None = None
+        while resp["response_type"] == "decision":
+            sd = resp["seat_decision"]
+            kind = sd["candidates"][0]["semantic"]["kind"]
+            if (
+                kind in ("arrange_card", "order_pick")
+                and sd["candidates"][0]["semantic"].get("purpose") != "mulligan_bottom"
+            ):
+                s = host.session
+                assert s.group is not None and s.game is not None
+                if arrangement is None:
+                    look = s._look_id(s.game)
+                    seat = s.game.current_player
+                    assert seat is not None
+                    cards = list(s.group.creatures)
+                    by_id = {
+                        s.observer.look_ref(s.game, seat, c, look)["object_id"]: c for c in cards
+                    }
+                    pile = s.game.rules.pile(s.game.owner[cards[0]])
+                    arrangement = {"by_id": by_id, "dest": {}, "order": [], "pile": pile}
+                    assert sd["group"]["substep_count"] == 2 * len(cards) - 1
+                known = {k["object_id"] for k in sd["observation"]["known"]}
+                assert known == set(arrangement["by_id"])
+                pick = r.randrange(len(sd["candidates"]))
+                sem = sd["candidates"][pick]["semantic"]
+                if kind == "arrange_card":
+                    arrangement["dest"][arrangement["by_id"][sem["card"]["object_id"]]] = sem[
+                        "destination"
+                    ]
+                else:
+                    assert {
+                        c["semantic"]["item"]["object"]["object_id"] for c in sd["candidates"]
+                    } <= known
+                    arrangement["order"].append(
+                        arrangement["by_id"][sem["item"]["object"]["object_id"]]
+                    )
+                last = sd["group"]["substep_index"] == sd["group"]["substep_count"] - 1
+                resp = host.step(resp, pick)
+                if last:
+                    _check_arranged(host, arrangement)
+                    seen += 1
+                    arrangement = None
+                continue
+            resp = host.step(resp, r.randrange(len(sd["candidates"])))
+        if seen >= 6:
+            break
+    assert seen >= 6
+
+
+def _check_arranged(host: Host, arr: dict[str, Any]) -> None:
+    g = host.session.game
+    assert g is not None
+    cards = list(arr["dest"])
+    order = arr["order"] + [c for c in cards if c not in arr["order"]]
+    top = [c for c in order if arr["dest"][c] == "top"]
+    bottom = [c for c in order if arr["dest"][c] == "bottom"]
+    graveyard = [c for c in order if arr["dest"][c] == "graveyard"]
+    library = g.library[arr["pile"]]
+    if top:
+        assert library[::-1][: len(top)] == top
+    if bottom:
+        assert library[: len(bottom)] == bottom[::-1]
+    if graveyard:  # in the order picked (the resolved spell may follow them)
+        pile = g.graveyard[arr["pile"]]
+        assert sorted(graveyard, key=pile.index) == graveyard
