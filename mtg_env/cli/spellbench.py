@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
 
-from .common import clean, command_group, fail
+from .common import clean, command_group, echo, fail
 
 spellbench_app = command_group(
-    "The Spellbench protocol v2: serve our engine or a bot to a Spellbench host (the host "
-    "is not built yet)."
+    "The Spellbench protocol v2: serve our engine or a bot to a Spellbench host, or host a "
+    "match between an engine and two bots."
 )
 
 
@@ -48,3 +49,78 @@ def engine(
     if fmt not in FORMATS:
         fail(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
     serve(fmt, sys.stdin.buffer, sys.stdout.buffer)
+
+
+@spellbench_app.command("host")
+@clean
+def host(
+    engine_cmd: Annotated[
+        str, typer.Option("--engine", help="The engine's command line (environment role).")
+    ],
+    agent_cmds: Annotated[
+        list[str], typer.Option("--agent", help="A bot's command line; give two: A, then B.")
+    ],
+    fmt: Annotated[str, typer.Option("--format", help="The format the engine plays.")] = "core",
+    pairs: Annotated[
+        int, typer.Option(min=1, max=10_000, help="Deck pairs, two seat-swapped games each.")
+    ] = 2,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Derive the run secret from this (a rerun); default: a fresh one."),
+    ] = None,
+    out: Annotated[
+        str | None, typer.Option("--out", help="Write one JSON line per game here.")
+    ] = None,
+) -> None:
+    """Host a match: ENGINE against two bots over the protocol, each seat decision checked
+    by the live validator, two seat-swapped games per deck pair."""
+    import hashlib
+    import random
+    import secrets
+    import shlex
+
+    from rich.console import Console
+
+    from ..io import write_text
+    from ..spellbench import ids
+    from ..spellbench.host import Host, HostError
+
+    if len(agent_cmds) != 2:
+        fail(f"--agent: give two bots (A, then B), got {len(agent_cmds)}")
+    run_secret = (
+        secrets.token_bytes(32)
+        if seed is None
+        else hashlib.sha256(f"mtg_env/spellbench/host:{seed}".encode()).digest()
+    )
+    h = Host(
+        shlex.split(engine_cmd),
+        (shlex.split(agent_cmds[0]), shlex.split(agent_cmds[1])),
+        run_secret,
+        fmt,
+    )
+    console = Console(stderr=True)
+    console.print(f"run commitment: {ids.commitment(run_secret)}", markup=False)
+    try:
+        h._start_engine()
+        names = sorted(h.decks())
+        rng = random.Random(0 if seed is None else seed)
+        chosen = [(rng.choice(names), rng.choice(names)) for _ in range(pairs)]
+        records = h.run(chosen)
+    except HostError as e:
+        fail(str(e))
+    rated = [r for r in records if r.rated]
+    wins = sum(1 for r in rated if r.score == 1.0)
+    draws = sum(1 for r in rated if r.score == 0.5)
+    score = (wins + draws / 2) / len(rated) if rated else float("nan")
+    for r in records:
+        echo(
+            f"game {r.index}: A as p{r.seat_agent} ({r.deck_agent} vs {r.deck_opponent}): "
+            f"{r.outcome} ({r.classification}, {r.reason}), {r.steps} steps"
+        )
+    echo(
+        f"{h.names[0]} (A) against {h.names[1]} (B): {score:.3f} over {len(rated)} rated "
+        f"games ({wins} won, {draws} drawn), {len(records) - len(rated)} not rated"
+    )
+    if out is not None:
+        text = "".join(json.dumps(r.row(), sort_keys=True) + "\n" for r in records)
+        write_text(out, text)

@@ -1,0 +1,176 @@
+"""The in-project host (`mtg_env.spellbench.host`, `mtg-env spellbench host`): a match
+between our engine and two bots over the protocol, every seat decision validated, the
+games reproducible from the run secret, and a bot that dies, stalls or cheats losing by
+forfeit instead of hanging the run; an engine whose decision breaks the rules of the live
+validator halts the game under the rule's name."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mtg_env.spellbench.host import GameRecord, Host, HostError
+
+MTG_ENV = str(Path(sys.executable).parent / "mtg-env")
+ENGINE = [MTG_ENV, "spellbench", "engine", "--format", "classic"]
+RANDOM = [MTG_ENV, "spellbench", "agent", "random"]
+FIRST = [MTG_ENV, "spellbench", "agent", "first"]
+SECRET = b"s" * 32
+
+# A bot that misbehaves at its MODE-th `choose`: "exit" (dies), "sleep" (stalls), "range"
+# (an out-of-range candidate), "echo" (a wrong semantic echo), "error" (an error answer).
+BAD_BOT = textwrap.dedent(
+    """
+    import json, sys, time
+    mode, at = sys.argv[1], int(sys.argv[2])
+    n = 0
+    for line in sys.stdin:
+        msg = json.loads(line)
+        base = {"protocol": "spellbench/v2", "request_id": msg["request_id"]}
+        kind = msg["request_type"]
+        if kind == "hello":
+            out = {**base, "response_type": "hello_ok", "bot": {"name": "bad", "version": "0"}}
+        elif kind == "choose":
+            n += 1
+            pick = {"candidate_id": 0}
+            if n >= at:
+                if mode == "exit":
+                    sys.exit(0)
+                if mode == "sleep":
+                    time.sleep(30)
+                if mode == "range":
+                    pick = {"candidate_id": 10**6}
+                if mode == "echo":
+                    pick = {"candidate_id": 0, "semantic_echo": {"kind": "nothing"}}
+                if mode == "error":
+                    out = {**base, "response_type": "error",
+                           "error": {"code": "internal_error", "message": "x"}}
+                    print(json.dumps(out), flush=True)
+                    continue
+            out = {**base, "response_type": "choice", "selection": pick}
+        else:
+            out = {**base, "response_type": "ack"}
+        print(json.dumps(out), flush=True)
+    """
+)
+
+# An engine that breaks one live-validation rule in its first decision.
+BAD_ENGINE = textwrap.dedent(
+    """
+    import json, sys
+    from mtg_env.spellbench.engine import EngineSession
+    s = EngineSession("classic")
+    fault = sys.argv[1]
+    for line in sys.stdin:
+        out = s.answer(line.encode())
+        if out.get("response_type") == "decision":
+            sd = out["seat_decision"]
+            if fault == "viewer":
+                sd["observation"]["viewer"] = "p1" if sd["acting_seat"] == "p0" else "p0"
+            if fault == "dense":
+                sd["candidates"][0]["candidate_id"] = 7
+            if fault == "seat_step":
+                sd["seat_step"] = 5
+        print(json.dumps(out), flush=True)
+    """
+)
+
+
+def _bad_bot(tmp_path: Path, mode: str, at: int = 3) -> list[str]:
+    script = tmp_path / "bad_bot.py"
+    script.write_text(BAD_BOT)
+    return [sys.executable, str(script), mode, str(at)]
+
+
+def test_a_match_of_our_engine_and_two_bots_is_validated_and_reruns_exactly() -> None:
+    host = Host(ENGINE, (RANDOM, FIRST), SECRET, "classic")
+    host._start_engine()
+    decks = sorted(host.decks())
+    records = host.run([(decks[0], decks[1])])
+    assert [(r.index, r.seat_agent) for r in records] == [(0, 0), (1, 1)]  # seats swapped
+    for r in records:
+        assert r.classification == "natural", r
+        assert r.digest.startswith("sha256:") and r.steps == sum(r.seat_steps) > 0
+        assert r.agent == "mtg_env-random/1.0.0" and r.opponent == "mtg_env-first/1.0.0"
+        assert r.score in (0.0, 0.5, 1.0)
+    # The first game again from the same run secret, then from another.
+    for secret, same in ((SECRET, True), (b"t" * 32, False)):
+        again = Host(ENGINE, (RANDOM, FIRST), secret, "classic")
+        again._start_engine()
+        assert (again.game(0, 0, decks[0], decks[1]).digest == records[0].digest) is same
+        again.engine.close() if again.engine else None
+
+
+@pytest.mark.parametrize(
+    ("mode", "cause"),
+    [
+        ("exit", "transport_error"),
+        ("sleep", "timeout"),
+        ("range", "invalid_selection"),
+        ("echo", "invalid_selection"),
+        ("error", "agent_error"),
+    ],
+)
+def test_a_bot_that_dies_stalls_or_cheats_forfeits(tmp_path: Path, mode: str, cause: str) -> None:
+    host = Host(
+        ENGINE, (_bad_bot(tmp_path, mode), FIRST), SECRET, "classic",
+        time_control={"max_decision_ms": 2000},
+    )  # fmt: skip
+    host._start_engine()
+    deck = sorted(host.decks())[0]
+    (record,) = [host.game(0, 0, deck, deck)]
+    assert (record.classification, record.reason) == ("forfeit", f"forfeit:{cause}")
+    assert (record.outcome, record.winner, record.score) == ("p1_win", "p1", 0.0)
+    assert record.rated
+    host.engine.close() if host.engine else None
+
+
+@pytest.mark.parametrize(
+    ("fault", "rule"), [("viewer", "V2"), ("dense", "V1"), ("seat_step", "V3")]
+)
+def test_a_decision_that_breaks_a_validator_rule_halts_the_game(
+    tmp_path: Path, fault: str, rule: str
+) -> None:
+    script = tmp_path / "bad_engine.py"
+    script.write_text(BAD_ENGINE)
+    host = Host([sys.executable, str(script), fault], (FIRST, FIRST), SECRET, "classic")
+    host._start_engine()
+    deck = sorted(host.decks())[0]
+    record = host.game(0, 0, deck, deck)
+    assert (record.classification, record.reason) == ("halted", f"host_validator:{rule}")
+    assert not record.rated and record.score == -1.0
+    assert host.engine is None  # discarded: the next game starts a fresh engine
+
+
+def test_a_bot_that_will_not_start_is_a_configuration_error(tmp_path: Path) -> None:
+    host = Host(ENGINE, ([sys.executable, "-c", "pass"], FIRST), SECRET, "classic")
+    host._start_engine()
+    with pytest.raises(HostError, match="agent A did not answer hello"):
+        host._start_agent(0)
+    host.engine.close() if host.engine else None
+
+
+def test_the_host_command(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    r = subprocess.run(
+        [MTG_ENV, "spellbench", "host", "--engine", " ".join(ENGINE), "--agent",
+         " ".join(RANDOM), "--agent", " ".join(FIRST), "--format", "classic", "--pairs", "1",
+         "--seed", "3", "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "over 2 rated games" in r.stdout and "run commitment:" in r.stderr
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(rows) == 2 and {row["seat_agent"] for row in rows} == {0, 1}
+    assert set(rows[0]) == set(GameRecord.__dataclass_fields__)
+    one = subprocess.run(
+        [MTG_ENV, "spellbench", "host", "--engine", " ".join(ENGINE), "--agent", " ".join(RANDOM)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert one.returncode == 2 and len(one.stderr.strip().splitlines()) == 1
+    assert "--agent" in one.stderr and "Traceback" not in one.stderr
