@@ -122,6 +122,12 @@ LAYERS = [
     ("mtg_env.vector", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("mtg_env.openspiel", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("mtg_env.spellbench", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
+    # The information-leak checker takes every view a seat has: the envs' observers, the
+    # OpenSpiel game's and the Spellbench protocol's.
+    (
+        "mtg_env.testing",
+        ("mtg_env.engine", "mtg_env.env", "mtg_env.openspiel", "mtg_env.spellbench", *SUPPORT),
+    ),
     # The batched envs are envs: the training recipe's opponent pool steps its games in one.
     (
         "agents",
@@ -159,7 +165,7 @@ def test_a_layer_imports_only_itself_and_the_layers_below(
 # and runner). A new module at the root is a decision made here, not by accident.
 ROOT_MODULES = {
     "__init__", "cardlist", "decks", "entity_nets", "io", "nets", "openspiel", "play", "render",
-    "viewer", "workers",
+    "testing", "viewer", "workers",
 }  # fmt: skip
 ROOMS = {"cli", "engine", "env", "scenario", "spellbench", "tools", "vector"}
 

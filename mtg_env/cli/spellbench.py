@@ -39,6 +39,13 @@ def engine(
     fmt: Annotated[
         str, typer.Option("--format", help="The format the engine plays: core or classic.")
     ] = "core",
+    probe: Annotated[
+        bool,
+        typer.Option(
+            help="Answer probe_resample, the noninterference probe the spec reserves for a "
+            "later minor version (for tests; a v2.0 host never sends it)."
+        ),
+    ] = False,
 ) -> None:
     """Serve our engine in the environment role: NDJSON requests (hello, reset, step) on
     stdin, one response line each on stdout, until stdin closes."""
@@ -48,7 +55,7 @@ def engine(
 
     if fmt not in FORMATS:
         fail(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
-    serve(fmt, sys.stdin.buffer, sys.stdout.buffer)
+    serve(fmt, sys.stdin.buffer, sys.stdout.buffer, probe=probe)
 
 
 @spellbench_app.command("host")

@@ -150,13 +150,17 @@ class Group:
 class EngineSession:
     """One engine process: its negotiated minor, its cache and at most one game."""
 
-    def __init__(self, fmt: str) -> None:
+    def __init__(self, fmt: str, probe: bool = False) -> None:
         if fmt not in FORMATS:
             raise ValueError(f"format {fmt!r}: the engine role plays {', '.join(FORMATS)}")
         self.format = fmt
+        # The noninterference probe (Section 9.7), reserved in v2.0: a test engine only.
+        self.probe = probe
+        self.probe_game = False
         self.cards = load_cards(fmt)
         self.catalog = {name: deck.cards for name, deck in load_decks(fmt).items()}
         self.cache: dict[str, tuple[bytes, dict[str, Any]]] = {}
+        self.secret = b""
         self.games_seen: set[str] = set()
         self.game: Game | None = None
         self.game_id = ""
@@ -199,8 +203,10 @@ class EngineSession:
         }
         kind = msg.get("request_type")
         try:
-            if kind in ("validate_deck", "probe_resample"):
+            if kind == "validate_deck" or (kind == "probe_resample" and not self.probe):
                 raise Refused("unsupported_request", f"{kind} is not implemented")
+            if kind == "probe_resample":
+                handlers[kind] = self.probe_resample
             if not isinstance(kind, str) or kind not in handlers:
                 raise Refused("malformed_request", f"unknown request_type {kind!r}")
             response = {
@@ -246,7 +252,7 @@ class EngineSession:
             "decision_kinds": list(DECISION_KINDS),
             "engine_defaults": dict(ENGINE_DEFAULTS),
             "rewind": False,
-            "fairness": {"noninterference_probe": False},
+            "fairness": {"noninterference_probe": self.probe},
             "extensions": [],
         }
 
@@ -304,29 +310,50 @@ class EngineSession:
             raise Refused("malformed_request", "reset.rules: starting_seat is not a seat")
         if rules["extensions"]:
             raise Refused("unsupported_rule", "this engine emits no extensions")
-        if rules["probe"]:
+        if rules["probe"] and not self.probe:
             raise Refused("unsupported_rule", "this engine has no noninterference probe")
         decks = self._decks(msg["seats"])
         secret = bytes.fromhex(msg["game_secret"])
         seed = int.from_bytes(ids.stream_seed(secret, "shared", "game")[:8], "big")
         self.games_seen.add(msg["game_id"])
-        self.game = Game.new(
+        game = Game.new(
             decks=decks,
             seed=seed,
             format=self.format,
             first_player=SEATS.index(rules["starting_seat"]),
             mulligans=rules["mulligan"] == "london",
         )
-        self.game_id = msg["game_id"]
+        self._start(game, msg["game_id"], secret, (msg["max_decisions"], msg["max_steps"]))
+        self.probe_game = rules["probe"]
+        self.secret = secret
+        return self._next()
+
+    def _start(self, game: Game, game_id: str, secret: bytes, caps: tuple[int, int]) -> None:
+        self.game = game
+        self.game_id = game_id
         self.observer = Observer(secret)
         self.terminal = False
-        self.caps = (msg["max_decisions"], msg["max_steps"])
+        self.caps = caps
         self.steps = 0  # answered decisions, both seats (the binding `step`)
         self.seat_steps = [0, 0]
         self.groups = [0, 0]  # completed groups per seat
         self.group: Group | None = None
         self.pending: list[Candidate] = []
-        return self._next()
+
+    @classmethod
+    def pose(cls, g: Game, secret: bytes) -> dict[str, Any] | None:
+        """The seat decision this role would pose for `g`'s pending decision (the first of
+        a group), as if the game had reached it through the protocol; None where the role
+        would first answer something itself (an empty declaration, the trigger order) or
+        the game is over. For the information-leak checker (`mtg_env.testing`)."""
+        session = cls(g.format)
+        game = g.clone()
+        before = game.state_hash()
+        session._start(game, "g-0", secret, (1 << 53, 1 << 53))
+        resp = session._next()
+        if resp["response_type"] != "decision" or game.state_hash() != before:
+            return None
+        return dict(resp["seat_decision"])
 
     def step(self, msg: dict[str, Any]) -> dict[str, Any]:
         _fields(
@@ -358,6 +385,47 @@ class EngineSession:
             raise Refused("semantic_echo_mismatch", f"candidate {i} is not the echoed one")
         self._answer(answer)
         return self._next()
+
+    def probe_resample(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The noninterference probe (Section 9.7): the pending seat decision rebuilt in
+        `samples` copies of the game whose hidden part is re-dealt (`resample_hidden`:
+        the other seat's hand from its unseen cards, both library orders). The real game
+        does not change."""
+        _fields(
+            msg,
+            {
+                "request_type": str,
+                "protocol": str,
+                "request_id": str,
+                "game_id": str,
+                "samples": int,
+            },
+            "probe_resample",
+        )
+        if self.game is None:
+            raise Refused("step_before_reset", "no game has been reset")
+        if msg["game_id"] != self.game_id:
+            raise Refused("game_id_mismatch", f"the game is {self.game_id}")
+        if self.terminal:
+            raise Refused("game_already_terminal", f"game {self.game_id} is over")
+        if not self.probe_game:
+            raise Refused("probe_refused", "the game was not reset with rules.probe: true")
+        if not 0 <= msg["samples"] <= 64:
+            raise Refused("malformed_request", "probe_resample: samples outside 0-64")
+        real, pending = self.game, self.pending
+        seat = real.current_player
+        assert seat is not None
+        priority = real.decision is not None and real.decision.kind == D_PRIORITY
+        worlds = []
+        try:
+            for i in range(msg["samples"]):
+                seed = int.from_bytes(ids.stream_seed(self.secret, "shared", "probe", i)[:8], "big")
+                self.game = real.resample_hidden(seat, seed)
+                self.pending = self._candidates(self.game, seat)
+                worlds.append(self._decision(self.game, seat, priority)["seat_decision"])
+        finally:
+            self.game, self.pending = real, pending
+        return {"response_type": "probe_result", "game_id": self.game_id, "worlds": worlds}
 
     # ------------------------------------------------------------------ the game
 
@@ -730,9 +798,9 @@ def _shared(semantics: list[dict[str, Any]], key: str) -> Any:
     return None
 
 
-def serve(fmt: str, stdin: BinaryIO, stdout: BinaryIO) -> None:
+def serve(fmt: str, stdin: BinaryIO, stdout: BinaryIO, probe: bool = False) -> None:
     """Answer requests until stdin closes (the spec's way to end a process)."""
-    session = EngineSession(fmt)
+    session = EngineSession(fmt, probe)
     while True:
         try:
             line = read_line(stdin)

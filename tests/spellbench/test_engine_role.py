@@ -477,3 +477,39 @@ def _check_arranged(host: Host, arr: dict[str, Any]) -> None:
     if graveyard:  # in the order picked (the resolved spell may follow them)
         pile = g.graveyard[arr["pile"]]
         assert sorted(graveyard, key=pile.index) == graveyard
+
+
+def test_the_noninterference_probe_rebuilds_the_same_decision_in_redealt_worlds() -> None:
+    """`probe_resample` (Section 9.7, reserved in v2.0): only an engine started with the
+    probe answers it, only in a game reset with `rules.probe: true`, and every re-dealt
+    world gives the seat decision the real game gives, byte for byte; the real game does
+    not move."""
+    plain = Host("classic")
+    deck = {"catalog_id": _catalog(plain)[0]["catalog_id"]}
+    first = plain.reset(0, (deck, deck))
+    probe = {"request_type": "probe_resample", "game_id": first["game_id"], "samples": 2}
+    assert _code(plain.send(**probe)) == "unsupported_request"
+    assert _code(plain.reset(1, (deck, deck), rules=_rules(probe=True))) in (
+        "unsupported_rule",
+        "game_already_active",
+    )
+    host = Host("classic")
+    host.session = EngineSession("classic", probe=True)
+    assert host.hello()["fairness"] == {"noninterference_probe": True}
+    resp = host.reset(0, (deck, deck))
+    assert _code(host.send(**{**probe, "game_id": resp["game_id"]})) == "probe_refused"
+    host = Host("classic")
+    host.session = EngineSession("classic", probe=True)
+    resp = host.reset(0, (deck, deck), rules=_rules(probe=True))
+    r = random.Random(0)
+    checked = 0
+    while resp["response_type"] == "decision" and checked < 40:
+        before = host.session.game.state_hash() if host.session.game else None
+        worlds = host.send(**{**probe, "game_id": resp["game_id"], "samples": 3})
+        assert worlds["response_type"] == "probe_result" and len(worlds["worlds"]) == 3
+        for world in worlds["worlds"]:
+            assert canonical(world) == canonical(resp["seat_decision"])
+        assert host.session.game is not None and host.session.game.state_hash() == before
+        checked += 1
+        resp = host.step(resp, r.randrange(len(resp["seat_decision"]["candidates"])))
+    assert checked == 40
