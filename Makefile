@@ -96,7 +96,7 @@ bench: install
 # it was recorded with the default policy's earlier file format, which it holds the new
 # one to.)
 REGENERATED := mtg_env/engine/state.py tests/data/perft.json tests/data/golden \
-	tests/data/identity tests/data/heuristic_trace.json
+	tests/data/identity tests/data/heuristic_trace.json tests/data/spellbench
 regen:
 	$(MAKE) install
 	MTG_ENV_PURE=1 $(BIN)/python -m mtg_env.engine.fields > mtg_env/engine/state.py.new
@@ -105,6 +105,7 @@ regen:
 	$(MAKE) install
 	$(BIN)/python scripts/perft.py --regen > /dev/null
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/tools/test_golden_perft.py --regen-golden
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/spellbench/test_golden_transcripts.py --regen-golden
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 tests/env/test_identity.py --regen-identity
 	$(BIN)/python -P tests/heuristic_trace.py
 	@changed="$$(git status --short -- $(REGENERATED))"; \
