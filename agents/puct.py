@@ -32,6 +32,10 @@ from mtg_env.engine import Action, Game
 from .common import SearchAgent
 from .ismcts import action_key
 
+# Leaves evaluated per forward pass. The first batch of a decision finds the root unexpanded
+# and expands it, so a budget of at most one batch leaves the root's moves without visits.
+BATCH = 8
+
 
 class Edge:
     __slots__ = ("player", "prior", "visits", "value", "child")
@@ -55,7 +59,7 @@ class PUCTAgent(SearchAgent):
         seconds: float | None = None,
         seed: int = 0,
         c_puct: float = 1.5,
-        batch: int = 8,
+        batch: int = BATCH,
     ) -> None:
         super().__init__(iterations, seconds, seed)
         self.policy = policy
@@ -64,9 +68,17 @@ class PUCTAgent(SearchAgent):
         self.evaluations = 0  # states the network evaluated (for tests and reports)
 
     def choose(self, game: Game) -> Action:
+        return self.search(game)[0]
+
+    def search(self, game: Game) -> tuple[Action, dict[tuple, int]]:
+        """The move `choose` plays and the root's visit count of each legal move, by move key
+        (`agents.ismcts.action_key`): the search's own judgement of the position, which
+        expert iteration trains the policy toward (`scripts/train_expert.py`). A forced move
+        is not searched: its counts are empty; so are they all zero under a budget of at most
+        one batch, whose leaves are all the root (`BATCH`)."""
         legal = game.legal_actions()
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], {}
         seat = game.current_player
         assert seat is not None
         root: dict[tuple, Edge] = {}
@@ -86,7 +98,8 @@ class PUCTAgent(SearchAgent):
             key=lambda k: (root[k].visits, root[k].prior),
             default=None,
         )
-        return legal[0] if best is None else keys[best]
+        visits = {k: e.visits for k, e in root.items() if k in keys}
+        return (legal[0] if best is None else keys[best]), visits
 
     # ------------------------------------------------------------------ one batch
 

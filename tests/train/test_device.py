@@ -16,7 +16,7 @@ import torch
 from agents.train_fields import device_name, torch_device
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = ("train_entity", "train_ppo", "distill_search")
+SCRIPTS = ("train_entity", "train_ppo", "distill_search", "train_expert")
 
 
 def test_auto_is_the_gpu_where_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
