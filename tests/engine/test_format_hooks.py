@@ -134,7 +134,6 @@ def test_a_format_copies_as_its_name() -> None:
         assert copy.deepcopy(fmt) is fmt is rules_for(name)
 
 
-
 @pytest.mark.source
 def test_format_implements_every_hook_the_state_declares() -> None:
     """The game's `rules` is typed as `FormatHooks` (engine.hooks), below the state; the
@@ -160,6 +159,7 @@ def test_format_implements_every_hook_the_state_declares() -> None:
         ), name
     for fmt in FORMATS.values():
         assert isinstance(fmt, FormatHooks)
+
 
 # Shared code must not ask which format it runs: no format flags, no format names in
 # comparisons. The formats package is where formats are told apart.
