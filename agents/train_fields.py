@@ -129,3 +129,14 @@ def run_script(main: Callable[[list[str] | None], int], argv: list[str] | None) 
             print(e.code, file=sys.stderr)
             return 2
         raise
+
+
+def train_split_of_format(v: str, info: ValidationInfo) -> str:
+    """A config's `decks: train` (the held-out benchmark's training decks) only with that
+    split's format; used as the `decks` field's validator, after `format`."""
+    from .heldout import load_split
+
+    fmt = info.data.get("format")
+    if v == "train" and fmt is not None and fmt != load_split().format:
+        raise ValueError(f"'train' is the split of format {load_split().format!r}")
+    return v

@@ -30,7 +30,7 @@ from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 import mtg_env  # noqa: F401 - registers SelfPlayEntity-v0
 from agents.base import make_agent
-from agents.heldout import load_split, train_decks
+from agents.heldout import train_decks
 from agents.match import deck_pairs
 from agents.opponent_pool import pool_vec_env
 from agents.policy import (
@@ -60,6 +60,7 @@ from agents.train_fields import (  # ranged field types (every value is ranged)
     device_name,
     run_script,
     torch_device,
+    train_split_of_format,
 )
 from mtg_env.engine import Deck
 from mtg_env.entity_nets import CandidatePolicy
@@ -120,13 +121,7 @@ class Config:
     # Checks across fields, each on the later field (pydantic validates in field order), so
     # that the error names it.
 
-    @field_validator("decks")
-    @classmethod
-    def _split_of_format(cls, v: str, info: ValidationInfo) -> str:
-        fmt = info.data.get("format")
-        if v == "train" and fmt is not None and fmt != load_split().format:
-            raise ValueError(f"'train' is the split of format {load_split().format!r}")
-        return v
+    _split_of_format = field_validator("decks")(train_split_of_format)
 
     @field_validator("workers")
     @classmethod

@@ -75,7 +75,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import ConfigDict, Field, ValidationError, field_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from agents.base import make_agent
@@ -98,6 +98,7 @@ from agents.train_fields import (  # ranged field types (every value is ranged)
     device_name,
     run_script,
     torch_device,
+    train_split_of_format,
 )
 from mtg_env.engine import Action, Game, load_decks
 from mtg_env.engine.formats import rules_for
@@ -183,13 +184,7 @@ class Config:
     # Checks across fields, each on the later field (pydantic validates in field order), so
     # that the error names it.
 
-    @field_validator("decks")
-    @classmethod
-    def _split_of_format(cls, v: str, info: ValidationInfo) -> str:
-        fmt = info.data.get("format")
-        if v == "train" and fmt is not None and fmt != load_split().format:
-            raise ValueError(f"'train' is the split of format {load_split().format!r}")
-        return v
+    _split_of_format = field_validator("decks")(train_split_of_format)
 
     @field_validator("search_iterations")
     @classmethod

@@ -98,6 +98,7 @@ ENGINE_DEFAULTS = {
     "mana_payment": "engine_autopay",
 }
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+ENVELOPE: dict[str, type] = {"request_type": str, "protocol": str, "request_id": str}
 Candidate = tuple[dict[str, Any], str, Any]  # (semantic, display text, what answering does)
 
 
@@ -222,7 +223,7 @@ class EngineSession:
     def hello(self, msg: dict[str, Any]) -> dict[str, Any]:
         _fields(
             msg,
-            {"request_type": str, "protocol": str, "request_id": str, "protocol_minor": int},
+            {**ENVELOPE, "protocol_minor": int},
             "hello",
         )
         if msg["protocol_minor"] < 0:
@@ -260,9 +261,7 @@ class EngineSession:
         _fields(
             msg,
             {
-                "request_type": str,
-                "protocol": str,
-                "request_id": str,
+                **ENVELOPE,
                 "game_id": str,
                 "format": str,
                 "seats": list,
@@ -359,9 +358,7 @@ class EngineSession:
         _fields(
             msg,
             {
-                "request_type": str,
-                "protocol": str,
-                "request_id": str,
+                **ENVELOPE,
                 "game_id": str,
                 "expected_step": int,
                 "selection": dict,
@@ -394,9 +391,7 @@ class EngineSession:
         _fields(
             msg,
             {
-                "request_type": str,
-                "protocol": str,
-                "request_id": str,
+                **ENVELOPE,
                 "game_id": str,
                 "samples": int,
             },

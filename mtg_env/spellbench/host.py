@@ -73,6 +73,20 @@ PROFILE = (
 )
 
 
+def default_rules() -> dict[str, Any]:
+    """The information rules (Section 12.2) this host's games use: decklists visible,
+    London mulligans, `p0` first, no card-name domain, extensions or probe."""
+    return {
+        "opponent_decklist": "visible",
+        "mulligan": "london",
+        "starting_player": "host_assigned",
+        "starting_seat": "p0",
+        "card_name_domain": {"domain_id": ids.domain_id([]), "names": []},
+        "extensions": [],
+        "probe": False,
+    }
+
+
 class HostError(RuntimeError):
     """A configuration error found at preflight: the run does not start."""
 
@@ -265,15 +279,7 @@ class Host:
         seat_decks = [
             {"deck_id": ids.deck_id(catalog[deck_of[e]]), "catalog_id": deck_of[e]} for e in entries
         ]
-        rules = {
-            "opponent_decklist": "visible",
-            "mulligan": "london",
-            "starting_player": "host_assigned",
-            "starting_seat": "p0",
-            "card_name_domain": {"domain_id": ids.domain_id([]), "names": []},
-            "extensions": [],
-            "probe": False,
-        }
+        rules = default_rules()
         reset = {
             "game_id": gid,
             "format": self.format,

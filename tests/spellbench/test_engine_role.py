@@ -19,6 +19,7 @@ import pytest
 
 from mtg_env.spellbench import ids
 from mtg_env.spellbench.engine import DECISION_KINDS, EngineSession, serve
+from mtg_env.spellbench.host import default_rules
 from mtg_env.spellbench.observation import OBSERVATION_FLAGS
 from mtg_env.spellbench.validate import check_observation
 from mtg_env.spellbench.wire import MAX_LINE, canonical
@@ -32,16 +33,7 @@ REF = ("object_id", "card_name", "owner_seat", "controller_seat", "zone")
 
 
 def _rules(**over: Any) -> dict[str, Any]:
-    rules = {
-        "opponent_decklist": "visible",
-        "mulligan": "london",
-        "starting_player": "host_assigned",
-        "starting_seat": "p0",
-        "card_name_domain": {"domain_id": ids.domain_id([]), "names": []},
-        "extensions": [],
-        "probe": False,
-    }
-    return {**rules, **over}
+    return {**default_rules(), **over}
 
 
 class Host:

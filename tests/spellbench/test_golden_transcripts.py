@@ -16,6 +16,7 @@ import pytest
 
 from mtg_env.spellbench import ids
 from mtg_env.spellbench.engine import EngineSession
+from mtg_env.spellbench.host import default_rules
 from mtg_env.spellbench.wire import PROTOCOL
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "spellbench" / "golden.json"
@@ -40,15 +41,7 @@ def play(fmt: str, index: int) -> dict[str, Any]:
             {"seat": "p0", "deck": {"deck_id": "sha256:x", "catalog_id": a}},
             {"seat": "p1", "deck": {"deck_id": "sha256:x", "catalog_id": b}},
         ],
-        "rules": {
-            "opponent_decklist": "visible",
-            "mulligan": "london",
-            "starting_player": "host_assigned",
-            "starting_seat": "p0",
-            "card_name_domain": {"domain_id": ids.domain_id([]), "names": []},
-            "extensions": [],
-            "probe": False,
-        },  # fmt: skip
+        "rules": default_rules(),
         "game_secret": ids.game_secret(RUN, index).hex(),
         "max_decisions": 5000,
         "max_steps": 20000,
