@@ -380,8 +380,11 @@ class EngineSession:
         semantic, _, answer = self.pending[i]
         if canonical(msg["selection"]["semantic_echo"]) != canonical(semantic):
             raise Refused("semantic_echo_mismatch", f"candidate {i} is not the echoed one")
-        self._answer(answer)
-        return self._next()
+        try:
+            self._answer(answer)
+            return self._next()
+        except Exception as e:  # noqa: BLE001 - a rules bug halts the game, never a partial decision
+            return self._terminal("halted", f"engine_contract_failure: {type(e).__name__}")
 
     def probe_resample(self, msg: dict[str, Any]) -> dict[str, Any]:
         """The noninterference probe (Section 9.7): the pending seat decision rebuilt in

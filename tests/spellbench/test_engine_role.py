@@ -505,3 +505,21 @@ def test_the_noninterference_probe_rebuilds_the_same_decision_in_redealt_worlds(
         checked += 1
         resp = host.step(resp, r.randrange(len(resp["seat_decision"]["candidates"])))
     assert checked == 40
+
+
+def test_an_internal_error_halts_the_game_instead_of_ending_the_process() -> None:
+    host = Host("classic")
+    deck = {"catalog_id": _catalog(host)[0]["catalog_id"]}
+    first = host.reset(0, (deck, deck))
+
+    def broken(answer: Any) -> None:
+        raise RuntimeError("a rules bug")
+
+    host.session._answer = broken  # type: ignore[method-assign]
+    resp = host.step(first, 0)
+    assert resp["response_type"] == "terminal"
+    assert (resp["classification"], resp["reason"]) == (
+        "halted",
+        "engine_contract_failure: RuntimeError",
+    )
+    assert _code(host.step(first, 0, expected_step=1)) == "game_already_terminal"
