@@ -36,7 +36,7 @@ docs: install
 # The whole suite runs on the engine `make install` built (compiled where a C compiler
 # exists), then the engine suite again on the pure-Python engine (docs/compiling.md); the
 # environment page's training example is not engine code and runs once, in the first pass.
-PURE_SUITE := tests/scenarios tests/tools/test_golden_perft.py "tests/tools/test_fuzz.py::test_invariant_fuzz[0]" \
+PURE_SUITE := tests/scenarios tests/tools/test_golden_perft.py \
 	tests/env/test_identity.py tests/engine/test_engine_api.py tests/engine/test_compiled.py tests/engine/test_state_fields.py \
 	tests/test_layout.py tests/engine/test_format_hooks.py tests/engine/test_formats.py tests/engine/test_layers_api.py \
 	tests/engine/test_combat_legality.py tests/engine/test_rng.py tests/env/test_observation.py tests/env/test_entity.py \
@@ -54,10 +54,11 @@ test: install lint docs
 	MTG_ENV_PURE=1 $(BIN)/python -m pytest -n 2 --dist worksteal -rs $(PURE_SUITE)
 
 # Everything `make test` runs, then what it leaves out for time: the tests marked long (the
-# rest of the identity sweep, the million-decision fuzz) and the env on the lowest
-# PettingZoo and Gymnasium. CI (.ci/run) runs this.
+# rest of the identity sweep, the million-decision fuzz), the fuzz chunk on the pure engine
+# and the env on the lowest PettingZoo and Gymnasium. CI (.ci/run) runs this.
 test-all: test
 	$(BIN)/python -m pytest -n 2 --dist worksteal -rs --long -m long
+	MTG_ENV_PURE=1 $(BIN)/python -m pytest -rs "tests/tools/test_fuzz.py::test_invariant_fuzz[0]"
 	$(MAKE) test-lowest
 
 # The env tests on the lowest PettingZoo and Gymnasium that pyproject.toml allows, in their

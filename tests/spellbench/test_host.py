@@ -98,12 +98,12 @@ def test_a_match_of_our_engine_and_two_bots_is_validated_and_reruns_exactly() ->
         assert r.digest.startswith("sha256:") and r.steps == sum(r.seat_steps) > 0
         assert r.agent == "mtg_env-random/1.0.0" and r.opponent == "mtg_env-first/1.0.0"
         assert r.score in (0.0, 0.5, 1.0)
-    # The first game again from the same run secret, then from another.
-    for secret, same in ((SECRET, True), (b"t" * 32, False)):
-        again = Host(ENGINE, (RANDOM, FIRST), secret, "classic")
-        again._start_engine()
-        assert (again.game(0, 0, decks[0], decks[1]).digest == records[0].digest) is same
-        again.engine.close() if again.engine else None
+    # The first game again from the same run secret (another secret gives other game
+    # secrets: tests/spellbench/test_ids.py).
+    again = Host(ENGINE, (RANDOM, FIRST), SECRET, "classic")
+    again._start_engine()
+    assert again.game(0, 0, decks[0], decks[1]).digest == records[0].digest
+    again.engine.close() if again.engine else None
 
 
 @pytest.mark.parametrize(
@@ -119,7 +119,7 @@ def test_a_match_of_our_engine_and_two_bots_is_validated_and_reruns_exactly() ->
 def test_a_bot_that_dies_stalls_or_cheats_forfeits(tmp_path: Path, mode: str, cause: str) -> None:
     host = Host(
         ENGINE, (_bad_bot(tmp_path, mode), FIRST), SECRET, "classic",
-        time_control={"max_decision_ms": 2000},
+        time_control={"max_decision_ms": 1000},
     )  # fmt: skip
     host._start_engine()
     deck = sorted(host.decks())[0]
