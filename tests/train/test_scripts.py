@@ -54,7 +54,7 @@ def test_bench_command_json_has_every_figure() -> None:
         "mtg_env.cli",
         "bench",
         "--seconds",
-        "0.3",
+        "0.15",
         "--format",
         "classic",
         "--chess",
