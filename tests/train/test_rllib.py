@@ -514,6 +514,9 @@ def test_v1_rllib_env_and_candidate_module_sample_only_legal_moves() -> None:
             obs, _ = env.reset()
 
 
+# A command that starts and stops its own Ray (about 20 s): make test-all. In make test the
+# v1 module is checked by the tests above, and the flat smoke runs the script's main.
+@pytest.mark.long
 def test_train_rllib_smoke_on_the_v1_observation(tmp_path: Path) -> None:
     """Two tiny iterations with `obs_type: entity`: the v1 tables through RLlib's
     connectors, MaskedCandidateModule learning, a snapshot and an evaluation. The script as

@@ -62,7 +62,7 @@ def _final_steps(r: subprocess.CompletedProcess[str]) -> int:
         # right after the first checkpoint was written (make test-all: the resume from a
         # checkpoint is also what the other two points exercise)
         pytest.param("after_checkpoint:64", marks=pytest.mark.long),
-        "step:150",  # in the middle of the third rollout
+        pytest.param("step:150", marks=pytest.mark.long),  # in the middle of the third rollout
         "before_checkpoint:192",  # between two rollouts, before the checkpoint is written
     ],
 )
