@@ -22,11 +22,15 @@ from mtg_env.testing import (
 )
 
 
-@pytest.mark.parametrize("fmt", sorted(FORMATS))
-def test_no_view_of_any_format_changes_with_what_the_seat_cannot_see(fmt: str) -> None:
-    report = find_leaks(
-        fuzzed_states(fmt, games=3, every=3, seed=11), game_views(fmt), resample_game
-    )
+# Three games of each format in make test, twelve in make test-all.
+@pytest.mark.parametrize(
+    ("fmt", "games"),
+    [(f, 3) for f in sorted(FORMATS)]
+    + [pytest.param(f, 12, marks=pytest.mark.long) for f in sorted(FORMATS)],
+)
+def test_no_view_of_any_format_changes_with_what_the_seat_cannot_see(fmt: str, games: int) -> None:
+    states = fuzzed_states(fmt, games=games, every=3, seed=11)
+    report = find_leaks(states, game_views(fmt), resample_game)
     assert report.leaks == [], report.leaks[:5]
     assert report.states > 50
     names = {"v0", "v1", "text", "openspiel_observation", "openspiel_information_state"}
