@@ -512,7 +512,9 @@ def learner_bytes(learner: Any, opt: Any) -> bytes:
     from safetensors.torch import save
 
     def plain(t: Any) -> Any:
-        # Shared modules give one tensor several names: safetensors wants each its own.
+        # Shared modules give one tensor several names: safetensors wants each its own. The
+        # file holds host copies, so it loads on either device: `load_state_dict` puts them
+        # on the learner's (and Adam's state on its parameters').
         return (t if torch.is_tensor(t) else torch.tensor(t)).detach().cpu().clone().contiguous()
 
     tensors = {f"model.{k}": plain(v) for k, v in learner.state_dict().items()}

@@ -366,12 +366,7 @@ class EngineSession:
             "step",
         )
         _fields(msg["selection"], {"candidate_id": int, "semantic_echo": dict}, "step.selection")
-        if self.game is None:
-            raise Refused("step_before_reset", "no game has been reset")
-        if msg["game_id"] != self.game_id:
-            raise Refused("game_id_mismatch", f"the game is {self.game_id}")
-        if self.terminal:
-            raise Refused("game_already_terminal", f"game {self.game_id} is over")
+        self._check_game(msg)
         if msg["expected_step"] != self.steps:
             raise Refused("expected_step_mismatch", f"the pending decision is step {self.steps}")
         i = msg["selection"]["candidate_id"]
@@ -385,6 +380,16 @@ class EngineSession:
             return self._next()
         except Exception as e:  # noqa: BLE001 - a rules bug halts the game, never a partial decision
             return self._terminal("halted", f"engine_contract_failure: {type(e).__name__}")
+
+    def _check_game(self, msg: dict[str, Any]) -> Game:
+        """A request about the game: one is reset, it is this one, and it is not over."""
+        if self.game is None:
+            raise Refused("step_before_reset", "no game has been reset")
+        if msg["game_id"] != self.game_id:
+            raise Refused("game_id_mismatch", f"the game is {self.game_id}")
+        if self.terminal:
+            raise Refused("game_already_terminal", f"game {self.game_id} is over")
+        return self.game
 
     def probe_resample(self, msg: dict[str, Any]) -> dict[str, Any]:
         """The noninterference probe (Section 9.7): the pending seat decision rebuilt in
@@ -400,17 +405,12 @@ class EngineSession:
             },
             "probe_resample",
         )
-        if self.game is None:
-            raise Refused("step_before_reset", "no game has been reset")
-        if msg["game_id"] != self.game_id:
-            raise Refused("game_id_mismatch", f"the game is {self.game_id}")
-        if self.terminal:
-            raise Refused("game_already_terminal", f"game {self.game_id} is over")
+        real = self._check_game(msg)
         if not self.probe_game:
             raise Refused("probe_refused", "the game was not reset with rules.probe: true")
         if not 0 <= msg["samples"] <= 64:
             raise Refused("malformed_request", "probe_resample: samples outside 0-64")
-        real, pending = self.game, self.pending
+        pending = self.pending
         seat = real.current_player
         assert seat is not None
         priority = real.decision is not None and real.decision.kind == D_PRIORITY
