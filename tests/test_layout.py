@@ -122,6 +122,8 @@ LAYERS = [
     ("mtg_env.vector", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("mtg_env.openspiel", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
     ("mtg_env.spellbench", ("mtg_env.engine", "mtg_env.env", *SUPPORT)),
+    # The Oracle-text compiler writes card data, which the engine's card loader validates.
+    ("mtg_env.oracle", ("mtg_env.engine", *SUPPORT)),
     # The information-leak checker takes every view a seat has: the envs' observers, the
     # OpenSpiel game's and the Spellbench protocol's.
     (
@@ -167,7 +169,7 @@ ROOT_MODULES = {
     "__init__", "cardlist", "decks", "entity_nets", "io", "nets", "openspiel", "play", "render",
     "testing", "viewer", "workers",
 }  # fmt: skip
-ROOMS = {"cli", "engine", "env", "scenario", "spellbench", "tools", "vector"}
+ROOMS = {"cli", "engine", "env", "oracle", "scenario", "spellbench", "tools", "vector"}
 
 
 def test_the_library_root_holds_only_its_listed_modules_and_rooms() -> None:

@@ -6,8 +6,8 @@ sb3), which some commands need and most do not. These deferred imports are for s
 time only: the imports point one way (engine <- env <- agents <- cli) without them.
 
 One module per group of commands (`bench`, `games`, `ratings`, `scenarios`, `replay`,
-`policy`, `deck`, `spellbench`), what they share in `common`; this module lists the commands
-in the order of `mtg-env --help` and runs them (`main`, the console script)."""
+`policy`, `deck`, `cards`, `spellbench`), what they share in `common`; this module lists the
+commands in the order of `mtg-env --help` and runs them (`main`, the console script)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import Any
 
 import typer
 
-from . import bench, deck, games, policy, ratings, replay, scenarios, spellbench
+from . import bench, cards, deck, games, policy, ratings, replay, scenarios, spellbench
 from .common import DEBUG, app, echo, one_line, user_errors
 
 __all__ = ["app", "main"]
@@ -41,6 +41,7 @@ for _group_app, _name in (
     (scenarios.puzzle_app, "puzzle"),
     (policy.policy_app, "policy"),
     (deck.deck_app, "deck"),
+    (cards.cards_app, "cards"),
     (spellbench.spellbench_app, "spellbench"),
 ):
     app.add_typer(_group_app, name=_name)

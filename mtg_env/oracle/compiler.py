@@ -1,0 +1,492 @@
+"""Oracle text to card data: a card's name, mana cost, type line, Oracle text and P/T
+become an entry of the card-data vocabulary (`engine.carddb`, docs/engine.md), or a precise
+"not supported" naming the sentence and why.
+
+A card is read line by line, as Oracle text writes its abilities: keyword lines
+("Flying, haste", "Enchant creature", "Equip {2}", "Ward {2}") are read here; every other
+line is parsed by the template grammar (`grammar`), an instant's or sorcery's lines
+together as the one spell they are. The entry is then validated by the card loader itself,
+so what compiles is exactly what a hand-written card file could say.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark.exceptions import UnexpectedInput, VisitError
+
+from ..engine.carddb import parse_card_set
+from ..engine.cards import CardDataError, parse_mana_cost
+from ..engine.vocab import KEYWORDS
+from .grammar import COLOR_OF_WORD, ToData, Unsupported, parser
+
+TYPES = ("artifact", "creature", "enchantment", "instant", "land", "sorcery")
+SUPERTYPES = ("basic", "legendary")
+SELF_WORDS = (
+    "this creature",
+    "this artifact",
+    "this enchantment",
+    "this land",
+    "this aura",
+    "this equipment",
+    "this permanent",
+    "this spell",
+)
+ENCHANT_KINDS = {"creature": "creature", "land": "land", "permanent": "permanent"}
+
+
+@dataclass(frozen=True)
+class OracleCard:
+    """One card as a card database gives it (MTGJSON, Scryfall) or a card file holds it."""
+
+    name: str
+    type_line: str
+    text: str = ""
+    mana_cost: str | None = None
+    power: str | None = None
+    toughness: str | None = None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a card does not compile: the sentence (the card's name written `~`, as the
+    grammar reads it) and the reason."""
+
+    sentence: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.sentence!r}: {self.reason}"
+
+
+@dataclass
+class Compiled:
+    """A card's entry (None when it does not compile), the token entries it creates, and
+    the problems that stopped it."""
+
+    card: OracleCard
+    entry: dict[str, Any] | None = None
+    tokens: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    # Each ability line's template kind ("keywords", "spell", "modal", "mana", "activated",
+    # "triggered", "static") and whether it compiled: the coverage report's per-template
+    # counts.
+    lines: list[tuple[str, bool]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.entry is not None and not self.problems
+
+
+# --------------------------------------------------------------------------- text
+
+
+def strip_reminders(text: str) -> str:
+    """Oracle text without its reminder text (parenthesized, never rules)."""
+    out = re.sub(r"\s*\([^()]*\)", "", text)
+    return "\n".join(line.strip() for line in out.splitlines() if line.strip())
+
+
+def self_names(name: str) -> list[str]:
+    """How a card's text names the card: its name, and a legend's short name ("Yargle"
+    for "Yargle, Glutton of Urborg")."""
+    names = [name]
+    if ", " in name:
+        names.append(name.split(", ")[0])
+    return names
+
+
+def normalize(line: str, name: str) -> str:
+    """One line as the grammar reads it: `~` for the card itself, lower case, punctuation
+    set off by spaces."""
+    s = line
+    for n in self_names(name):
+        s = s.replace(n, "~")
+    s = _SELF_RE.sub("~", s)
+    s = s.replace("’", "'").replace("−", "-")
+    s = re.sub(r"([,.:;])(?=\s|$)", r" \1", s)
+    return re.sub(r"\s+", " ", s).strip()
+
+
+_SELF_RE = re.compile("|".join(SELF_WORDS), re.IGNORECASE)
+
+
+def sentences_of(line: str) -> list[str]:
+    """A line's sentences (for naming the one that does not parse)."""
+    return [s.strip() for s in re.split(r"(?<=\.)\s+", line.strip()) if s.strip(" .")]
+
+
+# --------------------------------------------------------------------------- type line
+
+
+def parse_type_line(type_line: str) -> tuple[list[str], list[str], list[str]]:
+    """(supertypes, types, subtypes) of a type line such as "Legendary Creature — Elf
+    Druid"; raises Unsupported for a type the engine does not have."""
+    parts = re.split(r"\s+[—-]\s+", type_line, maxsplit=1)
+    left = parts[0]
+    right = parts[1] if len(parts) > 1 else ""
+    sup: list[str] = []
+    types: list[str] = []
+    for w in left.lower().split():
+        if w in SUPERTYPES:
+            sup.append(w)
+        elif w in TYPES:
+            types.append(w)
+        else:
+            raise Unsupported(f"the type {w!r}")
+    if not types:
+        raise Unsupported("a type line with no card type")
+    subtypes = right.split() if right else []
+    if "land" in types and any(s not in _BASIC_LAND_TYPES for s in subtypes):
+        raise Unsupported("a nonbasic land type")
+    return sup, types, subtypes
+
+
+_BASIC_LAND_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")
+
+
+# --------------------------------------------------------------------------- keywords
+
+_KEYWORD_OF_WORDS = {k.replace("_", " "): k for k in KEYWORDS}
+
+
+def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
+    """A line of keywords ("Flying, haste", "First strike; protection from black and from
+    red", "Ward {2}", "Enchant creature", "Equip {1}") as keywords and card fields, or
+    None when the line is not one."""
+    low = line.lower().rstrip(".")
+    m = re.fullmatch(r"enchant (creature|land|permanent)", low)
+    if m:
+        return [], {"enchant": ENCHANT_KINDS[m.group(1)]}
+    m = re.fullmatch(r"equip (\{[0-9]+\})", low)
+    if m:
+        return [], {"equip": m.group(1)}
+    m = re.fullmatch(r"ward (\{[0-9]+\})", low)
+    if m:
+        return [], {"ward": m.group(1)}
+    kws: list[str] = []
+    for item in re.split(r"\s*[,;]\s*", low):
+        pm = re.fullmatch(r"protection from (\w+)((?: and from \w+)*)", item)
+        if pm:
+            colors = [pm.group(1), *re.findall(r"and from (\w+)", pm.group(2))]
+            if not all(c in COLOR_OF_WORD for c in colors):
+                return None
+            kws += [f"protection_from_{c}" for c in colors]
+        elif item in _KEYWORD_OF_WORDS and item != "ward":
+            kws.append(_KEYWORD_OF_WORDS[item])
+        else:
+            return None
+    return kws, {}
+
+
+# --------------------------------------------------------------------------- compile
+
+
+@dataclass
+class Vocabulary:
+    """What the compiler knows beyond the grammar: the subtype words its type lines use
+    (lower case), and the tokens known by their characteristics."""
+
+    subtypes: frozenset[str]
+    tokens: dict[tuple[Any, ...], dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, type_lines: Iterable[str], tokens: Iterable[Mapping[str, Any]] = ()) -> Vocabulary:
+        words: set[str] = set()
+        for tl in type_lines:
+            parts = re.split(r"\s+[—-]\s+", tl, maxsplit=1)
+            if len(parts) == 2 and "creature" in parts[0].lower() or "Tribal" in tl:
+                words |= {w.lower() for w in parts[-1].split()}
+        v = cls(frozenset(words))
+        for t in tokens:
+            v.tokens.setdefault(_token_key(t), dict(t))
+        return v
+
+    def token_name(self, token: dict[str, Any]) -> str:
+        """The name of the token with these characteristics: a known one's, or a new
+        token's (its creature types; with its P/T, colors and keywords where another
+        token already has that name)."""
+        key = _token_key(token)
+        if key in self.tokens:
+            return str(self.tokens[key]["name"])
+        name = " ".join(token["subtypes"]) or "Token"
+        if any(t["name"] == name for t in self.tokens.values()):
+            colors = "".join(token["colors"]) or "C"
+            name = f"{name} {token['power']}/{token['toughness']} {colors}"
+            if token["keywords"]:
+                name += " " + " ".join(token["keywords"])
+        self.tokens[key] = {"name": name, **token}
+        return name
+
+
+def _token_key(t: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (
+        tuple(sorted(t.get("types", []))),
+        tuple(t.get("subtypes", [])),
+        tuple(sorted(t.get("colors") or [])),
+        t.get("power"),
+        t.get("toughness"),
+        tuple(sorted(t.get("keywords", []))),
+    )
+
+
+def _parse(start: str, text: str, vocab: Vocabulary) -> tuple[Any, ToData]:
+    tree = parser().parse(text, start=start)
+    to = ToData()
+    try:
+        return to.transform(tree), to
+    except VisitError as e:
+        # A template the transformer refuses is unsupported; any other error is a bug in
+        # the transformer and is raised as itself, never reported as a card's problem.
+        raise e.orig_exc from None
+
+
+def _fix_ops(ops: list[dict[str, Any]], vocab: Vocabulary, tokens: list[dict[str, Any]]) -> None:
+    """What the grammar leaves to the card: token characteristics to token names, and
+    "you gain life equal to the life lost this way" to the amount lost."""
+    for i, op in enumerate(ops):
+        ((name, args),) = op.items()
+        if name == "may":
+            _fix_ops(args["effects"], vocab, tokens)
+        elif name == "create_token" and isinstance(args["token"], dict):
+            tok = args["token"]
+            args["token"] = vocab.token_name(tok)
+            entry = vocab.tokens[_token_key(tok)]
+            if entry not in tokens:
+                tokens.append(entry)
+        elif name == "gain_life_equal":
+            before = ops[i - 1] if i else None
+            if before is None or "lose_life" not in before:
+                raise Unsupported("life gained equal to life lost, after no life lost")
+            ops[i] = {"gain_life": {"amount": before["lose_life"]["amount"], "who": "you"}}
+
+
+def _try(starts: Iterable[str], text: str, vocab: Vocabulary) -> tuple[str, Any, ToData]:
+    last: UnexpectedInput | None = None
+    for start in starts:
+        try:
+            out, to = _parse(start, text, vocab)
+            return start, out, to
+        except UnexpectedInput as e:
+            last = e
+    assert last is not None
+    raise last
+
+
+def _spell_problem(lines: list[str], name: str, vocab: Vocabulary) -> Problem:
+    """The first sentence of a spell's text that does not parse alone."""
+    for line in lines:
+        for s in sentences_of(line):
+            try:
+                _parse("spell", normalize(s, name), vocab)
+            except UnexpectedInput:
+                return Problem(normalize(s, name), "no template reads this sentence")
+            except Unsupported as e:
+                return Problem(normalize(s, name), str(e))
+    text = normalize(" ".join(lines), name)
+    return Problem(text, "the sentences do not read together")
+
+
+def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
+    """One card to its entry, or its problems (every line that does not compile)."""
+    parser()  # built outside every `try`: a grammar error is raised, never a card's problem
+    out = Compiled(card)
+    try:
+        sup, types, subtypes = parse_type_line(card.type_line)
+    except Unsupported as e:
+        out.problems.append(Problem(card.type_line, str(e)))
+        out.lines.append(("type line", False))
+        return out
+    entry: dict[str, Any] = {"name": card.name}
+    if card.mana_cost:
+        try:
+            parse_mana_cost(card.mana_cost)
+        except ValueError as e:
+            out.problems.append(Problem(card.mana_cost, f"the mana cost: {e}"))
+            out.lines.append(("mana cost", False))
+            return out
+        entry["cost"] = card.mana_cost
+    entry["types"] = types
+    if subtypes:
+        entry["subtypes"] = subtypes
+    if sup:
+        entry["supertypes"] = sup
+    for key, val in (("power", card.power), ("toughness", card.toughness)):
+        if val is not None and "creature" in types:
+            if not re.fullmatch(r"\d+", val):
+                out.problems.append(Problem(f"{key} {val}", "a power or toughness not a number"))
+                out.lines.append(("power and toughness", False))
+                return out
+            entry[key] = int(val)
+    is_spell = bool({"instant", "sorcery"} & set(types))
+    keywords: list[str] = []
+    abilities: list[dict[str, Any]] = []
+    spell_lines: list[str] = []
+    modes: list[dict[str, Any]] = []
+    lines = strip_reminders(card.text).splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        kl = keyword_line(line)
+        if kl is not None:
+            kws, fields = kl
+            keywords += kws
+            if "equip" in fields:
+                abilities.append(_equip(fields.pop("equip")))
+            entry.update(fields)
+            out.lines.append(("keywords", True))
+            continue
+        if line.lower().startswith("choose one"):
+            bullets = []
+            while i < len(lines) and lines[i].startswith("•"):
+                bullets.append(lines[i].lstrip("• ").strip())
+                i += 1
+            if not is_spell or len(bullets) < 2:
+                out.problems.append(Problem(normalize(line, card.name), "a modal ability"))
+                out.lines.append(("modal", False))
+                continue
+            before = len(out.problems)
+            for b in bullets:
+                try:
+                    mode, _ = _parse("spell", normalize(b, card.name), vocab)
+                    _fix_ops(mode["effects"], vocab, out.tokens)
+                    modes.append({"text": b, **mode})
+                except (UnexpectedInput, Unsupported) as e:
+                    out.problems.append(_problem(b, card.name, e))
+            out.lines.append(("modal", len(out.problems) == before))
+            continue
+        if is_spell:
+            spell_lines.append(line)
+            continue
+        norm = normalize(line, card.name)
+        kind = _starts(norm)[0]
+        try:
+            start, data, _ = _try(_starts(norm), norm, vocab)
+            if start in ("activated", "triggered"):
+                _fix_ops(data["effects"], vocab, out.tokens)
+        except UnexpectedInput:
+            out.problems.append(_first_problem(line, card.name, vocab))
+            out.lines.append((kind, False))
+            continue
+        except Unsupported as e:
+            out.problems.append(Problem(norm, str(e)))
+            out.lines.append((kind, False))
+            continue
+        abilities.append({start: data})
+        out.lines.append((start, True))
+    if is_spell:
+        if modes and spell_lines:
+            out.problems.append(
+                Problem(
+                    normalize(spell_lines[0], card.name), "a modal spell with text beside its modes"
+                )
+            )
+            out.lines.append(("spell", False))
+        elif modes:
+            entry["spell"] = {"modes": modes}
+        else:
+            text = normalize(" ".join(spell_lines), card.name)
+            try:
+                spell, _ = _parse("spell", text, vocab)
+                _fix_ops(spell["effects"], vocab, out.tokens)
+                entry["spell"] = spell
+                out.lines.append(("spell", True))
+            except UnexpectedInput:
+                out.problems.append(_spell_problem(spell_lines, card.name, vocab))
+                out.lines.append(("spell", False))
+            except Unsupported as e:
+                out.problems.append(Problem(text, str(e)))
+                out.lines.append(("spell", False))
+    if keywords:
+        entry["keywords"] = keywords
+    if abilities:
+        entry["abilities"] = abilities
+    entry["text"] = card.text
+    if out.problems:
+        return out
+    try:
+        parse_card_set(
+            {"set": "compiled", "tokens": list(out.tokens), "cards": [entry]}, "<compiled>"
+        )
+    except CardDataError as e:
+        msg = str(e).split(": ", 2)[-1]
+        out.problems.append(Problem(normalize(card.text, card.name), f"the vocabulary: {msg}"))
+        out.lines.append(("card", False))
+        return out
+    out.entry = entry
+    return out
+
+
+def _starts(norm: str) -> list[str]:
+    norm = norm.lower()
+    if norm.startswith("{t} : add"):
+        return ["mana", "activated"]
+    if norm.startswith(("when ", "whenever ", "at ")):
+        return ["triggered"]
+    if re.match(r"^[^.]*? : ", norm):
+        return ["activated"]
+    return ["static"]
+
+
+def _equip(cost: str) -> dict[str, Any]:
+    return {
+        "activated": {
+            "cost": cost,
+            "timing": "sorcery",
+            "targets": [{"kind": "creature", "controller": "you"}],
+            "effects": [{"attach": {"to": "target"}}],
+        }
+    }
+
+
+def _problem(line: str, name: str, e: Exception) -> Problem:
+    norm = normalize(line, name)
+    if isinstance(e, Unsupported):
+        return Problem(norm, str(e))
+    return Problem(norm, "no template reads this sentence")
+
+
+def _first_problem(line: str, name: str, vocab: Vocabulary) -> Problem:
+    """A permanent's line that does not parse: the line, and the kind of ability it
+    reads as."""
+    norm = normalize(line, name)
+    kind = _starts(norm)[0]
+    what = {
+        "mana": "mana ability",
+        "activated": "activated ability",
+        "triggered": "triggered ability",
+        "static": "static ability",
+    }[kind]
+    return Problem(norm, f"no template reads this {what}")
+
+
+# --------------------------------------------------------------------------- comparing
+
+_NOT_RULES = frozenset({"text", "set_name", "index"})
+
+
+def rules_of(value: Any) -> Any:
+    """A compiled card (`engine.cards.CardDef`) as plain nested tuples of everything the
+    rules read: two cards play identically when these are equal. Texts (for people and
+    the log) and the card's place in its set are left out."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__name__,
+            tuple(
+                (f.name, rules_of(getattr(value, f.name)))
+                for f in dataclasses.fields(value)
+                if f.name not in _NOT_RULES
+            ),
+        )
+    if isinstance(value, (frozenset, set)):
+        return ("set", tuple(sorted((rules_of(v) for v in value), key=repr)))
+    if isinstance(value, (list, tuple)):
+        return tuple(rules_of(v) for v in value)
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, rules_of(v)) for k, v in value.items())))
+    return value

@@ -1,0 +1,872 @@
+"""The grammar of the Oracle-text templates the compiler reads (lark, Earley), and the
+transformer that turns a parse into card-data fragments (`engine.carddb`'s vocabulary).
+
+The input is one ability's text, normalized by `compiler.normalize`: reminder text gone,
+the card's own name and "this creature" (artifact, land, Aura, ...) written `~`, lower
+case, punctuation set off by spaces. Each template is one rule below; a sentence that no
+rule derives is reported by the compiler as unsupported, with the sentence.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+
+from ..engine.vocab import KEYWORDS, PARAM_KEYWORDS
+
+# Keywords as Oracle text writes them ("first strike"), longest first so that the
+# terminal prefers "double strike" to a shorter match.
+_KEYWORD_WORDS = sorted(
+    (k.replace("_", " ") for k in KEYWORDS - PARAM_KEYWORDS), key=lambda w: (-len(w), w)
+)
+
+NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}  # fmt: skip
+
+COLOR_OF_WORD = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+GRAMMAR = r"""
+// ------------------------------------------------------------------ entry points
+spell: sentences
+activated: cost ":" sentences restriction?
+triggered: trigger "," intervening? sentences
+static: static_sentence "." (doesnt_remove ".")?
+doesnt_remove: "this" "effect" "doesn't" "remove" "~"
+mana: "{t}" ":" "add" mana_out "." (damage_to_you ".")?
+
+// ------------------------------------------------------------------ costs
+cost: cost_part ("," cost_part)*
+?cost_part: MANA_COST -> cost_mana
+    | "{t}" -> cost_tap
+    | "sacrifice" "~" -> cost_sacrifice_self
+restriction: "activate" "only" "during" "your" "turn" "." -> only_your_turn
+    | "activate" "only" "as" "a" "sorcery" "." -> only_sorcery
+
+// ------------------------------------------------------------------ mana abilities
+mana_out: MANA_SYM -> mana_one
+    | MANA_SYM "or" MANA_SYM -> mana_two
+    | "one" "mana" "of" "any" "color" -> mana_any
+damage_to_you: "~" "deals" count "damage" "to" "you"
+
+// ------------------------------------------------------------------ triggers
+trigger: "when" "~" "enters" -> t_enters
+    | "when" "~" "dies" -> t_dies
+    | "at" "the" "beginning" "of" "your" "upkeep" -> t_upkeep
+    | "at" "the" "beginning" "of" "the" "end" "step" -> t_end_step_each
+    | "at" "the" "beginning" "of" "your" "end" "step" -> t_end_step_you
+    | "whenever" "~" "attacks" -> t_attacks
+    | "whenever" "~" "blocks" -> t_blocks
+    | "whenever" "~" "deals" "damage" "to" "an" "opponent" -> t_damage_to_opponent
+    | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
+_spell_or_ability: "a" "spell" "or" "ability" "an" "opponent" "controls"
+intervening: "if" "~" "didn't" "attack" "this" "turn" "," -> if_not_attacked
+
+// ------------------------------------------------------------------ sentences
+sentences: sentence+
+sentence: clauses "."
+?clauses: clause (_sep clause)*
+_sep: "and" | "," "then" | "then" | "," "and" | ","
+
+?clause: effect
+    | "you" "may" effect -> may
+    | "you" "may" "have" source "deal" count "damage" "to" dmg_to -> may_damage
+    | "then" effect
+
+?effect: damage | destroy | exile | bounce | counter | counter_unless | draw | discard
+    | gain_life | lose_life | drain_gain | mill | scry | surveil | pump | grant | untap | tap
+    | gain_control | create_token | add_counter | fight | prevent | set_base_pt | sacrifice
+    | return_from_graveyard | animate
+
+damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
+?source: "~" | "it"
+dmg_to: "any" "target" -> to_any
+    | "target" "player" "or" "planeswalker" -> to_target_player
+    | target -> to_target
+    | "each" "creature" -> to_each_creature
+    | "each" "creature" "and" "each" "player" -> to_everything
+    | player -> to_player
+
+destroy: "destroy" obj
+exile: "exile" obj
+sacrifice: "sacrifice" obj
+bounce: "return" obj "to" "its" "owner's" "hand"
+return_from_graveyard: "return" target "to" "your" "hand"
+counter: "counter" target
+counter_unless: "counter" target "unless" "its" "controller" "pays" MANA_COST
+untap: "untap" obj
+tap: "tap" obj
+gain_control: "gain" "control" "of" obj until_eot?
+draw: player? ("draw" | "draws") count ("card" | "cards")
+discard: player? ("discard" | "discards") count ("card" | "cards") at_random?
+at_random: "at" "random"
+gain_life: player? ("gain" | "gains") count "life"
+lose_life: player? ("lose" | "loses") count "life"
+drain_gain: "you" "gain" "life" "equal" "to" "the" "life" "lost" "this" "way"
+mill: player? ("mill" | "mills") count ("card" | "cards")
+scry: "scry" count
+surveil: "surveil" count
+pump: obj ("gets" | "get") PT ("and" "gains" keywords)? until_eot
+grant: obj "gains" keywords until_eot
+set_base_pt: obj "has" "base" "power" "and" "toughness" PT until_eot
+create_token: "create" count PT colors? subtypes "creature" ("token" | "tokens") token_keywords?
+token_keywords: "with" keywords
+add_counter: "put" count COUNTER ("counter" | "counters") "on" obj
+fight: obj "fights" obj
+prevent: "prevent" "all" "combat" "damage" "that" "would" "be" "dealt" "this" "turn"
+until_eot: "until" "end" "of" "turn"
+animate: obj "becomes" "a" PT SUBTYPE* ANIM_TYPE* "creature" all_types? until_eot still_land?
+    | until_eot "," obj "becomes" "a" PT SUBTYPE* ANIM_TYPE* "creature" all_types? still_land?
+all_types: "with" "all" "creature" "types"
+still_land: "." "it's" "still" "a" "land"
+ANIM_TYPE: "artifact"
+
+// ------------------------------------------------------------------ statics
+?static_sentence: affected ("get" | "gets") PT static_more* -> static_pt
+    | affected ("has" | "have") keywords static_more* -> static_kw
+    | affected "can't" "block" -> static_cant_block
+    | affected "can't" "attack" -> static_cant_attack
+    | affected "can't" "attack" "or" "block" -> static_cant_attack_block
+    | "you" "control" "enchanted" "creature" -> static_control
+static_more: "and" ("has" | "have") keywords -> more_kw
+    | "and" "can't" "block" -> more_cant_block
+affected: "enchanted" "creature" -> aff_enchanted
+    | "equipped" "creature" -> aff_equipped
+    | "~" -> aff_self
+    | other? group -> aff_group
+other: "other"
+group: (adjective ","?)* noun_plural controlled?
+    | SUBTYPE controlled? -> group_subtype
+
+// ------------------------------------------------------------------ objects and filters
+?obj: target | "~" -> self_ref | it_ref | "enchanted" "creature" -> enchanted_ref
+    | "equipped" "creature" -> equipped_ref | "all" "creatures" -> all_creatures_ref
+it_ref: "it" | "that" "creature" | "that" "permanent"
+target: "target" tfilter
+tfilter: (adjective ","?)* noun ("or" noun)* post*
+?post: controlled | from_graveyard | other_than | that_is
+controlled: "you" "control" -> ctl_you
+    | "an" "opponent" "controls" -> ctl_opponent
+    | "you" "don't" "control" -> ctl_opponent
+    | "defending" "player" "controls" -> ctl_opponent
+from_graveyard: "from" "your" "graveyard" -> from_your_graveyard
+    | "from" "a" "graveyard" -> from_a_graveyard
+other_than: "other" "than" "~"
+that_is: "that's" COLOR "or" COLOR
+adjective: COLOR -> adj_color
+    | "non" COLOR -> adj_not_color
+    | NONWORD -> adj_not
+    | "legendary" -> adj_legendary
+    | "basic" -> adj_basic
+    | "non" "-" SUBTYPE -> adj_not_subtype
+    | SUBTYPE -> adj_subtype
+noun: TYPE -> noun_type
+    | "permanent" -> noun_permanent
+    | "spell" -> noun_spell
+    | "player" -> noun_player
+    | "planeswalker" -> noun_planeswalker
+    | TYPE "card" -> noun_card_of_type
+    | "card" -> noun_card
+noun_plural: "creatures" -> np_creatures
+    | SUBTYPE "creatures" -> np_subtype_creatures
+player: "you" -> p_you
+    | "target" "player" -> p_target
+    | "each" "opponent" -> p_each_opponent
+    | "that" "player" -> p_that_player
+    | "each" "player" -> p_each_player
+
+// ------------------------------------------------------------------ words
+keywords: keyword (("," | "and" | "," "and") keyword)*
+keyword: KEYWORD | "protection" "from" COLOR ("and" "from" COLOR)*
+colors: COLOR ("and" COLOR)*
+subtypes: SUBTYPE+
+count: NUMBER | NUMWORD | "x" -> count_x
+PT: /[+-]?(\d+|x)\/[+-]?(\d+|x)/i
+COUNTER: "+1/+1" | "-1/-1"
+MANA_SYM: /\{[wubrgc]\}/i
+MANA_COST: /(\{([0-9]+|[wubrgcx])\})+/i
+COLOR: "white" | "blue" | "black" | "red" | "green"
+NONWORD: /non(artifact|creature|enchantment|land|legendary|basic|white|blue|black|red|green)/i
+TYPE: "creature" | "artifact" | "enchantment" | "land"
+// Creature types are the capitalized words the other rules leave (card names are `~`).
+SUBTYPE: /(?!(?:NOT_SUBTYPES)(?![a-z'-]))[A-Z][a-z']*(?:-[A-Z][a-z']*)*/
+NUMBER: /\d+/
+NUMWORD: "a" | "an" | "one" | "two" | "three" | "four" | "five" | "six" | "seven" | "eight"
+    | "nine" | "ten"
+KEYWORD: KEYWORD_WORDS
+%import common.WS
+%ignore WS
+"""
+
+
+def singular(word: str) -> str:
+    """A creature type from its plural as Oracle text writes it ("Elves" -> "Elf",
+    "Merfolk" -> "Merfolk")."""
+    if word.lower() in _SAME_PLURAL:
+        return word
+    if word.endswith("ves"):
+        return word[:-3] + "f"
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+_SAME_PLURAL = frozenset({"merfolk", "sheep", "kithkin", "fish", "moonfolk", "ox"})
+
+# Capitalized words that are not creature types where a creature type may stand.
+_NOT_SUBTYPES = (
+    "Creatures?|Artifacts?|Enchantments?|Lands?|Permanents?|Spells?|Cards?|Players?|Tokens?|"
+    "Planeswalkers?|Other|All|Each|Target|Enchanted|Equipped|Legendary|Basic|You|Your|Non\\w*"
+)
+
+
+def _grammar() -> str:
+    words = " | ".join(f'"{w}"' for w in _KEYWORD_WORDS if not w.startswith("protection"))
+    g = GRAMMAR.replace("KEYWORD: KEYWORD_WORDS", f"KEYWORD: {words}")
+    g = g.replace("NOT_SUBTYPES", _NOT_SUBTYPES)
+    # Every literal word matches in any case: a sentence starts with a capital.
+    return re.sub(r'"([^"\n]+)"(?!i)', r'"\1"i', g)
+
+
+@functools.cache
+def parser() -> Lark:
+    """The parser, built once (a fraction of a second)."""
+    return Lark(
+        _grammar(),
+        parser="earley",
+        lexer="dynamic",
+        start=["spell", "activated", "triggered", "static", "mana"],
+        ambiguity="resolve",
+    )
+
+
+class Unsupported(ValueError):
+    """A text the vocabulary cannot say: the sentence and why."""
+
+
+@dataclass
+class Scope:
+    """What one ability's parse collects beside its effects: its targets in the order the
+    text names them, and the last object named (what "it" and "that creature" mean)."""
+
+    targets: list[Any] = field(default_factory=list)
+    last: str = "self"
+    # The player a sentence last named as a subject: "Target player draws two cards and
+    # loses 2 life" (the second clause's subject is the first's).
+    subject: str = "you"
+
+    def add_target(self, spec: Any) -> str:
+        self.targets.append(spec)
+        n = len(self.targets) - 1
+        if n > 2:
+            raise Unsupported("more than three targets")
+        ref = "target" if n == 0 else f"target{n}"
+        self.last = ref
+        return ref
+
+
+def _num(tok: Any) -> int | str:
+    if isinstance(tok, (int, str)) and not isinstance(tok, Token):
+        return tok
+    s = str(tok).lower()
+    if s == "x":
+        return "X"
+    return NUMBER_WORDS[s] if s in NUMBER_WORDS else int(s)
+
+
+def _pt(tok: Token) -> tuple[Any, Any]:
+    def one(s: str) -> int | str:
+        if s.lstrip("+-") == "x":
+            return "-X" if s.startswith("-") else "X"
+        return int(s)
+
+    p, t = str(tok).lower().split("/")
+    return one(p), one(t)
+
+
+def _mana(tok: Token) -> str:
+    return str(tok).upper()
+
+
+def _kw(words: str) -> str:
+    return words.replace(" ", "_")
+
+
+@v_args(inline=True)
+class ToData(Transformer[Any, Any]):
+    """A parse tree to card-data fragments: `spell` / `activated` / `triggered` give
+    dicts in the shape of `carddb`'s models; every rule below gives the pieces they hold.
+    Targets are collected in the order the text names them (`Scope`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scope = Scope()
+
+    # ---------------------------------------------------------------- entry points
+    def spell(self, effects: list[Any]) -> dict[str, Any]:
+        return _with_targets({"effects": effects}, self.scope)
+
+    def activated(self, cost: dict[str, Any], effects: list[Any], timing: Any = None) -> Any:
+        out = {**cost, "effects": effects}
+        out = _with_targets(out, self.scope)
+        if timing:
+            out["timing"] = timing
+        return out
+
+    def triggered(self, trig: dict[str, Any], *rest: Any) -> dict[str, Any]:
+        effects = rest[-1]
+        out = {**trig}
+        if len(rest) == 2:
+            out["if"] = [rest[0]]
+        out["effects"] = effects
+        return _with_targets(out, self.scope)
+
+    def static(self, s: dict[str, Any], keep: Any = None) -> dict[str, Any]:
+        if keep is not None:
+            s["rules"] = [*s.get("rules", []), "doesnt_remove_source"]
+        return s
+
+    def doesnt_remove(self) -> bool:
+        return True
+
+    def mana(self, out: list[str], dmg: Any = None) -> dict[str, Any]:
+        d: dict[str, Any] = {"add": out}
+        if dmg:
+            d["damage_to_you"] = dmg
+        return d
+
+    # ---------------------------------------------------------------- costs
+    def cost(self, *parts: Any) -> dict[str, Any]:
+        mana = [p for p in parts if isinstance(p, str) and p != "{T}"]
+        tap = "{T}" in parts
+        sac = any(p is True for p in parts)
+        if len(mana) > 1:
+            raise Unsupported("a cost with two mana parts")
+        text = ", ".join([*mana, *(["{T}"] if tap else [])])
+        out: dict[str, Any] = {"cost": text}
+        if sac:
+            out["sacrifice_self"] = True
+        return out
+
+    def cost_mana(self, tok: Token) -> str:
+        return _mana(tok)
+
+    def cost_tap(self) -> str:
+        return "{T}"
+
+    def cost_sacrifice_self(self) -> bool:
+        return True
+
+    def only_your_turn(self) -> str:
+        return "your_turn"
+
+    def only_sorcery(self) -> str:
+        return "sorcery"
+
+    # ---------------------------------------------------------------- mana
+    def mana_one(self, s: Token) -> list[str]:
+        return [_mana(s)[1]]
+
+    def mana_two(self, a: Token, b: Token) -> list[str]:
+        return [_mana(a)[1], _mana(b)[1]]
+
+    def mana_any(self) -> list[str]:
+        return ["W", "U", "B", "R", "G"]
+
+    def damage_to_you(self, n: Any) -> Any:
+        return n
+
+    # ---------------------------------------------------------------- triggers
+    def t_enters(self) -> dict[str, Any]:
+        return {"event": "enters"}
+
+    def t_dies(self) -> dict[str, Any]:
+        return {"event": "dies"}
+
+    def t_upkeep(self) -> dict[str, Any]:
+        return {"event": "upkeep"}
+
+    def t_end_step_each(self) -> dict[str, Any]:
+        return {"event": "end_step", "whose": "each"}
+
+    def t_end_step_you(self) -> dict[str, Any]:
+        return {"event": "end_step"}
+
+    def t_attacks(self) -> dict[str, Any]:
+        return {"event": "attacks"}
+
+    def t_blocks(self) -> dict[str, Any]:
+        return {"event": "blocks"}
+
+    def t_damage_to_opponent(self) -> dict[str, Any]:
+        return {"event": "damage_to_opponent"}
+
+    def t_targeted(self) -> dict[str, Any]:
+        return {"event": "targeted_by_opponent"}
+
+    def if_not_attacked(self) -> str:
+        return "not_attacked_this_turn"
+
+    # ---------------------------------------------------------------- sentences
+    def sentences(self, *ss: list[Any]) -> list[Any]:
+        return [op for s in ss for op in s]
+
+    def sentence(self, *clauses: Any) -> list[Any]:
+        self.scope.subject = "you"
+        out: list[Any] = []
+        for c in clauses:
+            out.extend(c if isinstance(c, list) else [c])
+        return out
+
+    def clauses(self, *cs: Any) -> list[Any]:
+        return self.sentence(*cs)
+
+    def may(self, eff: Any) -> dict[str, Any]:
+        return {"may": {"effects": eff if isinstance(eff, list) else [eff]}}
+
+    def may_damage(self, _src: Any, n: Any, to: list[str]) -> dict[str, Any]:
+        return {"may": {"effects": [{"damage": {"amount": n, "to": t}} for t in to]}}
+
+    def damage(self, _src: Any, n: Any, to: list[str], n2: Any = None, to2: Any = None) -> Any:
+        ops = [{"damage": {"amount": n, "to": t}} for t in to]
+        if n2 is not None:
+            ops += [{"damage": {"amount": n2, "to": t}} for t in to2]
+        return ops
+
+    def to_any(self) -> list[str]:
+        return [self.scope.add_target("any")]
+
+    def to_target_player(self) -> list[str]:
+        return [self.scope.add_target("player")]
+
+    def to_target(self, ref: str) -> list[str]:
+        return [ref]
+
+    def to_each_creature(self) -> list[str]:
+        return ["all_creatures"]
+
+    def to_everything(self) -> list[str]:
+        return ["all_creatures", "you", "each_opponent"]
+
+    def to_player(self, p: str) -> list[str]:
+        return [p]
+
+    def destroy(self, what: str) -> dict[str, Any]:
+        return {"destroy": {"what": what}}
+
+    def exile(self, what: str) -> dict[str, Any]:
+        return {"exile": {"what": what}}
+
+    def sacrifice(self, what: str) -> dict[str, Any]:
+        return {"sacrifice": {"what": what}}
+
+    def bounce(self, what: str) -> dict[str, Any]:
+        return {"return_to_hand": {"what": what}}
+
+    def return_from_graveyard(self, what: str) -> dict[str, Any]:
+        return {"return_to_hand": {"what": what}}
+
+    def counter(self, what: str) -> dict[str, Any]:
+        return {"counter": {"what": what}}
+
+    def counter_unless(self, what: str, cost: Token) -> dict[str, Any]:
+        if what != "target":
+            raise Unsupported("counter-unless of a second target")
+        return {"counter_unless_pay": {"cost": _mana(cost), "what": "target"}}
+
+    def untap(self, what: str) -> dict[str, Any]:
+        return {"untap": {"what": what}}
+
+    def tap(self, what: str) -> dict[str, Any]:
+        return {"tap": {"what": what}}
+
+    def gain_control(self, what: str, _eot: Any = None) -> dict[str, Any]:
+        if _eot is None:
+            return {"gain_control": {"what": what, "duration": "forever"}}
+        return {"gain_control": {"what": what}}
+
+    def _player_op(self, name: str, key: str, args: tuple[Any, ...], **extra: Any) -> Any:
+        who = self.scope.subject
+        if len(args) == 2:
+            who = self.scope.subject = args[0]
+        n = args[-1]
+        if who == "each_player":
+            return [
+                {name: {key: n, "who": "you", **extra}},
+                {name: {key: n, "who": "each_opponent", **extra}},
+            ]
+        return {name: {key: n, "who": who, **extra}}
+
+    def draw(self, *args: Any) -> Any:
+        return self._player_op("draw", "count", args)
+
+    def discard(self, *args: Any) -> Any:
+        rnd = args and args[-1] == "random"
+        if rnd:
+            args = args[:-1]
+        return self._player_op("discard", "count", args, **({"random": True} if rnd else {}))
+
+    def at_random(self) -> str:
+        return "random"
+
+    def gain_life(self, *args: Any) -> Any:
+        return self._player_op("gain_life", "amount", args)
+
+    def lose_life(self, *args: Any) -> Any:
+        return self._player_op("lose_life", "amount", args)
+
+    def drain_gain(self) -> dict[str, Any]:
+        # "You gain life equal to the life lost this way" after "each opponent loses N".
+        return {"gain_life_equal": True}
+
+    def mill(self, *args: Any) -> Any:
+        return self._player_op("mill", "count", args)
+
+    def scry(self, n: Any) -> dict[str, Any]:
+        return {"scry": {"count": n}}
+
+    def surveil(self, n: Any) -> dict[str, Any]:
+        return {"surveil": {"count": n}}
+
+    def pump(self, what: str, pt: Token, *rest: Any) -> list[Any]:
+        p, t = _pt(pt)
+        ops: list[Any] = [{"pump": {"what": what, "power": p, "toughness": t}}]
+        kws = [r for r in rest if isinstance(r, list)]
+        if kws:
+            ops.append({"grant": {"what": what, "keywords": kws[0]}})
+        return ops
+
+    def grant(self, what: str, kws: list[str], _eot: Any) -> dict[str, Any]:
+        return {"grant": {"what": what, "keywords": kws}}
+
+    def set_base_pt(self, what: str, pt: Token, _eot: Any) -> dict[str, Any]:
+        p, t = _pt(pt)
+        return {"set_base_pt": {"what": what, "power": p, "toughness": t}}
+
+    def create_token(self, n: Any, pt: Token, *rest: Any) -> dict[str, Any]:
+        p, t = _pt(pt)
+        colors: list[str] = []
+        subtypes: list[str] = []
+        kws: list[str] = []
+        for r in rest:
+            if isinstance(r, tuple) and r[0] == "colors":
+                colors = r[1]
+            elif isinstance(r, tuple) and r[0] == "subtypes":
+                subtypes = r[1]
+            elif isinstance(r, tuple) and r[0] == "kws":
+                kws = r[1]
+        token = {
+            "types": ["creature"],
+            "subtypes": subtypes,
+            "colors": colors,
+            "power": p,
+            "toughness": t,
+            "keywords": kws,
+        }
+        return {"create_token": {"token": token, "count": n}}
+
+    def token_keywords(self, kws: list[str]) -> tuple[str, list[str]]:
+        return ("kws", kws)
+
+    def colors(self, *cs: Token) -> tuple[str, list[str]]:
+        return ("colors", [COLOR_OF_WORD[str(c).lower()] for c in cs])
+
+    def subtypes(self, *ws: Token) -> tuple[str, list[str]]:
+        return ("subtypes", [str(w) for w in ws])
+
+    def add_counter(self, n: Any, kind: Token, what: str) -> dict[str, Any]:
+        return {"add_counter": {"what": what, "counter": str(kind), "count": n}}
+
+    def fight(self, a: str, b: str) -> dict[str, Any]:
+        return {"fight": {"what": a, "other": b}}
+
+    def prevent(self) -> dict[str, Any]:
+        return {"prevent_combat_damage": {}}
+
+    def until_eot(self) -> bool:
+        return True
+
+    def all_types(self) -> str:
+        return "all_types"
+
+    def still_land(self) -> str:
+        return "still_land"
+
+    def animate(self, *parts: Any) -> list[Any]:
+        what = next(p for p in parts if isinstance(p, str) and p not in ("all_types", "still_land"))
+        pt = next(p for p in parts if isinstance(p, Token) and p.type == "PT")
+        subtypes = [str(p) for p in parts if isinstance(p, Token) and p.type == "SUBTYPE"]
+        types = [str(p).lower() for p in parts if isinstance(p, Token) and p.type == "ANIM_TYPE"]
+        if "still_land" not in parts:
+            raise Unsupported("a permanent that becomes a creature and stops being what it was")
+        p, t = _pt(pt)
+        op: dict[str, Any] = {
+            "what": what,
+            "add_types": [*types, "creature"],
+            "power": p,
+            "toughness": t,
+        }
+        if "all_types" in parts:
+            op["all_creature_types"] = True
+        ops: list[Any] = [{"animate": op}]
+        if subtypes:
+            ops.append(
+                {"add_subtypes": {"what": what, "subtypes": subtypes, "duration": "end_of_turn"}}
+            )
+        return ops
+
+    # ---------------------------------------------------------------- statics
+    def static_pt(self, aff: Any, pt: Token, *more: dict[str, Any]) -> dict[str, Any]:
+        p, t = _pt(pt)
+        if isinstance(p, str) or isinstance(t, str):
+            raise Unsupported("a static P/T change of X")
+        out: dict[str, Any] = {"affects": aff, "modify_pt": [p, t]}
+        return _merge_more(out, more)
+
+    def static_kw(self, aff: Any, kws: list[str], *more: dict[str, Any]) -> dict[str, Any]:
+        return _merge_more({"affects": aff, "add_keywords": kws}, more)
+
+    def static_cant_block(self, aff: Any) -> dict[str, Any]:
+        return {"affects": aff, "rules": ["cant_block"]}
+
+    def static_cant_attack(self, aff: Any) -> dict[str, Any]:
+        return {"affects": aff, "rules": ["cant_attack"]}
+
+    def static_cant_attack_block(self, aff: Any) -> dict[str, Any]:
+        return {"affects": aff, "rules": ["cant_attack", "cant_block"]}
+
+    def static_control(self) -> dict[str, Any]:
+        return {"affects": "enchanted", "control": "you"}
+
+    def more_kw(self, kws: list[str]) -> dict[str, Any]:
+        return {"add_keywords": kws}
+
+    def more_cant_block(self) -> dict[str, Any]:
+        return {"rules": ["cant_block"]}
+
+    def aff_enchanted(self) -> str:
+        return "enchanted"
+
+    def aff_equipped(self) -> str:
+        return "equipped"
+
+    def aff_self(self) -> str:
+        return "self"
+
+    def aff_group(self, *parts: Any) -> dict[str, Any]:
+        f: dict[str, Any] = {}
+        for p in parts:
+            if p == "other":
+                f["other"] = True
+            else:
+                f.update(p)
+        return f
+
+    def other(self) -> str:
+        return "other"
+
+    def group(self, *parts: Any) -> dict[str, Any]:
+        return _merge_filters(parts)
+
+    def group_subtype(self, tok: Token, ctl: Any = None) -> dict[str, Any]:
+        return {"subtypes": [singular(str(tok))], **(ctl or {})}
+
+    def np_creatures(self) -> dict[str, Any]:
+        return {"types": ["creature"]}
+
+    def np_subtype_creatures(self, tok: Token) -> dict[str, Any]:
+        return {"types": ["creature"], "subtypes": [str(tok)]}
+
+    # ---------------------------------------------------------------- objects
+    def self_ref(self) -> str:
+        self.scope.last = "self"
+        return "self"
+
+    def it_ref(self) -> str:
+        return self.scope.last
+
+    def enchanted_ref(self) -> str:
+        return "enchanted"
+
+    def equipped_ref(self) -> str:
+        raise Unsupported("an effect on the equipped creature")
+
+    def all_creatures_ref(self) -> str:
+        return "all_creatures"
+
+    def target(self, spec: Any) -> str:
+        return self.scope.add_target(spec)
+
+    def tfilter(self, *parts: Any) -> Any:
+        return _target_spec(parts)
+
+    def ctl_you(self) -> dict[str, Any]:
+        return {"controller": "you"}
+
+    def ctl_opponent(self) -> dict[str, Any]:
+        return {"controller": "opponent"}
+
+    def from_your_graveyard(self) -> dict[str, Any]:
+        return {"zone": "graveyard", "owner": "you"}
+
+    def from_a_graveyard(self) -> dict[str, Any]:
+        return {"zone": "graveyard"}
+
+    def other_than(self) -> dict[str, Any]:
+        return {"other": True}
+
+    def that_is(self, a: Token, b: Token) -> dict[str, Any]:
+        return {"colors": [COLOR_OF_WORD[str(a).lower()], COLOR_OF_WORD[str(b).lower()]]}
+
+    def adj_color(self, c: Token) -> dict[str, Any]:
+        return {"colors": [COLOR_OF_WORD[str(c).lower()]]}
+
+    def adj_not_color(self, c: Token) -> dict[str, Any]:
+        return {"not_colors": [COLOR_OF_WORD[str(c).lower()]]}
+
+    def adj_not(self, tok: Token) -> dict[str, Any]:
+        w = str(tok)[3:].lower()
+        if w in COLOR_OF_WORD:
+            return {"not_colors": [COLOR_OF_WORD[w]]}
+        if w in ("legendary", "basic"):
+            return {"not_supertypes": [w]}
+        return {"not_types": [w]}
+
+    def adj_legendary(self) -> dict[str, Any]:
+        return {"supertypes": ["legendary"]}
+
+    def adj_basic(self) -> dict[str, Any]:
+        return {"supertypes": ["basic"]}
+
+    def adj_not_subtype(self, tok: Token) -> dict[str, Any]:
+        return {"not_subtypes": [str(tok)]}
+
+    def adj_subtype(self, tok: Token) -> dict[str, Any]:
+        return {"subtypes": [str(tok)]}
+
+    def noun_type(self, tok: Token) -> dict[str, Any]:
+        return {"noun": str(tok).lower()}
+
+    def noun_permanent(self) -> dict[str, Any]:
+        return {"noun": "permanent"}
+
+    def noun_spell(self) -> dict[str, Any]:
+        return {"noun": "spell"}
+
+    def noun_player(self) -> dict[str, Any]:
+        return {"noun": "player"}
+
+    def noun_planeswalker(self) -> dict[str, Any]:
+        return {"noun": "planeswalker"}
+
+    def noun_card_of_type(self, tok: Token) -> dict[str, Any]:
+        return {"noun": "card", "types": [str(tok).lower()]}
+
+    def noun_card(self) -> dict[str, Any]:
+        return {"noun": "card"}
+
+    # ---------------------------------------------------------------- players
+    def p_you(self) -> str:
+        return "you"
+
+    def p_target(self) -> str:
+        return self.scope.add_target("player")
+
+    def p_each_opponent(self) -> str:
+        return "each_opponent"
+
+    def p_that_player(self) -> str:
+        return "that_player"
+
+    def p_each_player(self) -> str:
+        return "each_player"
+
+    # ---------------------------------------------------------------- words
+    def keywords(self, *ks: Any) -> list[str]:
+        out: list[str] = []
+        for k in ks:
+            out.extend(k)
+        return out
+
+    def keyword(self, *toks: Token) -> list[str]:
+        words = [str(t).lower() for t in toks]
+        if len(words) == 1 and words[0] not in COLOR_OF_WORD:
+            return [_kw(words[0])]
+        return [f"protection_from_{w}" for w in words]
+
+    def count(self, tok: Token) -> Any:
+        return _num(tok)
+
+    def count_x(self) -> str:
+        return "X"
+
+
+def _merge_more(out: dict[str, Any], more: tuple[dict[str, Any], ...]) -> dict[str, Any]:
+    for m in more:
+        for k, v in m.items():
+            out[k] = [*out.get(k, []), *v]
+    return out
+
+
+def _merge_filters(parts: tuple[Any, ...]) -> dict[str, Any]:
+    f: dict[str, Any] = {}
+    for p in parts:
+        for k, v in p.items():
+            if isinstance(v, list):
+                f[k] = [*f.get(k, []), *v]
+            else:
+                f[k] = v
+    return f
+
+
+def _target_spec(parts: tuple[Any, ...]) -> Any:
+    """A target phrase's filter parts to a `carddb` target: a bare kind where the phrase
+    is one ("target creature"), otherwise a mapping with its kind."""
+    nouns = [p for p in parts if "noun" in p]
+    rest = [{k: v for k, v in p.items() if k != "noun"} for p in parts]
+    f = _merge_filters(tuple(rest))
+    kinds = [n["noun"] for n in nouns]
+    zone = f.pop("zone", None)
+    if kinds == ["card"] or zone == "graveyard":
+        if zone != "graveyard" or kinds != ["card"]:
+            raise Unsupported("a card target outside a graveyard")
+        kind = "graveyard_card"
+    elif kinds == ["player", "planeswalker"] or kinds == ["player"]:
+        if f:
+            raise Unsupported("a filtered player target")
+        return "player"
+    elif kinds == ["creature"]:
+        kind = "creature"
+    elif kinds == ["land"]:
+        kind = "land"
+    elif kinds == ["spell"]:
+        kind = "spell"
+    elif kinds == ["enchantment"] and not f:
+        return "enchantment"
+    elif kinds == ["permanent"]:
+        kind = "permanent"
+    elif all(k in ("artifact", "enchantment", "creature", "land") for k in kinds):
+        kind = "permanent"
+        f["types"] = [*kinds, *f.get("types", [])]
+    elif kinds == ["creature", "planeswalker"]:
+        kind = "creature"  # this pool has no planeswalkers
+    else:
+        raise Unsupported(f"a target that is {' or '.join(kinds)}")
+    if not f:
+        return kind
+    return {"kind": kind, **f}
+
+
+def _with_targets(out: dict[str, Any], scope: Scope) -> dict[str, Any]:
+    if scope.targets:
+        out = {**out, "targets": list(scope.targets)}
+    return out
