@@ -97,7 +97,7 @@ def _load(path: Path) -> Any:
                 f"{path}: more than {MAX_DATABASE_BYTES:,} bytes once unpacked (nothing was read)"
             )
     try:
-        return json.loads(data)
+        return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:
         raise InputFileError(f"{path}: not UTF-8 text (byte {e.start})") from None
     except RecursionError:

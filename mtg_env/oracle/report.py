@@ -22,7 +22,7 @@ TOP_SENTENCES = 40
 def template_of(sentence: str) -> str:
     """A sentence with its numbers and mana costs generalized."""
     s = re.sub(r"(\{[^}]+\})+", "{COST}", sentence)
-    return re.sub(r"(?<![\w/+-])[+-]?\d+(?=\b)", "N", s)
+    return re.sub(r"(?<!\w)[+-]?\d+\b", "N", s)
 
 
 @dataclass
