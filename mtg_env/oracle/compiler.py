@@ -341,12 +341,14 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             entry.update(fields)
             out.lines.append(("keywords", True))
             continue
-        if line.lower().startswith("choose one"):
+        if line.lower().startswith("choose "):
+            # "Choose one —" only: the engine's modal spells have exactly one mode chosen
+            # (CR 700.2); "choose one or both", "choose two" are reported, not misread.
             bullets = []
             while i < len(lines) and lines[i].startswith("•"):
                 bullets.append(lines[i].lstrip("• ").strip())
                 i += 1
-            if not is_spell or len(bullets) < 2:
+            if not is_spell or len(bullets) < 2 or line.rstrip(" —-") != "Choose one":
                 out.problems.append(Problem(normalize(line, card.name), "a modal ability"))
                 out.lines.append(("modal", False))
                 continue
@@ -387,8 +389,9 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
                 )
             )
             out.lines.append(("spell", False))
-        elif modes:
-            entry["spell"] = {"modes": modes}
+        elif modes or any(kind == "modal" for kind, _ in out.lines):
+            if modes:
+                entry["spell"] = {"modes": modes}
         else:
             text = normalize(" ".join(spell_lines), card.name)
             try:

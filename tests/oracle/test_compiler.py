@@ -253,6 +253,16 @@ def test_a_new_token_gets_an_entry_and_a_known_token_its_name() -> None:
             "a power or toughness not a number",
         ),
         (
+            OracleCard(
+                "Both",
+                "Instant",
+                "Choose one or both —\n• Draw a card.\n• Scry 1.",
+                "{U}",
+            ),
+            "Choose one or both —",
+            "a modal ability",
+        ),
+        (
             OracleCard("Bear", "Creature — Bear", "~ enters tapped.", "{1}{G}", "2", "2"),
             "~ enters tapped .",
             "no template reads this static ability",
