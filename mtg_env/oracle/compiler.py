@@ -36,7 +36,6 @@ SELF_WORDS = (
     "this permanent",
     "this spell",
 )
-ENCHANT_KINDS = {"creature": "creature", "land": "land", "permanent": "permanent"}
 
 
 @dataclass(frozen=True)
@@ -159,9 +158,6 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     red", "Ward {2}", "Enchant creature", "Equip {1}") as keywords and card fields, or
     None when the line is not one."""
     low = line.lower().rstrip(".")
-    m = re.fullmatch(r"enchant (creature|land|permanent)", low)
-    if m:
-        return [], {"enchant": ENCHANT_KINDS[m.group(1)]}
     m = re.fullmatch(r"equip (\{[0-9]+\})", low)
     if m:
         return [], {"equip": m.group(1)}
@@ -332,6 +328,16 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
     while i < len(lines):
         line = lines[i]
         i += 1
+        if line.lower().startswith("enchant "):
+            # What an Aura can enchant is a target filter (CR 303.4a): the target grammar.
+            norm = normalize(line, card.name)
+            try:
+                entry["enchant"] = _parse("enchant", norm, vocab)[0]
+                out.lines.append(("enchant", True))
+            except (UnexpectedInput, Unsupported) as e:
+                out.problems.append(_problem(line, card.name, e))
+                out.lines.append(("enchant", False))
+            continue
         kl = keyword_line(line)
         if kl is not None:
             kws, fields = kl

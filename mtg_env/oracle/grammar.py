@@ -39,6 +39,7 @@ triggered: trigger "," intervening? sentences
 static: static_sentence "." (doesnt_remove ".")?
 doesnt_remove: "this" "effect" "doesn't" "remove" "~"
 mana: "{t}" ":" "add" mana_out "." (damage_to_you ".")?
+enchant: "enchant" tfilter
 
 // ------------------------------------------------------------------ costs
 cost: cost_part ("," cost_part)*
@@ -244,7 +245,7 @@ def parser() -> Lark:
         _grammar(),
         parser="earley",
         lexer="dynamic",
-        start=["spell", "activated", "triggered", "static", "mana"],
+        start=["spell", "activated", "triggered", "static", "mana", "enchant"],
         ambiguity="resolve",
     )
 
@@ -337,6 +338,13 @@ class ToData(Transformer[Any, Any]):
 
     def doesnt_remove(self) -> bool:
         return True
+
+    def enchant(self, spec: Any) -> Any:
+        kind = spec["kind"] if isinstance(spec, dict) else spec
+        if kind not in ("creature", "land", "permanent"):
+            # The engine attaches Auras to permanents only (no Curses on players).
+            raise Unsupported(f"an Aura that enchants a {kind}")
+        return spec
 
     def mana(self, out: list[str], dmg: Any = None) -> dict[str, Any]:
         d: dict[str, Any] = {"add": out}

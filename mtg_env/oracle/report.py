@@ -39,6 +39,7 @@ class Coverage:
     by_layout: dict[str, list[int]] = field(default_factory=dict)
     by_template: dict[str, list[int]] = field(default_factory=dict)  # lines, not cards
     unsupported: Counter[str] = field(default_factory=Counter)  # template -> cards
+    unsupported_commons: Counter[str] = field(default_factory=Counter)  # the same, commons
     reasons: Counter[str] = field(default_factory=Counter)
 
     def add(self, db: DbCard, result: Compiled | None, why: str = "") -> None:
@@ -64,6 +65,8 @@ class Coverage:
             if t not in seen:  # a card counts once per sentence template
                 seen.add(t)
                 self.unsupported[t] += 1
+                if db.common:
+                    self.unsupported_commons[t] += 1
                 self.reasons[p.reason] += 1
 
     def as_json(self) -> dict[str, Any]:
@@ -78,6 +81,7 @@ class Coverage:
             "by_layout": self.by_layout,
             "by_template": self.by_template,
             "unsupported": self.unsupported.most_common(TOP_SENTENCES),
+            "unsupported_commons": self.unsupported_commons.most_common(TOP_SENTENCES),
             "reasons": self.reasons.most_common(TOP_SENTENCES),
         }
 
@@ -109,6 +113,10 @@ class Coverage:
             f"## The {TOP_SENTENCES} most common unsupported sentences (cards)",
             "",
             *[f"1. {n:,}: `{t}`" for t, n in self.unsupported.most_common(TOP_SENTENCES)],
+            "",
+            f"## The {TOP_SENTENCES} most common unsupported sentences among commons (cards)",
+            "",
+            *[f"1. {n:,}: `{t}`" for t, n in self.unsupported_commons.most_common(TOP_SENTENCES)],
             "",
             "## The most common reasons (cards)",
             "",
