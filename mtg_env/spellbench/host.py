@@ -14,8 +14,12 @@ What it does, per the spec:
   `pass` first, each kind declared), `choose` to the acting seat's agent with the
   canonical seat decision, the `choice` checked (candidate in range, optional echoes
   equal), and `step` to the engine;
-- clocks (11.4): each decision's wall time against `max_decision_ms` and the seat's bank
-  (with its increment), each engine response against `engine_step_ms`;
+- clocks and limits (11.4): each decision's wall time against `max_decision_ms` and the
+  seat's bank (with its increment), each engine response against `engine_step_ms`; a
+  seat's decisions per turn, completed groups and answered decisions per game against
+  their caps (each per-game cap under half the game's), and at a cap the stalling rule
+  over the last 250 decisions (`stall_verdict`): the seat with more real choices forfeits
+  (`forfeit:stalling`), or, when neither made one, a `mandatory_loop` draw;
 - adjudication (11.5): a seat that times out, answers what cannot be read, picks an
   invalid candidate, answers an error or dies forfeits (`forfeit:<cause>`); an engine
   that errs, stalls, dies or fails validation halts the game (`halted`, with
@@ -25,8 +29,8 @@ What it does, per the spec:
 
 Each game is a record (`GameRecord`) with the fields `mtg-env evaluate` writes for a game
 (agent, opponent, seat, decks, score, turns, decisions) and the protocol's own (game id,
-outcome, classification, reason, digest). Not built: the stalling rule and the per-seat
-decision caps of 11.4, resource enforcement (reserved in v2.0), the run manifest.
+outcome, classification, reason, digest). Not built: resource enforcement (reserved in
+v2.0) and the run manifest.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ import queue
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -61,6 +66,14 @@ LIMITS = {
     "max_seat_steps_per_game": 49_999,
 }
 RESOURCES = {"cpus": 1, "memory_mb": 4096, "gpu": False, "engine_cpus": 1}
+# The stalling rule's trailing window: the last decisions answered by either seat.
+STALL_WINDOW = 250
+# A seat's caps and the game cap each must stay under half of (Section 11.4): two seats
+# within their caps never run a game into a truncation together.
+SEAT_CAPS = (
+    ("max_seat_decisions_per_game", "max_decisions"),
+    ("max_seat_steps_per_game", "max_steps"),
+)
 # What `game_start.engine_profile` copies from the engine's `hello_ok` (Section 10.2).
 PROFILE = (
     "rules_supported",
@@ -206,6 +219,12 @@ class Host:
         self.format = fmt
         self.tc = {**TIME_CONTROL, **(time_control or {})}
         self.limits = {**LIMITS, **(limits or {})}
+        for seat_cap, game_cap in SEAT_CAPS:
+            if not 2 * self.limits[seat_cap] < self.limits[game_cap]:
+                raise HostError(
+                    f"limits: {seat_cap} ({self.limits[seat_cap]}) must be below half of "
+                    f"{game_cap} ({self.limits[game_cap]})"
+                )
         self.engine: Peer | None = None
         self.hello: dict[str, Any] = {}
         self.names = ["A", "B"]
@@ -379,6 +398,9 @@ class Host:
     ) -> GameRecord:
         banks = [self.tc["bank_ms"], self.tc["bank_ms"]]
         seat_steps = [0, 0]
+        seat_groups = [0, 0]  # completed groups (physical decisions) per seat
+        turn_steps = [(-1, 0), (-1, 0)]  # per seat: (turn, decisions answered in it)
+        window: deque[tuple[int, bool]] = deque(maxlen=STALL_WINDOW)  # (seat, real choice)
         groups: list[tuple[int, int, int] | None] = [None, None]  # (id, index, count)
         open_group: int | None = None  # the seat whose group is partial
         kinds = set(self.hello["decision_kinds"])
@@ -426,6 +448,21 @@ class Host:
                 return self._forfeit(record, digest, agents, seat, pick)
             seat_steps[seat] += 1
             semantic = sd["candidates"][pick]["semantic"]
+            window.append((seat, semantic["kind"] != "pass" and len(sd["candidates"]) > 1))
+            if g["substep_index"] + 1 == g["substep_count"]:
+                seat_groups[seat] += 1
+            turn = int(sd["observation"]["turn"])
+            turn_steps[seat] = (turn, turn_steps[seat][1] + 1 if turn_steps[seat][0] == turn else 1)
+            if (
+                turn_steps[seat][1] >= self.limits["max_seat_decisions_per_turn"]
+                or seat_groups[seat] >= self.limits["max_seat_decisions_per_game"]
+                or seat_steps[seat] >= self.limits["max_seat_steps_per_game"]
+            ):
+                record.seat_steps = seat_steps
+                loser = stall_verdict(window, seat)
+                if loser is None:
+                    return self._draw(record, digest, agents, "mandatory_loop")
+                return self._forfeit(record, digest, agents, loser, "stalling")
             nxt = self._engine(
                 digest,
                 "step",
@@ -481,6 +518,27 @@ class Host:
         }
         return self._finish(record, agents, terminal, digest)
 
+    def _draw(
+        self,
+        record: GameRecord,
+        digest: ids.GameDigest,
+        agents: list[Peer | None],
+        reason: str,
+    ) -> GameRecord:
+        """A draw the host records itself (Section 11.5: a mandatory loop at a cap)."""
+        digest.adjudicate("natural", "draw", reason, None)
+        if self.engine is not None:
+            self.engine.close()
+            self.engine = None
+        terminal = {
+            "outcome": "draw",
+            "classification": "natural",
+            "winner": None,
+            "reason": reason,
+            "step_count": sum(record.seat_steps),
+        }
+        return self._finish(record, agents, terminal, digest)
+
     def _forfeit(
         self,
         record: GameRecord,
@@ -526,6 +584,21 @@ class Host:
                 peer.request(
                     "game_over", self.tc["game_start_ms"], game_id=record.game_id, terminal=terminal
                 )
+
+
+def stall_verdict(window: Iterable[tuple[int, bool]], capped: int) -> int | None:
+    """The stalling rule (Section 11.4), when seat `capped` reaches a cap: over the window
+    of the last decisions answered by either seat, the seat with more real choices (a
+    selection other than `pass` among two or more candidates) forfeits, the capped seat on
+    a tie; None when neither made one (a loop of mandatory actions: a draw, CR 104.4b)."""
+    real = [0, 0]
+    for seat, is_real in window:
+        real[seat] += is_real
+    if not any(real):
+        return None
+    if real[0] == real[1]:
+        return capped
+    return 0 if real[0] > real[1] else 1
 
 
 def _score(record: GameRecord) -> float:

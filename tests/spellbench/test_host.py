@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mtg_env.spellbench.host import GameRecord, Host, HostError
+from mtg_env.spellbench.host import GameRecord, Host, HostError, stall_verdict
 
 MTG_ENV = str(Path(sys.executable).parent / "mtg-env")
 ENGINE = [MTG_ENV, "spellbench", "engine", "--format", "classic"]
@@ -174,3 +174,38 @@ def test_the_host_command(tmp_path: Path) -> None:
     )  # fmt: skip
     assert one.returncode == 2 and len(one.stderr.strip().splitlines()) == 1
     assert "--agent" in one.stderr and "Traceback" not in one.stderr
+
+
+def test_the_stalling_rule_picks_the_seat_with_more_real_choices_or_a_draw() -> None:
+    """Section 11.4: over the trailing window, the seat with more real choices forfeits,
+    the seat that reached the cap on a tie, and no real choice at all is a mandatory loop
+    (a draw, None)."""
+    assert stall_verdict([(0, True), (1, False), (0, True), (1, True)], capped=1) == 0
+    assert stall_verdict([(0, True), (1, True)], capped=1) == 1
+    assert stall_verdict([(0, True), (1, True)], capped=0) == 0
+    assert stall_verdict([(0, False), (1, False)] * 300, capped=0) is None
+    assert stall_verdict([], capped=1) is None
+
+
+def test_a_seat_at_its_per_turn_cap_ends_the_game_by_the_stalling_rule() -> None:
+    """A seat that reaches `max_seat_decisions_per_turn` ends the game (Section 11.4): the
+    random bot makes more real choices in the window than the first-candidate bot, so it
+    forfeits for stalling, a rated game; the adjudication enters the digest."""
+    limits = {"max_seat_decisions_per_turn": 3}
+    host = Host(ENGINE, (RANDOM, FIRST), SECRET, "classic", limits=limits)
+    host._start_engine()
+    deck = sorted(host.decks())[0]
+    record = host.game(0, 0, deck, deck)
+    assert record.classification == "forfeit" and record.reason == "forfeit:stalling"
+    assert record.rated and record.score in (0.0, 1.0)
+    assert max(record.seat_steps) >= 3
+    plain = Host(ENGINE, (RANDOM, FIRST), SECRET, "classic")
+    plain._start_engine()
+    assert plain.game(0, 0, deck, deck).digest != record.digest
+    for h in (host, plain):
+        h.engine.close() if h.engine else None
+
+
+def test_per_game_seat_caps_must_stay_under_half_the_game_caps() -> None:
+    with pytest.raises(HostError, match="max_seat_steps_per_game"):
+        Host(ENGINE, (RANDOM, FIRST), SECRET, "classic", limits={"max_seat_steps_per_game": 50_000})
