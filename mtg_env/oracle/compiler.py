@@ -195,7 +195,8 @@ class Vocabulary:
         words: set[str] = set()
         for tl in type_lines:
             parts = re.split(r"\s+[—-]\s+", tl, maxsplit=1)
-            if len(parts) == 2 and "creature" in parts[0].lower() or "Tribal" in tl:
+            kinds = parts[0].lower()
+            if len(parts) == 2 and any(k in kinds for k in ("creature", "tribal", "kindred")):
                 words |= {w.lower() for w in parts[-1].split()}
         v = cls(frozenset(words))
         for t in tokens:
@@ -232,7 +233,7 @@ def _token_key(t: Mapping[str, Any]) -> tuple[Any, ...]:
 
 def _parse(start: str, text: str, vocab: Vocabulary) -> tuple[Any, ToData]:
     tree = parser().parse(text, start=start)
-    to = ToData()
+    to = ToData(vocab.subtypes)
     try:
         return to.transform(tree), to
     except VisitError as e:

@@ -205,20 +205,24 @@ KEYWORD: KEYWORD_WORDS
 """
 
 
-def singular(word: str) -> str:
+def singular(word: str, known: frozenset[str] = frozenset()) -> str:
     """A creature type from its plural as Oracle text writes it ("Elves" -> "Elf",
-    "Merfolk" -> "Merfolk")."""
+    "Merfolk" -> "Merfolk", "Zombies" -> "Zombie"). Where the plural could come from two
+    singulars ("Harpies", "Faeries"), the one among `known` (the lower-case subtypes the
+    card pool's type lines use) wins; without it, the "-ie" singular, the commoner."""
     if word.lower() in _SAME_PLURAL:
         return word
     if word.endswith("ves"):
-        return word[:-3] + "f"
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "sses", "xes")):
-        return word[:-2]
-    if word.endswith("s"):
-        return word[:-1]
-    return word
+        options = [word[:-3] + "f", word[:-1]]
+    elif word.endswith("ies"):
+        options = [word[:-1], word[:-3] + "y"]
+    elif word.endswith(("ches", "shes", "sses", "xes")):
+        options = [word[:-2], word[:-1]]
+    elif word.endswith("s"):
+        options = [word[:-1]]
+    else:
+        options = [word]
+    return next((o for o in options if o.lower() in known), options[0])
 
 
 _SAME_PLURAL = frozenset({"merfolk", "sheep", "kithkin", "fish", "moonfolk", "ox"})
@@ -308,9 +312,10 @@ class ToData(Transformer[Any, Any]):
     dicts in the shape of `carddb`'s models; every rule below gives the pieces they hold.
     Targets are collected in the order the text names them (`Scope`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, known: frozenset[str] = frozenset()) -> None:
         super().__init__()
         self.scope = Scope()
+        self.known = known  # lower-case subtypes of the pool's type lines (plurals)
 
     # ---------------------------------------------------------------- entry points
     def spell(self, effects: list[Any]) -> dict[str, Any]:
@@ -686,7 +691,7 @@ class ToData(Transformer[Any, Any]):
         return _merge_filters(parts)
 
     def group_subtype(self, tok: Token, ctl: Any = None) -> dict[str, Any]:
-        return {"subtypes": [singular(str(tok))], **(ctl or {})}
+        return {"subtypes": [singular(str(tok), self.known)], **(ctl or {})}
 
     def np_creatures(self) -> dict[str, Any]:
         return {"types": ["creature"]}

@@ -149,7 +149,7 @@ def compile_database(
         for c in cards
         if c.paper and not c.funny and (not wanted or wanted & {s.upper() for s in c.sets})
     ]
-    vocab = Vocabulary.of([])
+    vocab = Vocabulary.of(c.card.type_line for c in pool)
     cov = Coverage(name)
     results: list[Compiled] = []
     for db in pool:

@@ -1,0 +1,860 @@
+"""Card data back to Oracle text: the inverse of `compiler`. A compiled card
+(`engine.cards.CardDef`) is written as the Oracle text its abilities say, from the engine's
+structures alone: never from a stored text (a card's, an ability's, a mode's or a cost's),
+which would only repeat the original.
+
+What the structures do not record is decided by the templates Oracle text uses (and the
+core set follows): a permanent names itself "this creature" (artifact, land, Aura,
+Equipment), a spell by its name; keywords share one line in Oracle's order, Flash and
+costed keywords on lines of their own; a pronoun stands for the object last named; which
+clauses one sentence joins (`_joins`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..engine.cards import (
+    ActivatedAbility,
+    CardDef,
+    Cost,
+    Filter,
+    ManaAbility,
+    ManaCost,
+    Op,
+    SpellAbility,
+    StaticAbility,
+    TargetSpec,
+    TriggeredAbility,
+)
+from ..engine.constants import (
+    ARTIFACT,
+    COLOR_WORD_OF,
+    CREATURE,
+    ENCHANTMENT,
+    INSTANT,
+    LAND,
+    MANA_BITS,
+    SORCERY,
+    SUPERTYPE_NAMES,
+    TYPE_NAMES,
+)
+from .grammar import _SAME_PLURAL, NUMBER_WORDS, singular
+
+# The order Oracle text writes keywords in, on one line and in "has A and B" alike. The
+# core set's texts agree with it except for one pair that they write both ways (trample and
+# lifelink: tests/oracle/test_text.py's known differences).
+KEYWORD_ORDER: Final = (
+    "flash",
+    "defender",
+    "flying",
+    "first_strike",
+    "double_strike",
+    "vigilance",
+    "reach",
+    "deathtouch",
+    "lifelink",
+    "trample",
+    "hexproof",
+    "haste",
+    "indestructible",
+    "menace",
+    "plainswalk",
+    "islandwalk",
+    "swampwalk",
+    "mountainwalk",
+    "forestwalk",
+    "protection_from_white",
+    "protection_from_blue",
+    "protection_from_black",
+    "protection_from_red",
+    "protection_from_green",
+    "ward",
+)
+_COLOR_ORDER: Final = "WUBRG"
+_WORD_OF_NUMBER: Final = {v: k for k, v in NUMBER_WORDS.items() if k not in ("a", "an", "one")}
+_TYPE_ORDER: Final = (ARTIFACT, CREATURE, ENCHANTMENT, LAND)
+# Ops whose clause is about a player's life, cards or damage: a life or draw clause after
+# one of them joins its sentence ("... deals 3 damage to any target and you gain 3 life").
+_PLAYER_OPS: Final = frozenset({"damage", "draw", "discard", "gain_life", "lose_life", "mill"})
+_TARGET_REFS: Final = ("target", "target1", "target2")
+# Events whose trigger names the permanent itself: "it" in the effect then means it.
+_SELF_EVENTS: Final = frozenset(
+    {"enters", "dies", "attacks", "blocks", "damage_to_opponent", "targeted_by_opponent"}
+)
+
+
+def oracle_text(card: CardDef, tokens: Mapping[str, CardDef]) -> str:
+    """The Oracle text of `card` (reminder text left out), written from its structures;
+    `tokens` are its set's tokens, by name, for the tokens it creates."""
+    r = _Card(card, tokens)
+    return "\n".join(r.lines())
+
+
+# --------------------------------------------------------------------------- words
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _number(n: Any) -> str:
+    """A count as Oracle text writes it: "two", "X"; 1 is left to the caller ("a")."""
+    if isinstance(n, int) and n in _WORD_OF_NUMBER:
+        return _WORD_OF_NUMBER[n]
+    return str(n)
+
+
+def _count_of(n: Any, noun: str, plural: str | None = None) -> str:
+    """ "a card", "two cards", "X cards"."""
+    if n == 1:
+        return f"{_article(noun)} {noun}"
+    return f"{_number(n)} {plural or noun + 's'}"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou8" else "a"
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + ", and " + items[-1]
+
+
+def _or(items: Sequence[str]) -> str:
+    return " or ".join(items)
+
+
+def _sorted_keywords(kws: Any) -> list[str]:
+    return sorted(kws, key=lambda k: (KEYWORD_ORDER.index(k) if k in KEYWORD_ORDER else 99, k))
+
+
+def _keyword_words(kws: Any) -> list[str]:
+    """Keywords as words; protections from several colors share one "protection from A
+    and from B"."""
+    out: list[str] = []
+    prot: list[str] = []
+    for k in _sorted_keywords(kws):
+        if k.startswith("protection_from_"):
+            prot.append(k[len("protection_from_") :])
+        else:
+            out.append(k.replace("_", " "))
+    if prot:
+        out.append("protection from " + " and from ".join(prot))
+    return out
+
+
+def _keyword_list(kws: Any) -> str:
+    return _and(_keyword_words(kws))
+
+
+def _colors_in_order(mask: int) -> list[str]:
+    """Colors in Oracle's order: WUBRG, and a pair clockwise from the color the other
+    follows at most two steps later ({R}{W}, {G}{U})."""
+    idx = [i for i, c in enumerate(_COLOR_ORDER) if mask & MANA_BITS[c]]
+    if len(idx) == 2 and (idx[0] - idx[1]) % 5 in (1, 2):
+        idx.reverse()
+    return [_COLOR_ORDER[i] for i in idx]
+
+
+def _color_words(mask: int) -> list[str]:
+    return [COLOR_WORD_OF[MANA_BITS[c]] for c in _colors_in_order(mask)]
+
+
+def _mana(cost: ManaCost) -> str:
+    colored = "".join(
+        f"{{{c}}}" * sum(1 for p in cost.pips if p == MANA_BITS[c])
+        for c in _colors_in_order(sum(set(cost.pips)))
+    )
+    generic = f"{{{cost.generic}}}" if cost.generic or not (cost.pips or cost.x) else ""
+    return "{X}" * cost.x + generic + colored
+
+
+def _signed(v: Any, other: Any) -> str:
+    """One half of a P/T change: "+2", "-X"; a zero takes the other half's sign
+    ("-0/-3", "+3/+0")."""
+    if v == 0:
+        neg = other == "-X" or (isinstance(other, int) and other < 0)
+        return "-0" if neg else "+0"
+    if isinstance(v, str):
+        return v if v.startswith("-") else "+" + v
+    return f"{v:+d}"
+
+
+def _pt_change(p: Any, t: Any) -> str:
+    return f"{_signed(p, t)}/{_signed(t, p)}"
+
+
+def _plural(word: str) -> str:
+    """A creature type's plural (the inverse of `grammar.singular`)."""
+    if word.lower() in _SAME_PLURAL:
+        return word
+    for cand in (word[:-1] + "ves", word[:-1] + "ies", word + "es", word + "s"):
+        if singular(cand) == word:
+            return cand
+    # A plural `singular` misreads ("Zombies"): the English one.
+    return word + "s"
+
+
+def _type_words(mask: int) -> list[str]:
+    return [TYPE_NAMES[b] for b in _TYPE_ORDER if mask & b]
+
+
+# --------------------------------------------------------------------------- the card
+
+
+class _Card:
+    def __init__(self, card: CardDef, tokens: Mapping[str, CardDef]) -> None:
+        self.card = card
+        self.tokens = tokens
+        self.is_spell = bool(card.types & (INSTANT | SORCERY))
+
+    @property
+    def self_word(self) -> str:
+        """How the card's text names the card: a spell by its name, a permanent by what
+        it is."""
+        c = self.card
+        if self.is_spell:
+            return c.name
+        if c.types & CREATURE:
+            return "this creature"
+        for sub in ("Aura", "Equipment"):
+            if sub in c.subtypes:
+                return f"this {sub}"
+        for bit in (LAND, ARTIFACT, ENCHANTMENT):
+            if c.types & bit:
+                return f"this {TYPE_NAMES[bit]}"
+        return "this permanent"
+
+    def lines(self) -> list[str]:
+        c = self.card
+        out: list[str] = []
+        kws = set(c.keywords) - {"ward"}
+        if "flash" in kws:
+            # Flash (how the card is cast) is on a line of its own.
+            out.append("Flash")
+            kws.discard("flash")
+        if c.enchant is not None:
+            out.append("Enchant " + _Ability(self, ()).target_phrase(c.enchant))
+        if kws:
+            out.append(_cap(self._keyword_line(kws)))
+        rest: list[str] = []
+        for a in c.abilities:
+            if _is_ward(a):
+                assert isinstance(a, TriggeredAbility)
+                out.append(f"Ward {a.effects[0].args['cost']}")
+            else:
+                rest.append(self.ability(a))
+        out += rest
+        if c.spell is not None:
+            out += self.spell(c.spell)
+        return out
+
+    def _keyword_line(self, kws: set[str]) -> str:
+        # A keyword with words after it (protection from ...) follows a semicolon.
+        plain = [k for k in kws if not k.startswith("protection_from_")]
+        prot = [k for k in kws if k.startswith("protection_from_")]
+        parts = [", ".join(_keyword_words(plain))] if plain else []
+        if prot:
+            parts.append(_keyword_list(prot))
+        return "; ".join(parts)
+
+    def spell(self, spell: SpellAbility) -> list[str]:
+        if spell.modes:
+            return ["Choose one —"] + [
+                "• " + _Ability(self, m.targets).effects(m.effects) for m in spell.modes
+            ]
+        lines: list[str] = []
+        for text, new_line in _Ability(self, spell.targets).sentences(spell.effects):
+            if new_line or not lines:
+                lines.append(text)
+            else:
+                lines[-1] += " " + text
+        return lines
+
+    def ability(self, a: Any) -> str:
+        if isinstance(a, ManaAbility):
+            return self.mana(a)
+        if isinstance(a, ActivatedAbility):
+            if _is_equip(a):
+                return f"Equip {_mana(a.cost.mana)}"
+            ab = _Ability(self, a.targets)
+            cost = ab.cost(a.cost)
+            text = f"{cost}: {ab.effects(a.effects)}"
+            if a.timing == "sorcery":
+                text += " Activate only as a sorcery."
+            elif a.timing == "your_turn":
+                text += " Activate only during your turn."
+            return text
+        if isinstance(a, TriggeredAbility):
+            ab = _Ability(self, a.targets)
+            return ab.trigger(a) + ab.effects(a.effects, after_trigger=True)
+        assert isinstance(a, StaticAbility)
+        return self.static(a)
+
+    def mana(self, a: ManaAbility) -> str:
+        ab = _Ability(self, ())
+        colors = [c for c in "WUBRGC" if a.produce & MANA_BITS[c]]
+        if len(colors) >= 5:
+            out = "one mana of any color"
+        else:
+            ordered = _colors_in_order(a.produce) + (["C"] if "C" in colors else [])
+            out = " or ".join(f"{{{c}}}" for c in ordered)
+        text = f"{ab.cost(a.cost)}: Add {out}."
+        if a.pain:
+            text += f" {_cap(self.self_word)} deals {a.pain} damage to you."
+        return text
+
+    # ------------------------------------------------------------------- statics
+    def static(self, s: StaticAbility) -> str:
+        comps = {c.op: c.arg for c in s.components}
+        if comps.get("control") == "you" and s.affects.relation == "enchanted":
+            return "You control enchanted creature."
+        subject, plural = self._affected(s.affects)
+        parts: list[str] = []
+        if "modify_pt" in comps:
+            p, t = comps["modify_pt"]
+            parts.append(("get " if plural else "gets ") + _pt_change(p, t))
+        if "add_keywords" in comps:
+            parts.append(("have " if plural else "has ") + _keyword_list(comps["add_keywords"]))
+        rules = set(s.rules)
+        if {"cant_attack", "cant_block"} <= rules:
+            parts.append("can't attack or block")
+        elif "cant_attack" in rules:
+            parts.append("can't attack")
+        elif "cant_block" in rules:
+            parts.append("can't block")
+        text = f"{_cap(subject)} {' and '.join(parts)}."
+        if "doesnt_remove_source" in rules:
+            # The sentence names the card: "this Aura" would be the same words twice.
+            text += f" This effect doesn't remove {self.card.name}."
+        return text
+
+    def _affected(self, f: Filter) -> tuple[str, bool]:
+        """What a static ability affects, and whether that is plural."""
+        if f.relation == "self":
+            return self.self_word, False
+        if f.relation == "enchanted":
+            word = "equipped" if "Equipment" in self.card.subtypes else "enchanted"
+            return f"{word} creature", False
+        words: list[str] = []
+        if f.other:
+            words.append("other")
+        words += [SUPERTYPE_NAMES[b] for b in sorted(SUPERTYPE_NAMES) if f.supertypes & b]
+        words += _color_words(f.colors)
+        subs = sorted(f.subtypes)
+        if f.types & CREATURE:
+            words += subs + ["creatures"]
+        else:
+            words += [_plural(s) for s in subs]
+        if f.controller == "you":
+            words.append("you control")
+        elif f.controller == "opponent":
+            words.append("your opponents control")
+        return " ".join(words), True
+
+
+def _is_ward(a: Any) -> bool:
+    return (
+        isinstance(a, TriggeredAbility)
+        and a.event == "targeted_by_opponent"
+        and len(a.effects) == 1
+        and a.effects[0].name == "counter_unless_pay"
+        and "what" not in a.effects[0].args
+    )
+
+
+def _is_equip(a: ActivatedAbility) -> bool:
+    """Equip (CR 702.6a): attach to target creature you control, as a sorcery."""
+    return (
+        a.timing == "sorcery"
+        and not a.cost.tap
+        and not a.cost.sacrifice_self
+        and len(a.targets) == 1
+        and a.targets[0].kind == "creature"
+        and a.targets[0].filter == Filter(controller="you")
+        and [(o.name, o.args.get("to")) for o in a.effects] == [("attach", "target")]
+    )
+
+
+# --------------------------------------------------------------------------- abilities
+
+
+@dataclass
+class _Clause:
+    """One clause of a sentence: its ops (a P/T change and the keywords it grants are one
+    clause), its subject (a reference, or None for an imperative) and what it names."""
+
+    kind: str
+    ops: list[Op]
+    subject: str | None
+    objects: list[str] = field(default_factory=list)
+    duration: bool = False  # ends with "until end of turn"
+
+
+class _Ability:
+    """One ability's (or a spell's or mode's) text: its targets, and the references its
+    sentences have named so far."""
+
+    def __init__(self, card: _Card, targets: Sequence[TargetSpec]) -> None:
+        self.card = card
+        self.targets = list(targets)
+        self.named: set[str] = set()
+        self.last: str | None = None  # what "it" means now
+
+    # ------------------------------------------------------------------- costs, triggers
+    def cost(self, cost: Cost) -> str:
+        parts = []
+        if cost.mana:
+            parts.append(_mana(cost.mana))
+        if cost.tap:
+            parts.append("{T}")
+        if cost.sacrifice_self:
+            parts.append("Sacrifice " + self.card.self_word)
+            self.last = "self"
+        return ", ".join(parts)
+
+    def trigger(self, a: TriggeredAbility) -> str:
+        me = self.card.self_word
+        whose = "your" if a.whose == "you" else "the"
+        text = {
+            "enters": f"When {me} enters",
+            "dies": f"When {me} dies",
+            "attacks": f"Whenever {me} attacks",
+            "blocks": f"Whenever {me} blocks",
+            "damage_to_opponent": f"Whenever {me} deals damage to an opponent",
+            "targeted_by_opponent": (
+                f"Whenever {me} becomes the target of a spell or ability an opponent controls"
+            ),
+            "upkeep": f"At the beginning of {whose} upkeep",
+            "end_step": f"At the beginning of {whose} end step",
+        }[a.event]
+        if a.event in _SELF_EVENTS:
+            self.last = "self"
+        text += ", "
+        if "not_attacked_this_turn" in a.condition:
+            text += f"if {me} didn't attack this turn, "
+        return text
+
+    # ------------------------------------------------------------------- references
+    def target_phrase(self, t: TargetSpec) -> str:
+        """A target as its filter says it, without "target": "nonblack creature",
+        "creature card from your graveyard", "artifact or enchantment"."""
+        f = t.filter
+        adj: list[str] = []
+        adj += ["non" + SUPERTYPE_NAMES[b] for b in sorted(SUPERTYPE_NAMES) if f.not_supertypes & b]
+        adj += [SUPERTYPE_NAMES[b] for b in sorted(SUPERTYPE_NAMES) if f.supertypes & b]
+        adj += ["non" + w for w in _color_words(f.not_colors)]
+        many_colors = len(_color_words(f.colors)) > 1
+        if not many_colors:
+            adj += _color_words(f.colors)
+        adj += ["non" + w for w in _type_words(f.not_types)]
+        adj += [f"non-{s}" for s in sorted(f.not_subtypes)]
+        adj += sorted(f.subtypes)
+        kind = t.kind
+        if kind == "any":
+            return "any target"
+        if kind == "graveyard_card":
+            noun = " ".join([*_type_words(f.types), "card"])
+        elif kind == "permanent" and f.types:
+            noun = _or(_type_words(f.types))
+        else:
+            noun = kind
+        words = ", ".join(w for w in adj if w.startswith("non-"))
+        plain = " ".join(w for w in adj if not w.startswith("non-"))
+        phrase = " ".join(x for x in (words, plain, noun) if x)
+        if f.controller == "you":
+            phrase += " you control"
+        elif f.controller == "opponent":
+            # "You don't control" beside a target you control (a fight), else "an opponent".
+            mine = any(o.filter.controller == "you" for o in self.targets if o is not t)
+            phrase += " you don't control" if mine else " an opponent controls"
+        if kind == "graveyard_card":
+            phrase += " from your graveyard" if f.owner == "you" else " from a graveyard"
+        if f.other:
+            phrase += f" other than {self.card.self_word}"
+        if many_colors:
+            phrase += " that's " + _or(_color_words(f.colors))
+        return phrase
+
+    def _spec(self, ref: str) -> TargetSpec | None:
+        if ref in _TARGET_REFS:
+            i = _TARGET_REFS.index(ref)
+            return self.targets[i] if i < len(self.targets) else None
+        return None
+
+    def obj(self, ref: str, subject_of_sentence: bool = False, after_compound: bool = False) -> str:
+        """An object reference: a target named first in full, then "it" ("that creature"
+        to start a sentence after one that named two things)."""
+        spec = self._spec(ref)
+        if spec is not None:
+            if ref not in self.named:
+                self.named.add(ref)
+                self.last = ref
+                return "target " + self.target_phrase(spec)
+            if subject_of_sentence and after_compound:
+                return "that " + ("creature" if spec.kind == "creature" else "permanent")
+            return "it"
+        if ref == "self":
+            if self.last == "self" and not self.card.is_spell:
+                return "it"
+            return self.card.self_word
+        return {
+            "enchanted": "enchanted creature",
+            "all_creatures": "all creatures",
+            "each_opponent": "each opponent",
+            "you": "you",
+            "that_player": "that player",
+        }.get(ref, ref)
+
+    def player(self, ref: str) -> str:
+        if ref in _TARGET_REFS:
+            if ref not in self.named:
+                self.named.add(ref)
+                return "target player"
+            return "that player"
+        return self.obj(ref)
+
+    # ------------------------------------------------------------------- effects
+    def effects(self, ops: Sequence[Op], after_trigger: bool = False) -> str:
+        # After a trigger's comma the first sentence goes on in lower case.
+        return " ".join(text for text, _ in self.sentences(ops, cap_first=not after_trigger))
+
+    def sentences(self, ops: Sequence[Op], cap_first: bool = True) -> list[tuple[str, bool]]:
+        """The sentences of these effects, each with whether a spell's text starts a new
+        line with it (`_own_line`)."""
+        out: list[tuple[str, bool]] = []
+        prev_compound = False
+        sents = _sentences(_clauses(ops), spell=self.card.is_spell)
+        for i, sent in enumerate(sents):
+            named = set(self.named)
+            text = self._sentence(sent, prev_compound)
+            text = _cap(text) if i or cap_first else text
+            out.append((text, i > 0 and _own_line(sent, named, i == len(sents) - 1)))
+            prev_compound = len(sent.clauses) > 1
+        return out
+
+    def _sentence(self, sent: _Sentence, prev_compound: bool) -> str:
+        cl = sent.clauses
+        # "You draw two cards and you lose 2 life": a life loss joined to your clause
+        # names you in both.
+        all_you = len(cl) > 1 and all(c.subject == "you" for c in cl)
+        explicit_you = all_you and any(c.kind == "lose_life" for c in cl[1:])
+        parts: list[str] = []
+        for i, c in enumerate(cl):
+            prev = cl[i - 1] if i else None
+            shared = (
+                prev is not None
+                and prev.subject is not None
+                and prev.subject == c.subject
+                and not explicit_you
+                and _states_subject(prev)
+            )
+            text = self._clause(
+                c, shared=shared, explicit_you=explicit_you, start=i == 0, after=prev_compound
+            )
+            if i:
+                text = (", then " if sent.joins[i - 1] == "then" else " and ") + text
+            parts.append(text)
+        if sent.equal_life:
+            return "you gain life equal to the life lost this way."
+        return "".join(parts) + "."
+
+    def _clause(
+        self, c: _Clause, shared: bool, explicit_you: bool, start: bool, after: bool
+    ) -> str:
+        op = c.ops[0]
+        a = op.args
+        name = op.name
+        if name in ("draw", "discard", "mill", "gain_life", "lose_life"):
+            who = a.get("who", "you")
+            verb = {
+                "draw": "draw",
+                "discard": "discard",
+                "mill": "mill",
+                "gain_life": "gain",
+                "lose_life": "lose",
+            }[name]
+            if name in ("gain_life", "lose_life"):
+                obj = f"{a['amount']} life"
+            else:
+                obj = _count_of(a.get("count", 1), "card")
+                if name == "discard" and a.get("random"):
+                    obj += " at random"
+            if who == "you":
+                subj = "you " if (name in ("gain_life", "lose_life") or explicit_you) else ""
+                if shared:
+                    subj = ""
+                return f"{subj}{verb} {obj}"
+            third = verb + "s"
+            if shared:
+                return f"{third} {obj}"
+            return f"{self.player(who)} {third} {obj}"
+        if name == "damage":
+            src = self.obj("self")
+            hits = [f"{o.args['amount']} damage to {self._damage_to(o)}" for o in c.ops]
+            if len(c.ops) == 3 and [o.args["to"] for o in c.ops] == [
+                "all_creatures",
+                "you",
+                "each_opponent",
+            ]:
+                hits = [f"{a['amount']} damage to each creature and each player"]
+            return f"{src} deals " + " and ".join(hits)
+        if name == "may":
+            inner = list(a["effects"])
+            if len(inner) == 1 and inner[0].name == "damage":
+                d = inner[0]
+                return (
+                    f"you may have {self.obj('self')} deal {d.args['amount']} damage to "
+                    f"{self._damage_to(d)}"
+                )
+            sub = _Sentence([_Clause(o.name, [o], None) for o in inner])
+            return "you may " + self._sentence(sub, False)[:-1]
+        if name in ("pump", "grant", "set_base_pt", "fight", "animate"):
+            what = a["what"]
+            subj = self.obj(what, subject_of_sentence=start, after_compound=after)
+            plural = what == "all_creatures"
+            if name == "fight":
+                return f"{subj} fights {self.obj(a['other'])}"
+            if name == "animate":
+                return self._animate(c, subj)
+            words: list[str] = []
+            for o in c.ops:
+                if o.name == "pump":
+                    words.append(
+                        ("get " if plural else "gets ")
+                        + _pt_change(o.args["power"], o.args["toughness"])
+                    )
+                elif o.name == "grant":
+                    words.append(
+                        ("gain " if plural else "gains ") + _keyword_list(o.args["keywords"])
+                    )
+                else:
+                    words.append(
+                        f"has base power and toughness {o.args['power']}/{o.args['toughness']}"
+                    )
+            return f"{subj} {' and '.join(words)} until end of turn"
+        return self._imperative(op)
+
+    def _damage_to(self, o: Op) -> str:
+        to = o.args["to"]
+        if to in _TARGET_REFS:
+            spec = self._spec(to)
+            if spec is not None and spec.kind == "any" and to not in self.named:
+                self.named.add(to)
+                return "any target"
+            if spec is not None and spec.kind == "player" and to not in self.named:
+                self.named.add(to)
+                return "target player or planeswalker"
+            return self.obj(to)
+        if to == "all_creatures":
+            return "each creature"
+        return self.obj(to)
+
+    def _animate(self, c: _Clause, subj: str) -> str:
+        a = c.ops[0].args
+        subs = [s for o in c.ops[1:] for s in o.args.get("subtypes", ())]
+        types = [t for t in a.get("add_types", ()) if t != "creature"]
+        words = [f"{a['power']}/{a['toughness']}", *subs, *types, "creature"]
+        text = f"{subj} becomes a {' '.join(words)}"
+        if a.get("all_creature_types"):
+            text += " with all creature types"
+        if a.get("duration", "end_of_turn") == "end_of_turn":
+            text += " until end of turn"
+        if self.card.card.types & LAND:
+            text += ". It's still a land"
+        return text
+
+    def _imperative(self, op: Op) -> str:
+        a = op.args
+        name = op.name
+        simple: dict[str, Callable[[str], str]] = {
+            "destroy": lambda w: f"destroy {w}",
+            "exile": lambda w: f"exile {w}",
+            "sacrifice": lambda w: f"sacrifice {w}",
+            "tap": lambda w: f"tap {w}",
+            "untap": lambda w: f"untap {w}",
+            "counter": lambda w: f"counter {w}",
+        }
+        if name in simple:
+            return simple[name](self.obj(a["what"]))
+        if name == "return_to_hand":
+            spec = self._spec(a["what"])
+            w = self.obj(a["what"])
+            if spec is not None and spec.kind == "graveyard_card":
+                return f"return {w} to your hand"
+            return f"return {w} to its owner's hand"
+        if name == "gain_control":
+            text = f"gain control of {self.obj(a['what'])}"
+            if a.get("duration", "end_of_turn") == "end_of_turn":
+                text += " until end of turn"
+            return text
+        if name == "counter_unless_pay":
+            return f"counter {self.obj(a['what'])} unless its controller pays {a['cost']}"
+        if name == "add_counter":
+            n = a.get("count", 1)
+            counters = f"{a['counter']} counter" if n == 1 else f"{a['counter']} counters"
+            lead = "a" if n == 1 else _number(n)
+            return f"put {lead} {counters} on {self.obj(a['what'])}"
+        if name == "create_token":
+            return "create " + self._token(a["token"], a.get("count", 1))
+        if name in ("scry", "surveil"):
+            return f"{name} {a['count']}"
+        if name == "prevent_combat_damage":
+            return "prevent all combat damage that would be dealt this turn"
+        raise ValueError(f"no Oracle template writes the op {name!r}")
+
+    def _token(self, name: str, n: Any) -> str:
+        t = self.card.tokens[name]
+        colors = _color_words(t.colors)
+        words = [
+            f"{t.power}/{t.toughness}",
+            " and ".join(colors) if colors else "colorless",
+            *sorted(t.subtypes),
+            *[w for w in _type_words(t.types) if w != "creature"],
+            "creature",
+            "token" if n == 1 else "tokens",
+        ]
+        text = " ".join(words)
+        text = f"{_article(text)} {text}" if n == 1 else f"{_number(n)} {text}"
+        if t.keywords:
+            text += " with " + _keyword_list(t.keywords)
+        return text
+
+
+def _own_line(sent: _Sentence, named: set[str], last: bool) -> bool:
+    """Whether a spell's sentence is a paragraph of its own: surveil; a closing "Draw a
+    card." (a cantrip); an effect on a new target after one on another (two independent
+    effects)."""
+    first = sent.clauses[0]
+    if first.kind == "surveil":
+        return True
+    if last and len(sent.clauses) == 1 and _cantrip(first):
+        return True
+    return (
+        first.subject in _TARGET_REFS
+        and first.subject not in named
+        and any(r in named for r in _TARGET_REFS)
+    )
+
+
+def _cantrip(c: _Clause) -> bool:
+    a = c.ops[0].args
+    return c.kind == "draw" and a.get("who", "you") == "you" and a.get("count", 1) == 1
+
+
+def _states_subject(c: _Clause) -> bool:
+    """Whether a clause says its subject (an imperative says none)."""
+    if c.kind in ("gain_life", "lose_life"):
+        return True
+    return c.subject is not None and c.subject != "you"
+
+
+def _clauses(ops: Sequence[Op]) -> list[_Clause]:
+    """The ops as clauses: a P/T change with the keywords it grants, damage a source deals
+    at once, and a creature's new types are one clause each."""
+    out: list[_Clause] = []
+    for op in ops:
+        a = op.args
+        prev = out[-1] if out else None
+        what = a.get("what")
+        if (
+            prev is not None
+            and op.name == "grant"
+            and prev.kind == "pump"
+            and prev.ops[0].args.get("what") == what
+            and len(prev.ops) == 1
+        ) or (
+            prev is not None
+            and op.name == "add_subtypes"
+            and prev.kind == "animate"
+            and prev.ops[0].args.get("what") == what
+        ):
+            prev.ops.append(op)
+            continue
+        if prev is not None and op.name == "damage" and prev.kind == "damage":
+            prev.ops.append(op)
+            continue
+        subject: str | None
+        if op.name in ("draw", "discard", "mill", "gain_life", "lose_life"):
+            subject = a.get("who", "you")
+        elif op.name in ("pump", "grant", "set_base_pt", "fight", "animate"):
+            subject = what
+        elif op.name == "damage":
+            subject = "self"
+        elif op.name == "may":
+            subject = "you"
+        else:
+            subject = None
+        objects = [v for k, v in a.items() if k in ("what", "other", "to") and isinstance(v, str)]
+        duration = op.name in ("pump", "grant", "set_base_pt", "animate") or (
+            op.name == "gain_control" and a.get("duration", "end_of_turn") == "end_of_turn"
+        )
+        out.append(_Clause(op.name, [op], subject, objects, duration))
+    return out
+
+
+@dataclass
+class _Sentence:
+    clauses: list[_Clause]
+    joins: list[str] = field(default_factory=list)  # "and" | "then", between clauses
+    equal_life: bool = False
+
+
+def _joins(prev: _Clause, cur: _Clause) -> str | None:
+    """How `cur` joins the sentence that ends with `prev`: "then", "and" or not at all."""
+    if prev.duration:
+        # A duration ends its sentence: what "until end of turn" covers stays plain.
+        return None
+    if prev.kind in ("scry", "surveil") and cur.kind == "draw" and cur.subject == "you":
+        return "then"
+    if prev.kind == "draw" and cur.kind == "discard" and prev.subject == cur.subject:
+        return "then"
+    if cur.kind in ("gain_life", "lose_life", "draw") and prev.kind in _PLAYER_OPS:
+        return "and"
+    if (
+        prev.subject is None
+        and cur.subject is None
+        and prev.objects
+        and (prev.objects == cur.objects)
+    ):
+        return "and"
+    return None
+
+
+def _sentences(clauses: list[_Clause], spell: bool = False) -> list[_Sentence]:
+    out: list[_Sentence] = []
+    for i, c in enumerate(clauses):
+        last = out[-1] if out else None
+        if last is not None and _equal_life(last.clauses[-1], c):
+            out.append(_Sentence([c], equal_life=True))
+            continue
+        how = None
+        if last is not None and len(last.clauses) == 1 and not last.equal_life:
+            how = _joins(last.clauses[-1], c)
+            if how == "and" and spell and i == len(clauses) - 1 and _cantrip(c):
+                # A spell's closing "Draw a card." is a sentence (and line) of its own.
+                how = None
+        if last is not None and how is not None:
+            last.clauses.append(c)
+            last.joins.append(how)
+        else:
+            out.append(_Sentence([c]))
+    return out
+
+
+def _equal_life(prev: _Clause, cur: _Clause) -> bool:
+    """ "Each opponent loses X life. You gain life equal to the life lost this way.": a
+    gain of the variable amount each opponent just lost."""
+    if prev.kind != "lose_life" or cur.kind != "gain_life":
+        return False
+    lost, gained = prev.ops[0].args, cur.ops[0].args
+    return (
+        lost.get("who") == "each_opponent"
+        and gained.get("who", "you") == "you"
+        and isinstance(lost["amount"], str)
+        and lost["amount"] == gained["amount"]
+    )
