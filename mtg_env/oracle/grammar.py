@@ -268,6 +268,9 @@ class Scope:
     # The player a sentence last named as a subject: "Target player draws two cards and
     # loses 2 life" (the second clause's subject is the first's).
     subject: str = "you"
+    # The trigger's event: "that player" is the damaged player only after one that names
+    # a player (damage to an opponent).
+    event: str = ""
 
     def add_target(self, spec: Any) -> str:
         self.targets.append(spec)
@@ -421,6 +424,7 @@ class ToData(Transformer[Any, Any]):
         return {"event": "blocks"}
 
     def t_damage_to_opponent(self) -> dict[str, Any]:
+        self.scope.event = "damage_to_opponent"
         return {"event": "damage_to_opponent"}
 
     def t_targeted(self) -> dict[str, Any]:
@@ -798,7 +802,14 @@ class ToData(Transformer[Any, Any]):
         return "each_opponent"
 
     def p_that_player(self) -> str:
-        return "that_player"
+        if self.scope.event == "damage_to_opponent":
+            return "that_player"
+        t = self.scope.targets
+        if t and t[-1] == "player":  # "target player ... That player discards"
+            return "target" if len(t) == 1 else f"target{len(t) - 1}"
+        # The owner of a returned permanent, the controller of a countered spell: no
+        # reference in the vocabulary names them.
+        raise Unsupported("'that player' for a player the text names through an object")
 
     def p_each_player(self) -> str:
         return "each_player"

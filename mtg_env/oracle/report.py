@@ -17,6 +17,8 @@ from .compiler import Compiled, Vocabulary, compile_card
 from .database import ONE_FACE, DbCard
 
 TOP_SENTENCES = 40
+# The observation tables of a compiled card set (`layout` in a card-set file).
+COMPILED_LAYOUT = {"permanents": 64, "stack": 48, "objects": 256}
 
 
 def template_of(sentence: str) -> str:
@@ -172,7 +174,15 @@ def card_set_yaml(set_name: str, results: Iterable[Compiled]) -> str:
         for t in r.tokens:
             if t not in tokens:
                 tokens.append(t)
-    doc = {"set": set_name, "tokens": tokens, "cards": [r.entry for r in ok]}
+    # A pool of thousands of cards holds more than the core set's tables: room for the
+    # stacks random play builds out of repeatable activations (a fuzz of the compiled
+    # pool overflowed a 20-object stack).
+    doc = {
+        "set": set_name,
+        "layout": dict(COMPILED_LAYOUT),
+        "tokens": tokens,
+        "cards": [r.entry for r in ok],
+    }
     head = (
         f"# Compiled from Oracle text by `mtg-env cards compile`: {len(ok)} cards.\n"
         "# Data only (the engine's card-set schema, docs/oracle.md).\n"

@@ -297,3 +297,34 @@ def test_x_is_only_read_where_the_cost_has_x() -> None:
     assert ok.ok and ok.entry["spell"]["effects"] == [{"draw": {"count": "X", "who": "you"}}]
     no_x = compiled("Draw X cards.", "Sorcery", cost="{U}")
     assert not no_x.ok and no_x.problems[0].reason.startswith("the vocabulary:")
+
+
+def test_that_player_is_the_damaged_player_or_the_target_player_and_nothing_else() -> None:
+    """The engine knows "that player" as the player a damage-to-an-opponent trigger names,
+    and a target player named before; the owner of a returned permanent has no reference,
+    so a card that says it is reported (a fuzz of the compiled pool found the engine
+    failing on such cards when they were let through)."""
+    vocab = Vocabulary.of([])
+    specter = OracleCard(
+        "Specter",
+        "Creature — Specter",
+        "Whenever this creature deals damage to an opponent, that player discards a card.",
+        "{2}{B}",
+        "2",
+        "2",
+    )
+    ability = compile_card(specter, vocab).entry["abilities"][0]["triggered"]
+    assert ability["effects"] == [{"discard": {"count": 1, "who": "that_player"}}]
+    spell = OracleCard(
+        "Blast", "Sorcery", "Blast deals 2 damage to target player. That player discards a card."
+    )
+    assert compile_card(spell, vocab).entry["spell"]["effects"][1] == {
+        "discard": {"count": 1, "who": "target"}
+    }
+    recoil = OracleCard(
+        "Recoil",
+        "Instant",
+        "Return target permanent to its owner's hand. Then that player discards a card.",
+    )
+    r = compile_card(recoil, vocab)
+    assert not r.ok and "that player" in r.problems[0].reason
