@@ -2,6 +2,7 @@
 
     python scripts/fuzz.py --decisions 1000000 [--seed 1] [--out fuzz_failures/]
     python scripts/fuzz.py --decisions 1000000 --random-decks core   # generated decks
+    python scripts/fuzz.py --decisions 200000 --cards runs/cards/cards.yaml  # a compiled pool
     python scripts/fuzz.py --replay fuzz_failures/fuzz_fail_classic_12.json
 
 Exit status 1 if any invariant failed (each failure wrote a replay that reproduces it).
@@ -46,7 +47,21 @@ def main() -> int:
         help="every game two new seeded random decks of FORMAT (mtg_env.decks) instead of "
         "the bundled decks of every format",
     )
+    ap.add_argument(
+        "--cards",
+        metavar="FILE",
+        help="a card-set file `mtg-env cards compile` wrote: random decks of that pool, with "
+        "the core rules (mtg_env.oracle.pool)",
+    )
     args = ap.parse_args()
+    if args.cards:
+        from mtg_env.oracle.pool import load_pool
+
+        try:
+            args.random_decks = load_pool(args.cards)
+        except (ValueError, OSError) as e:  # a bad card-set file: one line
+            print(f"error: {e}", file=sys.stderr)
+            return 2
     if args.replay:
         try:
             err = check_replay(args.replay)

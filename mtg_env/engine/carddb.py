@@ -791,13 +791,29 @@ def set_keywords(cs: CardSet) -> frozenset[str]:
     return frozenset(out)
 
 
+# Card sets this process was given from elsewhere than package data (`register_card_set`).
+_REGISTERED: dict[str, CardSet] = {}
+
+
+def register_card_set(cs: CardSet) -> None:
+    """Make a card set read from a file of the user's (a pool `mtg-env cards compile`
+    wrote, validated by `parse_card_set`: data only) known to `load_cards` by its name, in
+    this process. It never replaces a package set: a package set's name is refused."""
+    if cs.name in card_set_names():
+        raise CardDataError(f"card set {cs.name!r}: a bundled card set has that name")
+    _REGISTERED[cs.name] = cs
+
+
 @functools.cache
 def load_cards(set_name: str = "classic") -> CardSet:
     """The card set `set_name` from package data (cached; CardDefs are immutable): the file
     `cards/<set>.yaml`, or the folder `cards/<set>/` of a large set (its `set.yaml` with the
     set's name and tokens, then every other `*.yaml` in name order, each with `cards`)."""
     # Only the package's own sets, by name: a name is never a path, so a set name read from
-    # a file (a policy's `game_format`, say) can't load a card file from elsewhere.
+    # a file (a policy's `game_format`, say) can't load a card file from elsewhere. A set
+    # registered by the process itself is the one exception.
+    if set_name in _REGISTERED:
+        return _REGISTERED[set_name]
     known = card_set_names()
     if set_name not in known:
         raise CardDataError(f"unknown card set {set_name!r} (known: {', '.join(known)})")

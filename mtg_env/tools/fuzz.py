@@ -169,7 +169,9 @@ def fuzz_game(
 ) -> tuple[int, str | None]:
     """Play one seeded random game with every check; (decisions, failure or None). A deck
     is a bundled deck's name or a Deck (a generated one)."""
-    decks = load_decks(fmt)
+    # Bundled decks only when a deck is named: a format of a registered pool has none.
+    named = isinstance(deck_a, str) or isinstance(deck_b, str)
+    decks = load_decks(fmt) if named else {}
     pair = tuple(d if isinstance(d, Deck) else decks[d] for d in (deck_a, deck_b))
     deck_a, deck_b = (d.name for d in pair)
     g = Game.new(pair, seed=seed, format=fmt, max_decisions=max_decisions)
