@@ -133,7 +133,8 @@ class Resolving(Frozen):
     """A choice asked while a spell or ability resolves (yes/no, a mode, an option), or
     with `choices` an object to select. `purpose` says what the choice is for (`copy`:
     what a copy effect copies; `look`: where a card looked at by scry or surveil goes, which
-    only its player knows; `may`: "you may", yes or no; `basic_land_type`), so that agents
+    only its player knows; `may`: "you may", yes or no; `unless_payment`: pay a cost or
+    not, where not paying counters or sacrifices; `basic_land_type`), so that agents
     and views need not read the prompt's words; it follows from the resolving effect, so it
     is not hashed."""
 

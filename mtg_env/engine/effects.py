@@ -570,6 +570,7 @@ def op_sacrifice_unless_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> 
                 item.controller,
                 f"pay {cost.text} to keep {g.name(src)}?",
                 (f"pay {cost.text}", "sacrifice"),
+                purpose="unless_payment",
             )
             return False
         ans = 1
@@ -608,6 +609,7 @@ def op_counter_unless_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> bo
                 seat,
                 f"pay {cost.text} or {g.name(it.cid)} is countered?",
                 (f"pay {cost.text}", "don't pay"),
+                purpose="unless_payment",
             )
             return False
         ans = 1

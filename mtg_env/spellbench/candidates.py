@@ -17,8 +17,9 @@ Built so far (`seat_candidates` dispatches on the pending decision):
 - the London mulligan (`mulligan`: keep, or take another while the format allows), and
   the cards a keeper puts on the bottom (`order_pick`, purpose `mulligan_bottom`: one
   pick per card, position 0 the first card placed, which ends closest to the top);
-- a resolving spell's or ability's "you may" (`choose_boolean`, purpose `may_ability`) and
-  basic land type (`choose_name`, purpose `basic_land_type`), its stack entry the source;
+- a resolving spell's or ability's "you may" (`choose_boolean`, purpose `may_ability`),
+  "unless ... pays" (`optional_cost`, cost `unless_payment`, asked of the payer) and basic
+  land type (`choose_name`, purpose `basic_land_type`), its stack entry the source;
 - the legend rule (`select_object`, purpose `legend_rule`: the one to keep);
 - one creature's attack (`declare_attack`, `attack_candidates`): the engine declares
   attackers one pick at a time and then "done", the spec one decision per creature that
@@ -220,7 +221,8 @@ def resolving_source(g: Game, seat: int, observer: Observer) -> dict[str, Any] |
 
 def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
     """A choice a resolving spell or ability asks, by its purpose: "you may" as
-    `choose_boolean` (purpose `may_ability`), a basic land type as `choose_name` (purpose
+    `choose_boolean` (purpose `may_ability`), paying or not for "unless ... pays" as
+    `optional_cost` (cost `unless_payment`), a basic land type as `choose_name` (purpose
     `basic_land_type`, the type's normalized name)."""
     ctx = g.ctx
     assert isinstance(ctx, Resolving)
@@ -239,6 +241,17 @@ def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[
                 "value": option == "yes",
             }
             text = "Yes" if option == "yes" else "No"
+        elif ctx.purpose == "unless_payment":
+            # "Counter ... unless its controller pays" and "sacrifice ... unless you pay",
+            # asked of the payer (Section 7.5); the engine pays the mana (engine_autopay).
+            pay = option.startswith("pay ")
+            semantic = {
+                "kind": "optional_cost",
+                "source": source,
+                "cost": "unless_payment",
+                "pay": pay,
+            }
+            text = option[:1].upper() + option[1:]
         elif ctx.purpose == "basic_land_type":
             value = normalize(option)
             semantic = {

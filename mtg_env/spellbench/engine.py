@@ -90,6 +90,7 @@ DECISION_KINDS = (
     "choose_boolean",
     "choose_name",
     "arrange_card",
+    "optional_cost",
 )
 ENGINE_DEFAULTS = {
     "trigger_order": "engine_order",

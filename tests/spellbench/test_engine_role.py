@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from mtg_env.engine.constants import GRAVEYARD
 from mtg_env.spellbench import ids
 from mtg_env.spellbench.engine import DECISION_KINDS, EngineSession, serve
 from mtg_env.spellbench.host import default_rules
@@ -523,3 +524,44 @@ def test_an_internal_error_halts_the_game_instead_of_ending_the_process() -> Non
         "engine_contract_failure: RuntimeError",
     )
     assert _code(host.step(first, 0, expected_step=1)) == "game_already_terminal"
+
+
+def test_counter_unless_pays_is_an_optional_cost_asked_of_the_payer() -> None:
+    """Quench and Mana Leak ("counter target spell unless its controller pays {N}", CR
+    118.12): the controller of the targeted spell is asked `optional_cost` with cost
+    `unless_payment`, the counterspell as the source; paying pays and the spell is not
+    countered, declining counters it (Section 7.5)."""
+    counters = [{"name": "Island", "count": 16}, {"name": "Quench", "count": 12}]
+    counters.append({"name": "Mana Leak", "count": 12})
+    burn = [{"name": "Mountain", "count": 24}, {"name": "Lightning Bolt", "count": 16}]
+    seen: set[bool] = set()
+    for index in range(40):
+        r = random.Random(2000 + index)
+        host = Host("core")
+        resp = host.reset(index, ({"decklist": counters}, {"decklist": burn}))
+        while resp["response_type"] == "decision" and len(seen) < 2:
+            sd = resp["seat_decision"]
+            sems = [c["semantic"] for c in sd["candidates"]]
+            if sems[0]["kind"] != "optional_cost":
+                resp = host.step(resp, r.randrange(len(sems)))
+                continue
+            g = host.session.game
+            assert g is not None and g.res is not None
+            assert [s["pay"] for s in sems] == [True, False]
+            assert {s["cost"] for s in sems} == {"unless_payment"}
+            assert sems[0]["source"]["card_name"] in ("Quench", "Mana Leak")
+            assert sems[0]["source"]["zone"] == "stack"
+            bolt = next(s for s in g.stack if s is not g.res.item)
+            assert sd["acting_seat"] == f"p{bolt.controller}" == "p1"
+            before = len(g._events)
+            pick = 0 if len(seen) == 0 else 1
+            resp = host.step(resp, pick)
+            # The engine's own log of what the answer did (the game goes on past it).
+            done = [e[0] for e in g._events[before:] if e[0] in ("paid", "countered")]
+            assert done[:1] == (["paid"] if pick == 0 else ["countered"])
+            if pick == 1:
+                assert g.zone[bolt.cid] == GRAVEYARD
+            seen.add(pick == 0)
+        if len(seen) == 2:
+            break
+    assert seen == {True, False}
