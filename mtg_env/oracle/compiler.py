@@ -378,6 +378,10 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             start, data, _ = _try(_starts(norm), norm, vocab)
             if start in ("activated", "triggered"):
                 _fix_ops(data["effects"], vocab, out.tokens)
+            if start == "activated" and data["cost"] == "{0}":
+                # Activations without end (CR 605.3 allows them) would outgrow every
+                # observation table: a fuzz of the compiled pool stacked 49 of one.
+                raise Unsupported("an ability that costs nothing, activated without end")
         except UnexpectedInput:
             out.problems.append(_first_problem(line, card.name, vocab))
             out.lines.append((kind, False))

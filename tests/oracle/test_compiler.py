@@ -263,6 +263,18 @@ def test_a_new_token_gets_an_entry_and_a_known_token_its_name() -> None:
             "a modal ability",
         ),
         (
+            OracleCard(
+                "Lemure",
+                "Creature — Lemure",
+                "{0}: This creature gets -1/-0 and gains flying until end of turn.",
+                "{3}{B}",
+                "4",
+                "3",
+            ),
+            "{0} : ~ gets -1/-0 and gains flying until end of turn .",
+            "an ability that costs nothing, activated without end",
+        ),
+        (
             OracleCard("Bear", "Creature — Bear", "~ enters tapped.", "{1}{G}", "2", "2"),
             "~ enters tapped .",
             "no template reads this static ability",
