@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import yaml
 
@@ -67,13 +67,16 @@ def _parse_colors(colors: str, basics: Mapping[int, str], fmt: str) -> int:
     return mask
 
 
-def _spell_pool(cs: CardSet, mask: int) -> list[CardDef]:
+def _spell_pool(cs: CardSet, mask: int, only: Collection[str] | None = None) -> list[CardDef]:
     """The cards a generated deck may cast: not lands (its lands are basics), not halves
-    of two-part cards, with a mana cost, and colours a subset of `mask`; by name."""
+    of two-part cards, with a mana cost, and colours a subset of `mask` (and among `only`,
+    when given); by name."""
     out = []
     for name in sorted(cs.cards):
         c = cs.cards[name]
         if c.types & LAND or not c.types or c.half_of or c.cost is None:
+            continue
+        if only is not None and name not in only:
             continue
         if c.colors & ~mask:
             continue
@@ -115,14 +118,20 @@ def _default_lands(size: int) -> int:
     return int(size * LANDS_PER_40 / 40 + 0.5)
 
 
-def _pick_colors(rng: random.Random, cs: CardSet, basics: Mapping[int, str], spells: int) -> int:
+def _pick_colors(
+    rng: random.Random,
+    cs: CardSet,
+    basics: Mapping[int, str],
+    spells: int,
+    only: Collection[str] | None = None,
+) -> int:
     """Two colours at random among those with enough cards of their own (a colour is
     eligible when its one-colour cards could fill half the spells at four copies each);
     one colour when only one is eligible."""
     need = math.ceil(spells / (2 * MAX_COPIES))
     eligible = []
     for bit in sorted(basics):
-        own = sum(1 for c in _spell_pool(cs, bit) if c.colors == bit)
+        own = sum(1 for c in _spell_pool(cs, bit, only) if c.colors == bit)
         if own >= need:
             eligible.append(bit)
     if not eligible:
@@ -141,13 +150,15 @@ def generate_deck(
     lands: int | None = None,
     curve: Mapping[int, float] | None = None,
     name: str | None = None,
+    only: Collection[str] | None = None,
 ) -> Deck:
     """A seeded random deck, legal for `fmt` (see the module docstring).
 
     `colors`: letters, e.g. "WU" (default: two colours drawn with the seed among those
     with enough cards). `lands`: the basic land count (default 17 for 40 cards, scaled).
-    `curve`: mana value -> weight (default `DEFAULT_CURVE`). Raises ValueError for a
-    request that can't be met."""
+    `curve`: mana value -> weight (default `DEFAULT_CURVE`). `only`: the names its spells
+    come from (default: the whole set; its lands are basics either way). Raises ValueError
+    for a request that can't be met."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (one of {', '.join(sorted(FORMATS))})")
     size = DECK_SIZE.get(fmt)
@@ -168,10 +179,10 @@ def generate_deck(
     mask = (
         _parse_colors(colors, basics, fmt)
         if colors is not None
-        else _pick_colors(rng, cs, basics, n_spells)
+        else _pick_colors(rng, cs, basics, n_spells, only)
     )
     letters = "".join(colors_to_letters(mask))
-    pool = _spell_pool(cs, mask)
+    pool = _spell_pool(cs, mask, only)
     if len(pool) * MAX_COPIES < n_spells:
         raise ValueError(
             f"not enough cards in colours {letters} of set {cs.name!r}: {len(pool)} cards, "

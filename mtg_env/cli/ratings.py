@@ -19,29 +19,49 @@ def heldout(
         int, typer.Option(min=2, max=MAX_GAMES, help="Games on each part (seat-swapped pairs).")
     ] = 100,
     seed: Annotated[int, typer.Option(min=0, help="Base seed.")] = 0,
+    unseen_cards: Annotated[
+        bool,
+        typer.Option(
+            "--unseen-cards",
+            help="Also the held-out card part: decks of cards no training deck holds.",
+        ),
+    ] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """The held-out-deck benchmark: win rates on the training decks and on the held-out
-    decks of the core format (Wilson 95% intervals) and the gap between them."""
+    decks of the core format (Wilson 95% intervals) and the gap between them; with
+    --unseen-cards, on decks of cards never in a training deck too."""
     from rich.progress import Progress
 
     from agents.heldout import run_heldout
 
     with Progress(transient=True, disable=json_out) as bar:
-        task = bar.add_task(f"{markup(agent)} vs {markup(opponent)}", total=2 * (games + games % 2))
+        parts = 3 if unseen_cards else 2
+        total = parts * (games + games % 2)
+        task = bar.add_task(f"{markup(agent)} vs {markup(opponent)}", total=total)
         res = run_heldout(
-            agent, opponent, games, seed, progress=lambda n: bar.update(task, advance=n)
+            agent,
+            opponent,
+            games,
+            seed,
+            progress=lambda n: bar.update(task, advance=n),
+            unseen=unseen_cards,
         )
     if json_out:
         echo(json.dumps(res))
         return
-    for part, label in (("train", "training decks"), ("heldout", "held-out decks")):
+    labels = [("train", "training decks"), ("heldout", "held-out decks")]
+    if unseen_cards:
+        labels.append(("unseen_cards", "decks of unseen cards"))
+    for part, label in labels:
         r = res[part]
         echo(
             f"{agent} vs {opponent} on the {label}: win rate {r['win_rate']:.3f} "
             f"(95% CI {r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}, {r['games']} games)"
         )
     echo(f"gap (training - held out): {res['gap']:+.3f}")
+    if unseen_cards:
+        echo(f"gap (training - unseen cards): {res['gap_unseen_cards']:+.3f}")
 
 
 @clean

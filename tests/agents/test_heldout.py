@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from agents.heldout import load_split, run_heldout, train_decks
+from agents.heldout import (
+    load_split,
+    run_heldout,
+    train_decks,
+    unseen_card_decks,
+    unseen_cards,
+)
 from mtg_env.engine import load_decks
 
 MTG_ENV = str(Path(sys.executable).parent / "mtg-env")
@@ -78,3 +84,28 @@ def test_heldout_command_prints_json_and_refuses_a_bad_agent() -> None:
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert "unknown agent spec 'nope'" in bad.stderr
+
+
+def test_the_held_out_card_part_is_decks_of_cards_no_training_deck_holds() -> None:
+    """The held-out card part (issue: decks of cards never seen in training): its decks
+    are generated, the same every time, legal, and hold no card of any training deck but
+    basic lands."""
+    s = load_split()
+    assert s.unseen_decks >= 8
+    decks = unseen_card_decks(s)
+    assert decks == unseen_card_decks(s)
+    seen = {c for d in train_decks(s) for c in d.cards}
+    basics = {"Plains", "Island", "Swamp", "Mountain", "Forest"}
+    for d in decks.values():
+        assert len(d.cards) == 40
+        spells = set(d.cards) - basics
+        assert spells and spells <= unseen_cards(s) and not spells & seen
+
+
+def test_run_heldout_plays_the_unseen_card_part_when_asked() -> None:
+    res = run_heldout("random", "random", games=2, seed=1, unseen=True)
+    assert res["unseen_cards"]["games"] == 2
+    assert set(res["unseen_cards_decks"]) <= set(unseen_card_decks())
+    assert res["gap_unseen_cards"] == round(
+        res["train"]["win_rate"] - res["unseen_cards"]["win_rate"], 4
+    )
