@@ -36,6 +36,7 @@ from .engine.files import (  # noqa: F401 - the readers, re-exported: one place 
     file_kind,
     load_json,
     load_yaml,
+    parse_json,
     read_bytes,
     read_lines,
     read_text,

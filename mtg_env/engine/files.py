@@ -210,7 +210,12 @@ def read_lines(path: str | Path, what: str, max_lines: int, max_line_chars: int)
 
 
 def load_json(path: str | Path, what: str = "JSON file") -> Any:
-    text = read_text(path, what)
+    return parse_json(read_text(path, what), path, what)
+
+
+def parse_json(text: str, path: str | Path, what: str = "JSON file") -> Any:
+    """The JSON text read from `path` (a file already read, or unpacked), every way it can
+    be malformed one `InputFileError` line."""
     try:
         return json.loads(text)
     except RecursionError:

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import gzip
 import io
-import json
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from ..io import InputFileError, read_bytes
+from ..io import InputFileError, parse_json, read_bytes
 from .compiler import OracleCard
 
 # AllPrintings is about 500 MB of JSON; a file past this is refused before it is parsed.
@@ -97,15 +96,10 @@ def _load(path: Path) -> Any:
                 f"{path}: more than {MAX_DATABASE_BYTES:,} bytes once unpacked (nothing was read)"
             )
     try:
-        return json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputFileError(f"{path}: not UTF-8 text (byte {e.start})") from None
-    except RecursionError:
-        raise InputFileError(f"{path}: nested too deeply to be a card database") from None
-    except json.JSONDecodeError as e:
-        raise InputFileError(
-            f"{path}: not valid JSON (line {e.lineno}, column {e.colno}): {e.msg}"
-        ) from None
+    return parse_json(text, path, "card database")
 
 
 def _field(path: str | Path, where: str, entry: Any, key: str, kind: type = str) -> Any:

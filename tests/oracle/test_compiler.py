@@ -4,11 +4,10 @@ template family, and the precise "not supported" a card gets."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from oracle_gold import core_entries, oracle
 
 from mtg_env.engine.carddb import CardModel
 from mtg_env.engine.carddb import compile_card as load_entry
@@ -21,37 +20,6 @@ from mtg_env.oracle.compiler import (
     rules_of,
     strip_reminders,
 )
-
-CORE = Path(__file__).resolve().parents[2] / "mtg_env" / "data" / "cards" / "core"
-
-
-def type_line(entry: dict[str, Any]) -> str:
-    """The Oracle type line of a card-data entry ("Legendary Creature — Frog Spirit")."""
-    left = [s.capitalize() for s in entry.get("supertypes", [])]
-    left += [t.capitalize() for t in entry["types"]]
-    right = entry.get("subtypes", [])
-    return " ".join(left) + (" — " + " ".join(right) if right else "")
-
-
-def oracle(entry: dict[str, Any]) -> OracleCard:
-    def num(v: Any) -> str | None:
-        return None if v is None else str(v)
-
-    return OracleCard(
-        name=entry["name"],
-        type_line=type_line(entry),
-        text=entry.get("text") or "",
-        mana_cost=entry.get("cost"),
-        power=num(entry.get("power")),
-        toughness=num(entry.get("toughness")),
-    )
-
-
-def core_entries() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    raws = [yaml.safe_load(p.read_text()) for p in sorted(CORE.glob("*.yaml"))]
-    tokens = [t for r in raws for t in (r.get("tokens") or [])]
-    cards = [c for r in raws for c in (r.get("cards") or [])]
-    return cards, tokens
 
 
 def plays_as(entry: dict[str, Any]) -> Any:

@@ -5,25 +5,21 @@ the rendered text compiles back to a card that plays the same."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from oracle_gold import core_entries, oracle
 
 from mtg_env.engine.carddb import CardModel, load_cards
 from mtg_env.engine.carddb import compile_card as load_entry
 from mtg_env.engine.cards import CardDef, CardSet
 from mtg_env.oracle.compiler import (
-    OracleCard,
     Vocabulary,
     compile_card,
     rules_of,
     strip_reminders,
 )
 from mtg_env.oracle.text import oracle_text
-
-CORE = Path(__file__).resolve().parents[2] / "mtg_env" / "data" / "cards" / "core"
 
 # Cards whose Oracle text the structures cannot say exactly, and why. Each renders to a
 # text that compiles to the same card (the round trip below), only worded otherwise.
@@ -124,20 +120,6 @@ def test_rendering_reads_no_stored_text(core: CardSet) -> None:
         assert oracle_text(cards[name], tokens) == oracle_text(card, core.tokens), name
 
 
-def core_entries() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    raws = [yaml.safe_load(p.read_text()) for p in sorted(CORE.glob("*.yaml"))]
-    tokens = [t for r in raws for t in (r.get("tokens") or [])]
-    cards = [c for r in raws for c in (r.get("cards") or [])]
-    return cards, tokens
-
-
-def type_line(entry: dict[str, Any]) -> str:
-    left = [s.capitalize() for s in entry.get("supertypes", [])]
-    left += [t.capitalize() for t in entry["types"]]
-    right = entry.get("subtypes", [])
-    return " ".join(left) + (" — " + " ".join(right) if right else "")
-
-
 def test_the_rendered_text_compiles_back_to_the_same_card(core: CardSet) -> None:
     """The round trip: each core card's rendered text, compiled, plays as the card."""
     entries, tokens = core_entries()
@@ -145,15 +127,7 @@ def test_the_rendered_text_compiles_back_to_the_same_card(core: CardSet) -> None
     wrong = []
     for entry in entries:
         card = core.cards[entry["name"]]
-        pt = {k: None if entry.get(k) is None else str(entry[k]) for k in ("power", "toughness")}
-        oc = OracleCard(
-            name=card.name,
-            type_line=type_line(entry),
-            text=oracle_text(card, core.tokens),
-            mana_cost=entry.get("cost"),
-            **pt,
-        )
-        r = compile_card(oc, vocab)
+        r = compile_card(oracle(entry, oracle_text(card, core.tokens)), vocab)
         if not r.ok or r.entry is None:
             wrong.append((card.name, [str(p) for p in r.problems]))
             continue
