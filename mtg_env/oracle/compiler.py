@@ -383,7 +383,7 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
                 # observation table: a fuzz of the compiled pool stacked 49 of one.
                 raise Unsupported("an ability that costs nothing, activated without end")
         except UnexpectedInput:
-            out.problems.append(_first_problem(line, card.name, vocab))
+            out.problems.append(_first_problem(line, card.name))
             out.lines.append((kind, False))
             continue
         except Unsupported as e:
@@ -465,7 +465,7 @@ def _problem(line: str, name: str, e: Exception) -> Problem:
     return Problem(norm, "no template reads this sentence")
 
 
-def _first_problem(line: str, name: str, vocab: Vocabulary) -> Problem:
+def _first_problem(line: str, name: str) -> Problem:
     """A permanent's line that does not parse: the line, and the kind of ability it
     reads as."""
     norm = normalize(line, name)

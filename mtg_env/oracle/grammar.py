@@ -2,9 +2,11 @@
 transformer that turns a parse into card-data fragments (`engine.carddb`'s vocabulary).
 
 The input is one ability's text, normalized by `compiler.normalize`: reminder text gone,
-the card's own name and "this creature" (artifact, land, Aura, ...) written `~`, lower
-case, punctuation set off by spaces. Each template is one rule below; a sentence that no
-rule derives is reported by the compiler as unsupported, with the sentence.
+the card's own name and "this creature" (artifact, land, Aura, ...) written `~`,
+punctuation set off by spaces, the case kept. Every literal word matches in any case (a
+sentence starts with a capital); a creature type is a capitalized word no rule names. Each
+template is one rule below; a sentence that no rule derives is reported by the compiler
+as unsupported, with the sentence.
 """
 
 from __future__ import annotations
