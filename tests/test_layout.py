@@ -131,6 +131,7 @@ LAYERS = [
         ("mtg_env.engine", "mtg_env.env", "mtg_env.openspiel", "mtg_env.spellbench", *SUPPORT),
     ),
     # The batched envs are envs: the training recipe's opponent pool steps its games in one.
+    # The deck generator builds the held-out benchmark's decks of unseen cards.
     (
         "agents",
         (
@@ -139,6 +140,7 @@ LAYERS = [
             "mtg_env.vector",
             "mtg_env.nets",
             "mtg_env.entity_nets",
+            "mtg_env.decks",
             *SUPPORT,
         ),  # fmt: skip
     ),
@@ -400,7 +402,7 @@ def test_game_implements_every_member_of_gamelike() -> None:
 
 # Where test files live: one folder per part of the code, and the project-wide checks at the
 # top (docs/testing.md).
-TEST_ROOMS = {"agents", "cli", "engine", "env", "spellbench", "tools", "train", "vector"}
+TEST_ROOMS = {"agents", "cli", "engine", "env", "oracle", "spellbench", "tools", "train", "vector"}
 TOP_TESTS = {"test_docs_links.py", "test_docstring_examples.py", "test_layout.py", "test_readme.py"}
 
 
