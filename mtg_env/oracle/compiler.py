@@ -15,17 +15,16 @@ import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from lark.exceptions import UnexpectedInput, VisitError
 
 from ..engine.carddb import parse_card_set
 from ..engine.cards import CardDataError, parse_mana_cost
-from ..engine.vocab import KEYWORDS
+from ..engine.constants import BASIC_LAND_TYPES
+from ..engine.vocab import KEYWORDS, SUPERTYPE_NAMES, TYPE_NAMES
 from .grammar import COLOR_OF_WORD, ToData, Unsupported, parser
 
-TYPES = ("artifact", "creature", "enchantment", "instant", "land", "sorcery")
-SUPERTYPES = ("basic", "legendary")
 SELF_WORDS = (
     "this creature",
     "this artifact",
@@ -131,21 +130,18 @@ def parse_type_line(type_line: str) -> tuple[list[str], list[str], list[str]]:
     sup: list[str] = []
     types: list[str] = []
     for w in left.lower().split():
-        if w in SUPERTYPES:
+        if w in get_args(SUPERTYPE_NAMES):
             sup.append(w)
-        elif w in TYPES:
+        elif w in get_args(TYPE_NAMES):  # the types card data may name
             types.append(w)
         else:
             raise Unsupported(f"the type {w!r}")
     if not types:
         raise Unsupported("a type line with no card type")
     subtypes = right.split() if right else []
-    if "land" in types and any(s not in _BASIC_LAND_TYPES for s in subtypes):
+    if "land" in types and any(s not in BASIC_LAND_TYPES for s in subtypes):
         raise Unsupported("a nonbasic land type")
     return sup, types, subtypes
-
-
-_BASIC_LAND_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 
 
 # --------------------------------------------------------------------------- keywords

@@ -18,6 +18,7 @@ from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 
+from ..engine.constants import COLOR_WORDS, colors_to_letters
 from ..engine.vocab import KEYWORDS, PARAM_KEYWORDS
 
 # Keywords as Oracle text writes them ("first strike"), longest first so that the
@@ -31,7 +32,8 @@ NUMBER_WORDS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 }  # fmt: skip
 
-COLOR_OF_WORD = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+# "white" -> "W": the engine's color words, as card data writes colors.
+COLOR_OF_WORD = {w: colors_to_letters(bit)[0] for w, bit in COLOR_WORDS.items()}
 
 GRAMMAR = r"""
 // ------------------------------------------------------------------ entry points
