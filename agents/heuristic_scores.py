@@ -312,7 +312,7 @@ def score_def(g: Game, p: int, cid: int, cd: CardDef, main2: bool) -> tuple[floa
         spec = cd.spell.targets[0] if cd.spell and cd.spell.targets else None
         if spec is not None and spec.allows_player and dmg >= g.life[opp]:
             return 100.0, [player_ref(opp)]
-        if spec is not None and spec.kind != "player":
+        if spec is not None and spec.kind not in ("player", "opponent"):
             killable = [
                 c
                 for c in theirs
@@ -326,7 +326,7 @@ def score_def(g: Game, p: int, cid: int, cd: CardDef, main2: bool) -> tuple[floa
                 val = creature_value(g, t)
                 if val >= 3.5 or len(g.hand[p]) > 5:
                     return val, [t]
-        if spec is not None and spec.allows_player and spec.kind == "player":
+        if spec is not None and spec.kind in ("player", "opponent"):
             return 3.0 + dmg * 0.5, [player_ref(opp)]
         return -1.0, []
     if "destroy" in opnames:

@@ -1,5 +1,5 @@
-"""The gold set of the Oracle-text tests (tests/oracle/): the core set's card entries as
-written, and each one as the card database would give it (`OracleCard`)."""
+"""The gold sets of the Oracle-text tests (tests/oracle/): the core and pauper sets' card
+entries as written, and each one as the card database would give it (`OracleCard`)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,18 @@ import yaml
 
 from mtg_env.oracle.compiler import OracleCard
 
-CORE = Path(__file__).resolve().parents[1] / "mtg_env" / "data" / "cards" / "core"
+CARDS = Path(__file__).resolve().parents[1] / "mtg_env" / "data" / "cards"
+CORE = CARDS / "core"
 
 
 def core_entries() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The core set's card entries and token entries, as its files hold them."""
-    raws = [yaml.safe_load(p.read_text()) for p in sorted(CORE.glob("*.yaml"))]
+    return set_entries("core")
+
+
+def set_entries(name: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A card-set folder's card entries and token entries, as its files hold them."""
+    raws = [yaml.safe_load(p.read_text()) for p in sorted((CARDS / name).glob("*.yaml"))]
     tokens = [t for r in raws for t in (r.get("tokens") or [])]
     cards = [c for r in raws for c in (r.get("cards") or [])]
     return cards, tokens

@@ -74,12 +74,20 @@ class FilterModel(_Strict):
     # "with mana value N or less / N or greater" (CR 202.3), inclusive.
     min_mana_value: int = Field(default=0, ge=0, le=1000)
     max_mana_value: int | None = Field(default=None, ge=0, le=1000)
+    # Any of these keywords ("target creature with flying").
+    keywords: list[str] = []
+    # "Target attacking or blocking creature" (a target's filter only: combat is known
+    # where targets are chosen and checked).
+    in_combat: bool = False
+
+    _fkw = field_validator("keywords")(_check_keywords)
 
 
 TARGET_KINDS = Literal[
     "any",
     "creature",
     "player",
+    "opponent",
     "permanent",
     "land",
     "spell",
@@ -164,6 +172,8 @@ class ManaModel(_Strict):
 class ActivatedModel(_Effects):
     cost: str
     sacrifice_self: bool = False
+    # "Discard this card" in the cost: activated from the hand (cycling, CR 702.29a).
+    discard_self: bool = False
     targets: list[TargetField] = []
     timing: Literal["your_turn", "sorcery"] | None = None
 
@@ -172,6 +182,10 @@ class ActivatedModel(_Effects):
     def _cost(cls, v: str) -> str:
         parse_cost(v)
         return v
+
+    def model_post_init(self, __context: Any) -> None:
+        if self.discard_self and (self.sacrifice_self or parse_cost(self.cost).tap):
+            raise ValueError("an ability that discards its card is activated from the hand")
 
 
 class TriggeredModel(_Effects):
@@ -223,7 +237,16 @@ class StaticModel(_Strict):
     set_pt_mv: bool = False
     modify_pt: tuple[int, int] | None = None
     switch_pt: bool = False
-    rules: list[Literal["cant_attack", "cant_block", "doesnt_remove_source"]] = []
+    rules: list[
+        Literal[
+            "cant_attack",
+            "cant_block",
+            "doesnt_remove_source",
+            "doesnt_untap",
+            "attacks_each_combat",
+            "unblockable",
+        ]
+    ] = []
     spend_mana: SpendModel | None = None
     cda: CdaModel | None = None
     everywhere: bool = False
@@ -269,6 +292,10 @@ class CardModel(_Strict):
     reaction: Literal["opponent_plays_card", "during_attack"] | None = None
     # Ward (CR 702.21) and its cost, a mana cost ("{2}"): the keyword and its ability.
     ward: str | None = None
+    # "This permanent enters tapped" (CR 614.1c).
+    enters_tapped: bool = False
+    # "This creature enters with two +1/+1 counters on it" (CR 614.1c).
+    enters_with: dict[Literal["+1/+1", "-1/-1"], Annotated[int, Field(ge=1, le=100)]] = {}
     text: str = ""
 
     _kw = field_validator("keywords")(_check_keywords)
@@ -298,6 +325,8 @@ class CardModel(_Strict):
             raise ValueError("an instant or sorcery needs a 'spell' section")
         if not spell_like and self.spell is not None:
             raise ValueError("only instants and sorceries have a 'spell' section")
+        if spell_like and (self.enters_tapped or self.enters_with):
+            raise ValueError("only a permanent enters tapped or with counters")
         if "Aura" in self.subtypes and self.enchant is None:
             raise ValueError("an Aura needs 'enchant'")
         if self.reaction is not None and "instant" not in self.types:
@@ -366,6 +395,8 @@ def compile_filter(f: FilterModel) -> Filter:
         other=f.other,
         min_mana_value=f.min_mana_value,
         max_mana_value=-1 if f.max_mana_value is None else f.max_mana_value,
+        keywords=frozenset(f.keywords),
+        in_combat=f.in_combat,
     )
 
 
@@ -455,8 +486,8 @@ def compile_ability(a: AbilityModel) -> Any:
     if a.activated is not None:
         m = a.activated
         c = parse_cost(m.cost)
-        if m.sacrifice_self:
-            c = type(c)(c.mana, c.tap, True, c.text)
+        if m.sacrifice_self or m.discard_self:
+            c = type(c)(c.mana, c.tap, m.sacrifice_self, c.text, m.discard_self)
         return ActivatedAbility(
             c, tuple(compile_target(t) for t in m.targets), compile_ops(m.effects), m.timing, text
         )
@@ -485,6 +516,19 @@ def ward_ability(cost: str) -> TriggeredAbility:
     )
 
 
+def _from_hand(abilities: tuple[Any, ...]) -> tuple[int, ...]:
+    """The indexes of the activated abilities whose cost discards the card, numbered as
+    `objects.activated_at` numbers them (mana and activated abilities, in text order)."""
+    out: list[int] = []
+    i = -1
+    for ab in abilities:
+        if isinstance(ab, ManaAbility | ActivatedAbility):
+            i += 1
+            if isinstance(ab, ActivatedAbility) and ab.cost.discard_self:
+                out.append(i)
+    return tuple(out)
+
+
 def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -> CardDef:
     cost = parse_mana_cost(m.cost) if m.cost is not None else None
     colors = _mask(m.colors, COLOR_BITS) if m.colors is not None else colors_of_cost(cost)
@@ -502,6 +546,9 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
             m.text,
             modes,
         )
+    abilities = tuple(compile_ability(a) for a in m.abilities) + (
+        (ward_ability(m.ward),) if m.ward is not None else ()
+    )
     return CardDef(
         name=m.name,
         types=_mask(m.types, TYPE_BITS),
@@ -512,13 +559,15 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         power=None if m.power is None else (0 if m.power == "*" else m.power),
         toughness=None if m.toughness is None else (0 if m.toughness == "*" else m.toughness),
         keywords=frozenset(m.keywords) | ({"ward"} if m.ward is not None else set()),
-        abilities=tuple(compile_ability(a) for a in m.abilities)
-        + ((ward_ability(m.ward),) if m.ward is not None else ()),
+        abilities=abilities,
         spell=spell,
         enchant=compile_target(m.enchant) if m.enchant is not None else None,
         token=token,
         enters_as_copy=m.enters_as_copy is not None,
         reaction=m.reaction or "",
+        enters_tapped=m.enters_tapped,
+        from_hand=_from_hand(abilities),
+        enters_with=tuple(sorted(m.enters_with.items())),
         copy_except_pt=(
             tuple(m.enters_as_copy.except_pt)  # type: ignore[arg-type]
             if m.enters_as_copy is not None and m.enters_as_copy.except_pt is not None

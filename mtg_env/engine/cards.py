@@ -69,6 +69,9 @@ class Cost(Frozen):
     tap: bool = False
     sacrifice_self: bool = False
     text: str = ""
+    # "Discard this card": an ability with this cost is activated from its owner's hand
+    # (cycling, CR 702.29a), never from the battlefield.
+    discard_self: bool = False
 
 
 def parse_mana_cost(text: str) -> ManaCost:
@@ -96,6 +99,10 @@ def parse_cost(text: str) -> Cost:
             generic += int(sym)
         elif sym in COLOR_BITS:
             pips.append(COLOR_BITS[sym])
+        elif sym in HYBRID_SYMBOLS:
+            # A hybrid symbol ({W/U}) is one pip either color pays (CR 107.4e): its mask
+            # holds both colors, which the payment's matching reads as "either".
+            pips.append(HYBRID_SYMBOLS[sym])
         elif sym == "C":
             # Colorless-specific mana; no card in the sets needs it yet.
             raise ValueError(f"the {{C}} cost symbol is not supported: {text!r}")
@@ -118,10 +125,20 @@ def parse_cost(text: str) -> Cost:
     return Cost(mana, tap, False, text)
 
 
+# The ten two-color hybrid symbols as Oracle text writes them (CR 107.4e), by color mask.
+HYBRID_SYMBOLS: Final = {
+    f"{a}/{b}": COLOR_BITS[a] | COLOR_BITS[b]
+    for a, b in ("WU", "UB", "BR", "RG", "GW", "WB", "UR", "BG", "RW", "GU")
+}
+_PIP_TEXT: Final = {
+    **{bit: c for c, bit in COLOR_BITS.items()},
+    **{mask: sym for sym, mask in HYBRID_SYMBOLS.items()},
+}
+
+
 def _mana_text(generic: int, pips: list[int], xs: int = 0) -> str:
-    letters = {1: "W", 2: "U", 4: "B", 8: "R", 16: "G"}
     out = "{X}" * xs + (f"{{{generic}}}" if generic or not (pips or xs) else "")
-    return out + "".join(f"{{{letters[p]}}}" for p in sorted(pips))
+    return out + "".join(f"{{{_PIP_TEXT[p]}}}" for p in sorted(pips))
 
 
 # --------------------------------------------------------------------------- filters
@@ -151,6 +168,9 @@ class Filter(Frozen):
     # counts its announced X (CR 202.3e).
     min_mana_value: int = 0
     max_mana_value: int = -1
+    keywords: frozenset[str] = frozenset()  # any of ("creature with flying")
+    # "attacking or blocking creature": read by targeting, where combat is known.
+    in_combat: bool = False
 
     def words(self) -> tuple[int, frozenset[str]]:
         return self.colors | self.not_colors, self.subtypes | self.not_subtypes
@@ -163,6 +183,7 @@ ANY_FILTER: Final = Filter()
 TK_ANY: Final = "any"  # creature, player or planeswalker (CR 115.4)
 TK_CREATURE: Final = "creature"
 TK_PLAYER: Final = "player"
+TK_OPPONENT: Final = "opponent"  # "target opponent": a player, never the source's controller
 TK_PERMANENT: Final = "permanent"
 TK_LAND: Final = "land"
 TK_SPELL: Final = "spell"
@@ -179,7 +200,7 @@ class TargetSpec(Frozen):
 
     @property
     def allows_player(self) -> bool:
-        return self.kind in (TK_ANY, TK_PLAYER)
+        return self.kind in (TK_ANY, TK_PLAYER, TK_OPPONENT)
 
 
 # --------------------------------------------------------------------------- abilities
@@ -337,6 +358,15 @@ class CardDef(Frozen):
     # A reaction (pocket instant): when it may be played, "opponent_plays_card" or
     # "during_attack".
     reaction: str = ""
+    # "This permanent enters tapped" (CR 614.1c): a replacement effect of the card's own,
+    # applied as it enters the battlefield from anywhere.
+    enters_tapped: bool = False
+    # The indexes (as `objects.activated_at` numbers them) of the abilities activated from
+    # the hand, whose cost discards the card (cycling, CR 702.29a): derived when loading,
+    # so that a priority check reads one field per card in hand.
+    from_hand: tuple[int, ...] = ()
+    # "This creature enters with two +1/+1 counters on it" (CR 614.1c): (kind, count).
+    enters_with: tuple[tuple[str, int], ...] = ()
 
     @property
     def mv(self) -> int:

@@ -92,6 +92,14 @@ def can_attack_list(g: GameLike) -> list[int]:
     return [c for c in g._derived().creatures if attack_problem(g, c) is None]
 
 
+def attacks_legal(g: GameLike, can_attack: list[int]) -> bool:
+    """Whether the attackers declared so far may be the whole declaration, given the
+    creatures that can still attack: every one that "attacks each combat if able" is
+    already declared (CR 508.1d; the engine's requirements cost nothing, so obeying all of
+    them is the maximum)."""
+    return not any("attacks_each_combat" in g.chars(c).rules for c in can_attack)
+
+
 def start_declare_attackers(g: GameLike) -> None:
     """508.1: the active player declares attackers (skipped if none can attack)."""
     g.attackers = {}
@@ -140,6 +148,8 @@ def block_problem(g: GameLike, b: int, a: int) -> str | None:
         return f"{bch.name} is tapped (CR 509.1a: only untapped creatures block)"
     if "cant_block" in bch.rules:
         return f"{bch.name} can't block (an effect forbids it, CR 509.1b)"
+    if "unblockable" in ach.rules:
+        return f"{ach.name} can't be blocked (CR 509.1b)"
     akw = ach.keywords
     if "flying" in akw and not ("flying" in bch.keywords or "reach" in bch.keywords):
         return (

@@ -79,7 +79,8 @@ class Derived:
                 elif type(ab) is ActivatedAbility:
                     idx += 1
                     other = True
-                    activated[seat].append((cid, ch, idx, ab))
+                    if not ab.cost.discard_self:  # that one is activated from the hand
+                        activated[seat].append((cid, ch, idx, ab))
                 elif type(ab) is StaticAbility and ab.cda:
                     self.cda = True
                 elif type(ab) is TriggeredAbility:

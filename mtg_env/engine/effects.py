@@ -55,6 +55,7 @@ from .opschema import (
     CounterOp,
     CounterUnlessOp,
     DamageOp,
+    DestroyOp,
     DiscardOp,
     DrawOp,
     EmptyOp,
@@ -138,6 +139,11 @@ def refs(g: GameLike, res: Resolution, what: str) -> list[int]:
         return [c] if g.oid[c] == oid and g.zone[c] == BATTLEFIELD else []
     if what == "all_creatures":
         return [c for c in g.battlefield if g.chars(c).types & CREATURE]
+    if what == "your_creatures":  # "creatures you control", as the effect begins (611.2c)
+        you = item.controller
+        return [
+            c for c in g.battlefield if g.chars(c).types & CREATURE and g.chars(c).controller == you
+        ]
     raise AssertionError(what)  # pragma: no cover - validated when loading
 
 
@@ -229,8 +235,15 @@ def op_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 def op_destroy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
-        if "indestructible" not in g.chars(c).keywords:  # 702.12b
-            g._to_graveyard(c, "destroyed")
+        g._destroy(c, "destroyed", a["regenerate"])
+    return True
+
+
+def op_regenerate(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """701.15a: a shield that replaces the permanent's next destruction this turn."""
+    for c in _on_battlefield(g, res, a["what"]):
+        g.perm[c].shields += 1
+        g._log("shield", c)
     return True
 
 
@@ -853,7 +866,8 @@ OPS: Final[dict[str, OpDef]] = {
     d.name: d
     for d in (
         OpDef("damage", DamageOp, op_damage, lambda a: f"{a['amount']} damage to {a['to']}"),
-        OpDef("destroy", WhatOp, op_destroy),
+        OpDef("destroy", DestroyOp, op_destroy),
+        OpDef("regenerate", WhatOp, op_regenerate),
         OpDef("sacrifice", WhatOp, op_sacrifice),
         OpDef("return_to_hand", WhatOp, op_return_to_hand),
         OpDef("counter", WhatOp, op_counter),

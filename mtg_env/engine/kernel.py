@@ -267,6 +267,11 @@ class Kernel(GameFields):
     def _enter_battlefield(self, cid: int, controller: int) -> None:
         ts = self._tick()
         p = Perm.new(cid, self.oid[cid], controller, ts, ts)
+        cd = self.cdef[cid]
+        if cd.enters_tapped:
+            p.tapped = True  # 614.1c: "enters tapped" replaces how it enters
+        if cd.enters_with:
+            p.counters = dict(cd.enters_with)  # 614.1c: "enters with N counters"
         self.perm[cid] = p
         self.battlefield.append(cid)
         self._dirty = True

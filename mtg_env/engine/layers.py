@@ -87,6 +87,8 @@ def matches(f: Filter, ch: Chars, cid: int, source: int, you: int, owner: int) -
         return False
     if f.max_mana_value >= 0 and ch.mv > f.max_mana_value:
         return False
+    if f.keywords and not f.keywords & ch.keywords:
+        return False
     return not (f.other and cid == source)
 
 

@@ -178,6 +178,10 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} puts {n(e[2])} into their graveyard (surveil)"
     if k in ("sba", "to_graveyard"):
         return f"  {n(e[1])} goes to the graveyard ({e[2]})"
+    if k == "shield":
+        return f"  {n(e[1])} gets a regeneration shield"
+    if k == "regenerate":
+        return f"  {n(e[1])} regenerates (tapped, damage removed)"
     if k == "lose":
         return f"  player {e[1]} loses: {e[2]}"
     if k == "game_over":

@@ -100,6 +100,7 @@ class Perm:
         "last_ctrl",  # controller at the last characteristics computation
         "attacked_turn",  # last turn it was declared as an attacker
         "copy_def",  # copiable values if it is a copy (layer 1), else None
+        "shields",  # regeneration shields (CR 701.15a), used or gone at cleanup (514.2)
     )
 
     # No initialiser: `Perm()` is the cheapest way to make an instance, in plain Python and
@@ -117,6 +118,7 @@ class Perm:
     last_ctrl: int
     attacked_turn: int
     copy_def: CardDef | None
+    shields: int
 
     @staticmethod
     def new(cid: int, oid: int, controller: int, timestamp: int, clock: int) -> Perm:
@@ -134,6 +136,7 @@ class Perm:
         p.last_ctrl = controller
         p.attacked_turn = -1
         p.copy_def = None
+        p.shields = 0
         return p
 
     def copy(self) -> Perm:
@@ -151,6 +154,7 @@ class Perm:
         p.last_ctrl = self.last_ctrl
         p.attacked_turn = self.attacked_turn
         p.copy_def = self.copy_def
+        p.shields = self.shields
         return p
 
     def state(self) -> tuple:
@@ -168,7 +172,7 @@ class Perm:
             self.last_ctrl,
             self.attacked_turn,
             self.copy_def.name if self.copy_def else None,
-        )
+        ) + ((self.shields,) if self.shields else ())  # absent while none: hashes as before
 
 
 class StackItem:

@@ -30,6 +30,12 @@ class WhatOp(Strict):
     what: REFS
 
 
+class DestroyOp(Strict):
+    what: REFS
+    # False: "It can't be regenerated" (CR 701.15b): no regeneration shield replaces it.
+    regenerate: bool = True
+
+
 class DrawOp(Strict):
     count: Annotated[int, Field(ge=1)] | X = 1
     who: REFS = "you"

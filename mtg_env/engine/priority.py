@@ -118,7 +118,9 @@ class Priority(Stack):
         if k == D_TARGET:
             return [action(TARGET, r) for r in self._target_choices()]
         if k == D_ATTACKERS:
-            return [PASS_ACTION] + [action(ATTACK, c, 1 - p) for c in cb.can_attack_list(self)]
+            can = cb.can_attack_list(self)
+            acts = [PASS_ACTION] if cb.attacks_legal(self, can) else []
+            return acts + [action(ATTACK, c, 1 - p) for c in can]
         if k == D_BLOCKERS:
             acts = [PASS_ACTION] if cb.blocks_legal(self) else []
             return acts + [action(BLOCKER, c) for c in cb.blocker_choices(self)]
@@ -198,6 +200,13 @@ class Priority(Stack):
                 srcs = self.rules.mana_sources(self, p)
             if self._can_activate(p, cid, ch, ab, sorcery_ok, srcs) is None:
                 acts.append(action(ACTIVATE, cid, idx))
+        for cid in hand:
+            for idx in self.cdef[cid].from_hand:  # cycling (702.29a)
+                if srcs is None:
+                    srcs = self.rules.mana_sources(self, p)
+                ch = self.chars(cid)
+                if self._can_activate(p, cid, ch, activated_at(ch, idx), sorcery_ok, srcs) is None:
+                    acts.append(action(ACTIVATE, cid, idx))
         return acts
 
     def _can_activate(
@@ -361,6 +370,8 @@ class Priority(Stack):
             self.perm[cid].tapped = True
         if ab.cost.sacrifice_self:
             self._to_graveyard(cid, "sacrificed")
+        if ab.cost.discard_self:
+            self._discard(p, cid)  # 702.29a: cycling discards the card as its cost
         self.stack.append(item)
         self._log("activate", p, cid, item.ab_index, tuple(item.targets))
         self._targeted(item)

@@ -61,6 +61,9 @@ class Targeting(StateBasedActions):
         self, spec: TargetSpec, src: int, you: int, src_colors: int, kind: int
     ) -> Iterable[int]:
         k = spec.kind
+        if k == "opponent":  # "target opponent" (CR 115.4, 102.2)
+            yield player_ref(1 - you)
+            return
         if spec.allows_player:
             yield player_ref(0)
             yield player_ref(1)
@@ -119,6 +122,8 @@ class Targeting(StateBasedActions):
         # 702.11b: hexproof - can't be the target of spells or abilities your opponents
         # control.
         if ch.controller != you and "hexproof" in ch.keywords:
+            return False
+        if spec.filter.in_combat and cid not in self.attackers and cid not in self.blockers:
             return False
         return matches(spec.filter, ch, cid, src, you, self.owner[cid])
 

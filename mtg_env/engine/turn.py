@@ -128,8 +128,11 @@ class Turn(Priority):
         """Untap (ready) every permanent player `a` controls."""
         for cid in self.battlefield:
             p = self.perm[cid]
-            if p.tapped and self.chars(cid).controller == a:
-                p.tapped = False
+            if p.tapped:
+                ch = self.chars(cid)
+                # 502.3: an effect may keep a permanent from untapping ("doesn't untap").
+                if ch.controller == a and "doesnt_untap" not in ch.rules:
+                    p.tapped = False
 
     def _f_battle(self) -> None:
         """Combat damage of the BATTLE phase: first-strike damage and then regular damage
@@ -194,6 +197,7 @@ class Turn(Priority):
         for p in self.perm.values():
             p.damage = 0
             p.deathtouched = False
+            p.shields = 0  # 701.15a: a shield lasts "this turn"
         n = len(self.effects)
         self.effects = [e for e in self.effects if e.duration != DUR_EOT]
         if len(self.effects) != n:

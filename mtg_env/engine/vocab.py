@@ -55,6 +55,7 @@ REFS = Literal[
     "that_player",
     "all_creatures",
     "each_opponent",
+    "your_creatures",
 ]
 
 

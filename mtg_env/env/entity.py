@@ -27,6 +27,7 @@ from gymnasium import spaces
 from ..engine import Action, Game
 from ..engine.cards import ActivatedAbility, ManaAbility, StaticAbility, TriggeredAbility
 from ..engine.constants import (
+    ACTIVATE,
     ATTACK,
     BATTLEFIELD,
     BLOCK,
@@ -484,6 +485,8 @@ class EntityLayout:
         else:  # activate (ability index), choose (option), pass, keep, mulligan
             if a.obj >= 0 and g.zone[a.obj] == BATTLEFIELD:
                 row[C["source_row"]] = at(a.obj)
+            elif k == ACTIVATE and g.zone[a.obj] == HAND:
+                row[C["source_row"]] = at(a.obj)  # an ability from the hand: cycling
             row[C["option"]] = a.arg
 
 

@@ -34,6 +34,7 @@ from ..engine.constants import (
     DECISION_NAMES,
     ENCHANTMENT,
     GRAVEYARD,
+    HAND,
     INSTANT,
     KEEP,
     LAND,
@@ -63,7 +64,11 @@ class Limits(Frozen):
     options: int = 40  # choices in one decision (a text change has at most 40)
 
 
-TARGET_KINDS: Final[tuple[str, ...]] = get_args(_TARGET_KIND_LITERAL)
+# The observation's target kinds: the card data's, but "opponent", a player target, is
+# seen as "player" (the mask says which player), so that the feature keeps its size.
+TARGET_KINDS: Final[tuple[str, ...]] = tuple(
+    k for k in get_args(_TARGET_KIND_LITERAL) if k != "opponent"
+)
 # Every keyword in feature order (append-only: engine.vocab.KEYWORD_ORDER).
 KEYWORD_LIST: Final = KEYWORD_ORDER
 _TYPES: Final = (ARTIFACT, CREATURE, ENCHANTMENT, LAND, INSTANT, SORCERY)
@@ -280,6 +285,11 @@ class Layout:
             return a0["play"] + self.ident[cd.name]
         if k == ACTIVATE:
             s = own.get(a.obj)
+            if s is None and g.zone[a.obj] == HAND:
+                # An ability activated from the hand (cycling): the card in hand, as a
+                # discard picks one. No other priority action uses `hand_card` here (a
+                # face-down play of pocket's is a PLAY).
+                return a0["hand_card"] + self.ident[g.cdef[a.obj].name]
             if s is None or a.arg >= self.limits.abilities:
                 return -1
             return a0["activate"] + s * self.limits.abilities + a.arg
@@ -441,6 +451,8 @@ class Layout:
                 item, specs = ctx.item, ctx.specs
                 ti = len(item.targets)
                 kind = specs[ti].kind if ti < len(specs) else "any"
+                if kind == "opponent":
+                    kind = "player"
                 idx += (O["target_index"] + min(ti, 2), O["target_kind"] + TARGET_KINDS.index(kind))
                 val += (1.0, 1.0)
             if isinstance(ctx, BlockTarget) and ctx.blocker in own:

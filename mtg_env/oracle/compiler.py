@@ -21,7 +21,6 @@ from lark.exceptions import UnexpectedInput, VisitError
 
 from ..engine.carddb import parse_card_set
 from ..engine.cards import CardDataError, parse_mana_cost
-from ..engine.constants import BASIC_LAND_TYPES
 from ..engine.vocab import KEYWORDS, SUPERTYPE_NAMES, TYPE_NAMES
 from .grammar import COLOR_OF_WORD, ToData, Unsupported, parser
 
@@ -138,9 +137,9 @@ def parse_type_line(type_line: str) -> tuple[list[str], list[str], list[str]]:
             raise Unsupported(f"the type {w!r}")
     if not types:
         raise Unsupported("a type line with no card type")
+    # Land types other than the basic ones (Gate, Desert, Locus) carry no rules of their
+    # own (CR 205.3i): only a basic land type gives a land its mana ability (305.6).
     subtypes = right.split() if right else []
-    if "land" in types and any(s not in BASIC_LAND_TYPES for s in subtypes):
-        raise Unsupported("a nonbasic land type")
     return sup, types, subtypes
 
 
@@ -160,6 +159,12 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"ward (\{[0-9]+\})", low)
     if m:
         return [], {"ward": m.group(1)}
+    m = re.fullmatch(r"cycling ((?:\{[0-9wubrg/]+\})+)", low)
+    if m:
+        return [], {"cycling": m.group(1).upper()}
+    if low == "devoid":
+        # 702.114a: a characteristic-defining ability, "this object is colorless".
+        return [], {"colors": []}
     kws: list[str] = []
     for item in re.split(r"\s*[,;]\s*", low):
         pm = re.fullmatch(r"protection from (\w+)((?: and from \w+)*)", item)
@@ -239,8 +244,9 @@ def _parse(start: str, text: str, vocab: Vocabulary) -> tuple[Any, ToData]:
 
 
 def _fix_ops(ops: list[dict[str, Any]], vocab: Vocabulary, tokens: list[dict[str, Any]]) -> None:
-    """What the grammar leaves to the card: token characteristics to token names, and
-    "you gain life equal to the life lost this way" to the amount lost."""
+    """What the grammar leaves to the card: token characteristics to token names,
+    "you gain life equal to the life lost this way" to the amount lost, and "it can't be
+    regenerated" to the destruction before it."""
     for i, op in enumerate(ops):
         ((name, args),) = op.items()
         if name == "may":
@@ -251,11 +257,17 @@ def _fix_ops(ops: list[dict[str, Any]], vocab: Vocabulary, tokens: list[dict[str
             entry = vocab.tokens[_token_key(tok)]
             if entry not in tokens:
                 tokens.append(entry)
+        elif name == "no_regen":
+            before = ops[i - 1] if i else None
+            if before is None or "destroy" not in before:
+                raise Unsupported("'can't be regenerated' after no destruction")
+            before["destroy"]["regenerate"] = False
         elif name == "gain_life_equal":
             before = ops[i - 1] if i else None
             if before is None or "lose_life" not in before:
                 raise Unsupported("life gained equal to life lost, after no life lost")
             ops[i] = {"gain_life": {"amount": before["lose_life"]["amount"], "who": "you"}}
+    ops[:] = [op for op in ops if "no_regen" not in op]
 
 
 def _try(starts: Iterable[str], text: str, vocab: Vocabulary) -> tuple[str, Any, ToData]:
@@ -341,6 +353,8 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             keywords += kws
             if "equip" in fields:
                 abilities.append(_equip(fields.pop("equip")))
+            if "cycling" in fields:
+                abilities.append(_cycling(fields.pop("cycling")))
             entry.update(fields)
             out.lines.append(("keywords", True))
             continue
@@ -386,7 +400,10 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             out.problems.append(Problem(norm, str(e)))
             out.lines.append((kind, False))
             continue
-        abilities.append({start: data})
+        if start == "static" and "card" in data:
+            entry.update(data["card"])  # a card field ("enters tapped"), not an ability
+        else:
+            abilities.append({start: data})
         out.lines.append((start, True))
     if is_spell:
         if modes and spell_lines:
@@ -441,6 +458,18 @@ def _starts(norm: str) -> list[str]:
     if re.match(r"^[^.]*? : ", norm):
         return ["activated"]
     return ["static"]
+
+
+def _cycling(cost: str) -> dict[str, Any]:
+    """Cycling [cost] (CR 702.29a): "[Cost], Discard this card: Draw a card", activated
+    only from the hand."""
+    return {
+        "activated": {
+            "cost": cost,
+            "discard_self": True,
+            "effects": [{"draw": {"count": 1, "who": "you"}}],
+        }
+    }
 
 
 def _equip(cost: str) -> dict[str, Any]:

@@ -41,6 +41,8 @@ spell: sentences
 activated: cost ":" sentences restriction?
 triggered: trigger "," intervening? sentences
 static: static_sentence "." (doesnt_remove ".")?
+    | "~" "enters" "tapped" "." -> enters_tapped
+    | "~" "enters" "with" count COUNTER ("counter" | "counters") "on" "it" "." -> enters_with
 doesnt_remove: "this" "effect" "doesn't" "remove" "~"
 mana: "{t}" ":" "add" mana_out "." (damage_to_you ".")?
 enchant: "enchant" tfilter
@@ -86,7 +88,7 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
 ?effect: damage | destroy | exile | bounce | counter | counter_unless | draw | discard
     | gain_life | lose_life | drain_gain | mill | scry | surveil | pump | grant | untap | tap
     | gain_control | create_token | add_counter | fight | prevent | set_base_pt | sacrifice
-    | return_from_graveyard | animate
+    | return_from_graveyard | animate | regenerate | no_regen
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
 ?source: "~" | "it"
@@ -98,6 +100,8 @@ dmg_to: "any" "target" -> to_any
     | player -> to_player
 
 destroy: "destroy" obj
+regenerate: "regenerate" obj
+no_regen: ("it" | "they") "can't" "be" "regenerated"
 exile: "exile" obj
 sacrifice: "sacrifice" obj
 bounce: "return" obj "to" "its" "owner's" "hand"
@@ -116,8 +120,8 @@ drain_gain: "you" "gain" "life" "equal" "to" "the" "life" "lost" "this" "way"
 mill: player? ("mill" | "mills") count ("card" | "cards")
 scry: "scry" count
 surveil: "surveil" count
-pump: obj ("gets" | "get") PT ("and" "gains" keywords)? until_eot
-grant: obj "gains" keywords until_eot
+pump: obj ("gets" | "get") PT ("and" ("gains" | "gain") keywords)? until_eot
+grant: obj ("gains" | "gain") keywords until_eot
 set_base_pt: obj "has" "base" "power" "and" "toughness" PT until_eot
 create_token: "create" count PT colors? subtypes "creature" ("token" | "tokens") token_keywords?
 token_keywords: "with" keywords
@@ -137,7 +141,11 @@ ANIM_TYPE: "artifact"
     | affected "can't" "block" -> static_cant_block
     | affected "can't" "attack" -> static_cant_attack
     | affected "can't" "attack" "or" "block" -> static_cant_attack_block
+    | affected "doesn't" "untap" "during" _whose_untap "untap" "step" -> static_doesnt_untap
+    | affected "attacks" "each" "combat" "if" "able" -> static_attacks_each_combat
+    | affected "can't" "be" "blocked" -> static_unblockable
     | "you" "control" "enchanted" "creature" -> static_control
+_whose_untap: "its" "controller's" | "your"
 static_more: "and" ("has" | "have") keywords -> more_kw
     | "and" "can't" "block" -> more_cant_block
 affected: "enchanted" "creature" -> aff_enchanted
@@ -151,10 +159,14 @@ group: (adjective ","?)* noun_plural controlled?
 // ------------------------------------------------------------------ objects and filters
 ?obj: target | "~" -> self_ref | it_ref | "enchanted" "creature" -> enchanted_ref
     | "equipped" "creature" -> equipped_ref | "all" "creatures" -> all_creatures_ref
+    | "creatures" "you" "control" -> your_creatures_ref
 it_ref: "it" | "that" "creature" | "that" "permanent"
 target: "target" tfilter
 tfilter: (adjective ","?)* noun ("or" noun)* post*
-?post: controlled | from_graveyard | other_than | that_is
+?post: controlled | from_graveyard | other_than | that_is | mana_value | with_keywords
+with_keywords: "with" keywords
+mana_value: "with" "mana" "value" NUMBER "or" "less" -> mv_at_most
+    | "with" "mana" "value" NUMBER "or" "greater" -> mv_at_least
 controlled: "you" "control" -> ctl_you
     | "an" "opponent" "controls" -> ctl_opponent
     | "you" "don't" "control" -> ctl_opponent
@@ -164,6 +176,7 @@ from_graveyard: "from" "your" "graveyard" -> from_your_graveyard
 other_than: "other" "than" "~"
 that_is: "that's" COLOR "or" COLOR
 adjective: COLOR -> adj_color
+    | "attacking" "or" "blocking" -> adj_in_combat
     | "non" COLOR -> adj_not_color
     | NONWORD -> adj_not
     | "legendary" -> adj_legendary
@@ -176,11 +189,13 @@ noun: TYPE -> noun_type
     | "player" -> noun_player
     | "planeswalker" -> noun_planeswalker
     | TYPE "card" -> noun_card_of_type
+    | TYPE "spell" -> noun_spell_of_type
     | "card" -> noun_card
 noun_plural: "creatures" -> np_creatures
     | SUBTYPE "creatures" -> np_subtype_creatures
 player: "you" -> p_you
     | "target" "player" -> p_target
+    | "target" "opponent" -> p_target_opponent
     | "each" "opponent" -> p_each_opponent
     | "that" "player" -> p_that_player
     | "each" "player" -> p_each_player
@@ -194,7 +209,7 @@ count: NUMBER | NUMWORD | "x" -> count_x
 PT: /[+-]?(\d+|x)\/[+-]?(\d+|x)/i
 COUNTER: "+1/+1" | "-1/-1"
 MANA_SYM: /\{[wubrgc]\}/i
-MANA_COST: /(\{([0-9]+|[wubrgcx])\})+/i
+MANA_COST: /(\{([0-9]+|[wubrgcx]|[wubrg]\/[wubrg])\})+/i
 COLOR: "white" | "blue" | "black" | "red" | "green"
 NONWORD: /non(artifact|creature|enchantment|land|legendary|basic|white|blue|black|red|green)/i
 TYPE: "creature" | "artifact" | "enchantment" | "land"
@@ -348,6 +363,15 @@ class ToData(Transformer[Any, Any]):
             s["rules"] = [*s.get("rules", []), "doesnt_remove_source"]
         return s
 
+    def enters_with(self, n: Any, kind: Token) -> dict[str, Any]:
+        if not isinstance(_num(n), int):
+            raise Unsupported("entering with X counters")
+        return {"card": {"enters_with": {str(kind): _num(n)}}}
+
+    def enters_tapped(self) -> dict[str, Any]:
+        # Not an ability of the card's list: a card field (CR 614.1c), `compiler` sets it.
+        return {"card": {"enters_tapped": True}}
+
     def doesnt_remove(self) -> bool:
         return True
 
@@ -483,6 +507,13 @@ class ToData(Transformer[Any, Any]):
 
     def destroy(self, what: str) -> dict[str, Any]:
         return {"destroy": {"what": what}}
+
+    def regenerate(self, what: str) -> dict[str, Any]:
+        return {"regenerate": {"what": what}}
+
+    def no_regen(self) -> dict[str, Any]:
+        # "It can't be regenerated": the destroy before it, `compiler._fix_ops` joins them.
+        return {"no_regen": True}
 
     def exile(self, what: str) -> dict[str, Any]:
         return {"exile": {"what": what}}
@@ -665,6 +696,15 @@ class ToData(Transformer[Any, Any]):
     def static_cant_attack_block(self, aff: Any) -> dict[str, Any]:
         return {"affects": aff, "rules": ["cant_attack", "cant_block"]}
 
+    def static_doesnt_untap(self, aff: Any) -> dict[str, Any]:
+        return {"affects": aff, "rules": ["doesnt_untap"]}
+
+    def static_attacks_each_combat(self, aff: Any) -> dict[str, Any]:
+        return {"affects": aff, "rules": ["attacks_each_combat"]}
+
+    def static_unblockable(self, aff: Any) -> dict[str, Any]:
+        return {"affects": aff, "rules": ["unblockable"]}
+
     def static_control(self) -> dict[str, Any]:
         return {"affects": "enchanted", "control": "you"}
 
@@ -724,6 +764,9 @@ class ToData(Transformer[Any, Any]):
     def all_creatures_ref(self) -> str:
         return "all_creatures"
 
+    def your_creatures_ref(self) -> str:
+        return "your_creatures"
+
     def target(self, spec: Any) -> str:
         return self.scope.add_target(spec)
 
@@ -741,6 +784,18 @@ class ToData(Transformer[Any, Any]):
 
     def from_a_graveyard(self) -> dict[str, Any]:
         return {"zone": "graveyard"}
+
+    def with_keywords(self, kws: list[str]) -> dict[str, Any]:
+        return {"keywords": kws}
+
+    def adj_in_combat(self) -> dict[str, Any]:
+        return {"in_combat": True}
+
+    def mv_at_most(self, n: Token) -> dict[str, Any]:
+        return {"max_mana_value": int(n)}
+
+    def mv_at_least(self, n: Token) -> dict[str, Any]:
+        return {"min_mana_value": int(n)}
 
     def other_than(self) -> dict[str, Any]:
         return {"other": True}
@@ -792,6 +847,9 @@ class ToData(Transformer[Any, Any]):
     def noun_card_of_type(self, tok: Token) -> dict[str, Any]:
         return {"noun": "card", "types": [str(tok).lower()]}
 
+    def noun_spell_of_type(self, tok: Token) -> dict[str, Any]:
+        return {"noun": "spell", "types": [str(tok).lower()]}
+
     def noun_card(self) -> dict[str, Any]:
         return {"noun": "card"}
 
@@ -802,6 +860,9 @@ class ToData(Transformer[Any, Any]):
     def p_target(self) -> str:
         return self.scope.add_target("player")
 
+    def p_target_opponent(self) -> str:
+        return self.scope.add_target("opponent")
+
     def p_each_opponent(self) -> str:
         return "each_opponent"
 
@@ -809,7 +870,7 @@ class ToData(Transformer[Any, Any]):
         if self.scope.event == "damage_to_opponent":
             return "that_player"
         t = self.scope.targets
-        if t and t[-1] == "player":  # "target player ... That player discards"
+        if t and t[-1] in ("player", "opponent"):  # "target player ... That player discards"
             return "target" if len(t) == 1 else f"target{len(t) - 1}"
         # The owner of a returned permanent, the controller of a countered spell: no
         # reference in the vocabulary names them.

@@ -7,7 +7,8 @@ What the structures do not record is decided by the templates Oracle text uses (
 core set follows): a permanent names itself "this creature" (artifact, land, Aura,
 Equipment), a spell by its name; keywords share one line in Oracle's order, Flash and
 costed keywords on lines of their own; a pronoun stands for the object last named; which
-clauses one sentence joins (`_joins`).
+clauses one sentence joins (`_joins`); where a line goes that the card's layout places
+(Devoid first, "enters tapped" after the keywords, Cycling last).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..engine.cards import (
+    HYBRID_SYMBOLS,
     ActivatedAbility,
     CardDef,
     Cost,
@@ -28,6 +30,7 @@ from ..engine.cards import (
     StaticAbility,
     TargetSpec,
     TriggeredAbility,
+    colors_of_cost,
 )
 from ..engine.constants import (
     ARTIFACT,
@@ -80,6 +83,9 @@ _TYPE_ORDER: Final = (ARTIFACT, CREATURE, ENCHANTMENT, LAND)
 # one of them joins its sentence ("... deals 3 damage to any target and you gain 3 life").
 _PLAYER_OPS: Final = frozenset({"damage", "draw", "discard", "gain_life", "lose_life", "mill"})
 _TARGET_REFS: Final = ("target", "target1", "target2")
+# Group references a P/T change or keyword grant covers, with the plural verb ("get").
+_PLURAL_REFS: Final = frozenset({"all_creatures", "your_creatures"})
+_HYBRID_TEXT: Final = {mask: sym for sym, mask in HYBRID_SYMBOLS.items()}
 # Events whose trigger names the permanent itself: "it" in the effect then means it.
 _SELF_EVENTS: Final = frozenset(
     {"enters", "dies", "attacks", "blocks", "damage_to_opponent", "targeted_by_opponent"}
@@ -165,12 +171,15 @@ def _color_words(mask: int) -> list[str]:
 
 
 def _mana(cost: ManaCost) -> str:
+    """A mana cost in Oracle's order: {X}, generic, one-color symbols (`_colors_in_order`),
+    then hybrid ones ({W/B}: a pip of two colors, written in `HYBRID_SYMBOLS`' order)."""
+    single = [p for p in cost.pips if p not in _HYBRID_TEXT]
     colored = "".join(
-        f"{{{c}}}" * sum(1 for p in cost.pips if p == MANA_BITS[c])
-        for c in _colors_in_order(sum(set(cost.pips)))
+        f"{{{c}}}" * single.count(MANA_BITS[c]) for c in _colors_in_order(sum(set(single)))
     )
+    hybrid = "".join(f"{{{_HYBRID_TEXT[p]}}}" for p in cost.pips if p in _HYBRID_TEXT)
     generic = f"{{{cost.generic}}}" if cost.generic or not (cost.pips or cost.x) else ""
-    return "{X}" * cost.x + generic + colored
+    return "{X}" * cost.x + generic + colored + hybrid
 
 
 def _signed(v: Any, other: Any) -> str:
@@ -232,6 +241,10 @@ class _Card:
     def lines(self) -> list[str]:
         c = self.card
         out: list[str] = []
+        if c.colors == 0 and colors_of_cost(c.cost):
+            # Devoid (CR 702.114a): colorless despite colored mana symbols, the card's first
+            # line (before Flash: it says what the card is).
+            out.append("Devoid")
         kws = set(c.keywords) - {"ward"}
         if "flash" in kws:
             # Flash (how the card is cast) is on a line of its own.
@@ -241,17 +254,27 @@ class _Card:
             out.append("Enchant " + _Ability(self, ()).target_phrase(c.enchant))
         if kws:
             out.append(_cap(self._keyword_line(kws)))
+        if c.enters_tapped:
+            # After the keywords, before the other abilities: a land's first line.
+            out.append(f"{_cap(self.self_word)} enters tapped.")
+        for kind, n in c.enters_with:
+            counters = f"a {kind} counter" if n == 1 else f"{_number(n)} {kind} counters"
+            out.append(f"{_cap(self.self_word)} enters with {counters} on it.")
         rest: list[str] = []
+        cycling: list[str] = []
         for a in c.abilities:
             if _is_ward(a):
                 assert isinstance(a, TriggeredAbility)
                 out.append(f"Ward {a.effects[0].args['cost']}")
+            elif isinstance(a, ActivatedAbility) and _is_cycling(a):
+                # Played from the hand, Cycling closes the text (after a spell's effects).
+                cycling.append(f"Cycling {_mana(a.cost.mana)}")
             else:
                 rest.append(self.ability(a))
         out += rest
         if c.spell is not None:
             out += self.spell(c.spell)
-        return out
+        return out + cycling
 
     def _keyword_line(self, kws: set[str]) -> str:
         # A keyword with words after it (protection from ...) follows a semicolon.
@@ -327,6 +350,14 @@ class _Card:
             parts.append("can't attack")
         elif "cant_block" in rules:
             parts.append("can't block")
+        if "doesnt_untap" in rules:
+            # Its own untap step is yours; an enchanted creature's is its controller's.
+            whose = "your" if s.affects.relation == "self" else "its controller's"
+            parts.append(f"{'don' if plural else 'doesn'}'t untap during {whose} untap step")
+        if "attacks_each_combat" in rules:
+            parts.append(("attack" if plural else "attacks") + " each combat if able")
+        if "unblockable" in rules:
+            parts.append("can't be blocked")
         text = f"{_cap(subject)} {' and '.join(parts)}."
         if "doesnt_remove_source" in rules:
             # The sentence names the card: "this Aura" would be the same words twice.
@@ -364,6 +395,20 @@ def _is_ward(a: Any) -> bool:
         and len(a.effects) == 1
         and a.effects[0].name == "counter_unless_pay"
         and "what" not in a.effects[0].args
+    )
+
+
+def _is_cycling(a: ActivatedAbility) -> bool:
+    """Cycling (CR 702.29a): pay the mana and discard this card to draw a card."""
+    c = a.cost
+    return (
+        c.discard_self
+        and not c.tap
+        and not c.sacrifice_self
+        and not a.targets
+        and a.timing != "sorcery"
+        and [(o.name, o.args.get("who", "you"), o.args.get("count", 1)) for o in a.effects]
+        == [("draw", "you", 1)]
     )
 
 
@@ -415,6 +460,9 @@ class _Ability:
         if cost.sacrifice_self:
             parts.append("Sacrifice " + self.card.self_word)
             self.last = "self"
+        if cost.discard_self:
+            # A card in the hand is "this card" whatever it is.
+            parts.append("Discard this card")
         return ", ".join(parts)
 
     def trigger(self, a: TriggeredAbility) -> str:
@@ -447,11 +495,17 @@ class _Ability:
         adj: list[str] = []
         adj += ["non" + SUPERTYPE_NAMES[b] for b in sorted(SUPERTYPE_NAMES) if f.not_supertypes & b]
         adj += [SUPERTYPE_NAMES[b] for b in sorted(SUPERTYPE_NAMES) if f.supertypes & b]
+        if f.not_types and f.not_colors:
+            # Oracle's order with both: "nonartifact, nonblack creature" (Terror).
+            adj += ["non" + w + "," for w in _type_words(f.not_types)]
         adj += ["non" + w for w in _color_words(f.not_colors)]
         many_colors = len(_color_words(f.colors)) > 1
         if not many_colors:
             adj += _color_words(f.colors)
-        adj += ["non" + w for w in _type_words(f.not_types)]
+        if not f.not_colors:
+            adj += ["non" + w for w in _type_words(f.not_types)]
+        if f.in_combat:
+            adj.append("attacking or blocking")
         adj += [f"non-{s}" for s in sorted(f.not_subtypes)]
         adj += sorted(f.subtypes)
         kind = t.kind
@@ -461,6 +515,8 @@ class _Ability:
             noun = " ".join([*_type_words(f.types), "card"])
         elif kind == "permanent" and f.types:
             noun = _or(_type_words(f.types))
+        elif kind == "spell" and f.types:
+            noun = " ".join([*_type_words(f.types), "spell"])
         else:
             noun = kind
         words = ", ".join(w for w in adj if w.startswith("non-"))
@@ -474,6 +530,8 @@ class _Ability:
             phrase += " you don't control" if mine else " an opponent controls"
         if kind == "graveyard_card":
             phrase += " from your graveyard" if f.owner == "you" else " from a graveyard"
+        if f.keywords:
+            phrase += " with " + _keyword_list(f.keywords)
         if f.other:
             phrase += f" other than {self.card.self_word}"
         if many_colors:
@@ -505,6 +563,7 @@ class _Ability:
         return {
             "enchanted": "enchanted creature",
             "all_creatures": "all creatures",
+            "your_creatures": "creatures you control",
             "each_opponent": "each opponent",
             "you": "you",
             "that_player": "that player",
@@ -616,7 +675,7 @@ class _Ability:
         if name in ("pump", "grant", "set_base_pt", "fight", "animate"):
             what = a["what"]
             subj = self.obj(what, subject_of_sentence=start, after_compound=after)
-            plural = what == "all_creatures"
+            plural = what in _PLURAL_REFS
             if name == "fight":
                 return f"{subj} fights {self.obj(a['other'])}"
             if name == "animate":
@@ -678,9 +737,15 @@ class _Ability:
             "tap": lambda w: f"tap {w}",
             "untap": lambda w: f"untap {w}",
             "counter": lambda w: f"counter {w}",
+            "regenerate": lambda w: f"regenerate {w}",
         }
         if name in simple:
-            return simple[name](self.obj(a["what"]))
+            text = simple[name](self.obj(a["what"]))
+            if name == "destroy" and a.get("regenerate") is False:
+                # Its own sentence in Oracle text, after the destruction (CR 701.15b).
+                they = a["what"] in ("all_creatures", "your_creatures")
+                text += f". {'They' if they else 'It'} can't be regenerated"
+            return text
         if name == "return_to_hand":
             spec = self._spec(a["what"])
             w = self.obj(a["what"])

@@ -354,6 +354,8 @@ class Runner:
             self.g.apply(Action(PASS))
             return True
         if d.kind in (D_ATTACKERS, D_BLOCKERS) and d.kind not in stop_declarations:
+            if Action(PASS) not in self.g.legal_actions():
+                return False  # a creature must attack (CR 508.1d): the script declares
             self.g.apply(Action(PASS))
             return True
         return False

@@ -298,9 +298,10 @@ def attack_candidates(
     the engine would let it attack."""
     ref = observer.ref(g, seat, attacker)
     name = g.cdef[attacker].name
-    out: list[tuple[dict[str, Any], str, Action | None]] = [
-        ({"kind": "declare_attack", "attacker": ref, "defender": None}, f"{name} stays home", None)
-    ]
+    out: list[tuple[dict[str, Any], str, Action | None]] = []
+    if "attacks_each_combat" not in g.chars(attacker).rules:  # CR 508.1d
+        stay = {"kind": "declare_attack", "attacker": ref, "defender": None}
+        out.append((stay, f"{name} stays home", None))
     for a in g.legal_actions():
         if a.kind == ATTACK and a.obj == attacker:
             defender = {"player": f"p{a.arg}"}

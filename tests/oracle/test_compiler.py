@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from oracle_gold import core_entries, oracle
+from oracle_gold import core_entries, oracle, set_entries
 
 from mtg_env.engine.carddb import CardModel
 from mtg_env.engine.carddb import compile_card as load_entry
@@ -44,6 +44,43 @@ def test_every_card_of_the_core_set_compiles_from_its_oracle_text_to_the_same_ca
             wrong.append((entry["name"], r.entry))
         assert {t["name"] for t in r.tokens} <= known_tokens, (entry["name"], r.tokens)
     assert wrong == []
+
+
+def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_card() -> None:
+    """The pauper set holds the cards of the templates added after the core set (entering
+    tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
+    entry, and the set uses every one of those templates."""
+    cards, tokens = set_entries("pauper")
+    assert len(cards) == 54
+    vocab = Vocabulary.of([], tokens)
+    wrong = []
+    for entry in cards:
+        r = compile_card(oracle(entry), vocab)
+        if not r.ok or r.entry is None:
+            wrong.append((entry["name"], [str(p) for p in r.problems]))
+        elif plays_as(r.entry) != plays_as(entry):
+            wrong.append((entry["name"], r.entry))
+    assert wrong == []
+    text = repr(cards)
+    for used in (
+        "'enters_tapped': True",
+        "/",  # a hybrid symbol
+        "'regenerate'",
+        "'your_creatures'",
+        "'doesnt_untap'",
+        "'attacks_each_combat'",
+        "'colors': []",
+        "'Gate'",
+        "'discard_self': True",
+        "'regenerate': False",
+        "'in_combat': True",
+        "'kind': 'spell', 'types': ['creature']",
+        "'keywords': ['flying']}",  # a target's filter
+        "'opponent'",
+        "'unblockable'",
+        "'enters_with'",
+    ):
+        assert used in text, used
 
 
 def test_the_comparison_tells_apart_cards_that_play_differently() -> None:
@@ -172,6 +209,48 @@ def test_permanent_templates_keywords_triggers_activated_statics_and_mana() -> N
     ]
 
 
+def test_templates_of_the_rules_added_for_commons() -> None:
+    """Entering tapped is a card field; regeneration an op; "creatures you control" a
+    reference; "doesn't untap" and "attacks each combat" static rules; devoid colorless;
+    a hybrid cost and a Gate land type are read as they are."""
+    land = compiled("This land enters tapped.\n{T}: Add {W} or {U}.", "Land — Gate", cost="")
+    assert land.ok and land.entry["enters_tapped"] is True
+    assert land.entry["subtypes"] == ["Gate"]
+    assert land.entry["abilities"] == [{"mana": {"add": ["W", "U"]}}]
+    boa = compiled(
+        "{G}: Regenerate this creature.", "Creature — Snake", "{1}{G/U}", power="2", toughness="1"
+    )
+    assert boa.ok and boa.entry["cost"] == "{1}{G/U}"
+    assert boa.entry["abilities"] == [
+        {"activated": {"cost": "{G}", "effects": [{"regenerate": {"what": "self"}}]}}
+    ]
+    charge = compiled("Creatures you control get +1/+1 and gain trample until end of turn.")
+    assert charge.ok and charge.entry["spell"]["effects"] == [
+        {"pump": {"what": "your_creatures", "power": 1, "toughness": 1}},
+        {"grant": {"what": "your_creatures", "keywords": ["trample"]}},
+    ]
+    rules = {
+        "Enchanted creature doesn't untap during its controller's untap step.": (
+            "enchanted",
+            "doesnt_untap",
+        ),
+        "This creature doesn't untap during your untap step.": ("self", "doesnt_untap"),
+        "This creature attacks each combat if able.": ("self", "attacks_each_combat"),
+    }
+    for text, (affects, rule) in rules.items():
+        r = compiled(text, "Creature — Ogre", "{2}{R}", power="3", toughness="3")
+        assert r.ok, (text, r.problems)
+        assert r.entry["abilities"] == [{"static": {"affects": affects, "rules": [rule]}}]
+    devoid = compiled(
+        "Devoid (This card has no color.)\nTrample",
+        "Creature — Eldrazi",
+        "{3}{R}",
+        power="3",
+        toughness="4",
+    )
+    assert devoid.ok and devoid.entry["colors"] == [] and devoid.entry["keywords"] == ["trample"]
+
+
 def test_a_new_token_gets_an_entry_and_a_known_token_its_name() -> None:
     vocab = Vocabulary.of(
         [],
@@ -243,9 +322,21 @@ def test_a_new_token_gets_an_entry_and_a_known_token_its_name() -> None:
             "an ability that costs nothing, activated without end",
         ),
         (
-            OracleCard("Bear", "Creature — Bear", "~ enters tapped.", "{1}{G}", "2", "2"),
-            "~ enters tapped .",
+            OracleCard(
+                "Bear",
+                "Creature — Bear",
+                "~ enters tapped unless you control a Forest.",
+                "{1}{G}",
+                "2",
+                "2",
+            ),
+            "~ enters tapped unless you control a Forest .",
             "no template reads this static ability",
+        ),
+        (
+            OracleCard("Guard", "Creature — Bear", "Cycling {2}", "{2/W}{2/W}", "2", "2"),
+            "{2/W}{2/W}",
+            "the mana cost: unknown mana symbol {2/W} in cost '{2/W}{2/W}'",
         ),
     ],
 )
