@@ -674,7 +674,22 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
                 )
     if face_down:
         tokens.setdefault(FACE_DOWN, _face_down(set_name, "", len(tokens)))
-    return CardSet(set_name, cards, tokens, path, face_down, layout)
+    cast = any(_has_event(c, "cast_noncreature") for c in (*cards.values(), *tokens.values()))
+    return CardSet(set_name, cards, tokens, path, face_down, layout, cast)
+
+
+def _has_event(c: CardDef, event: str) -> bool:
+    """Whether card `c` has, or grants with a static ability, a trigger on `event`."""
+    for a in c.abilities:
+        if isinstance(a, TriggeredAbility) and a.event == event:
+            return True
+        if isinstance(a, StaticAbility):
+            for comp in a.components:
+                if comp.op == "add_abilities" and any(
+                    isinstance(x, TriggeredAbility) and x.event == event for x in comp.arg
+                ):
+                    return True
+    return False
 
 
 # The table sizes a set may raise: the flat layout's (env.spaces.Limits) and the v1

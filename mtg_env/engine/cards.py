@@ -430,6 +430,9 @@ class CardSet(Frozen):
     # more permanents than the default layout gives itself room without changing the
     # layouts of other sets.
     layout: dict[str, int] = field(default_factory=dict)
+    # Whether some card or token of the set has a "whenever you cast a noncreature spell"
+    # trigger (prowess): only then does casting look for one.
+    cast_triggers: bool = False
 
     def get(self, name: str) -> CardDef:
         try:

@@ -354,6 +354,8 @@ class Priority(Stack):
             cost = cost.with_x(item.info.get("x", 0))
         self._pay_mana(item.controller, cost)
         self._log("cast", item.controller, item.cid, tuple(item.targets))
+        if not cd.types & CREATURE:
+            self._fire_cast(item.controller)  # 702.108a: prowess
         self._targeted(item)
         self.rules.after_cast(self, item.controller)
 

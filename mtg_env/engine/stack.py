@@ -194,6 +194,16 @@ class Stack(Targeting):
             if type(ab) is TriggeredAbility and ab.event == event:
                 self._add_trigger(ch.controller, cid, ab, idx, dict(info) if info else {})
 
+    def _fire_cast(self, seat: int) -> None:
+        """`seat` cast a noncreature spell: the "whenever you cast a noncreature spell"
+        triggers of the permanents they control (prowess, CR 702.108a). Only a set with
+        such a trigger looks."""
+        if not self.cardset.cast_triggers:
+            return
+        for cid in list(self.battlefield):
+            if self.chars(cid).controller == seat:
+                self._fire("cast_noncreature", cid)
+
     def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
         """Deal damage (CR 120) after prevention; returns the damage dealt."""
         if amount <= 0:

@@ -82,6 +82,11 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
         EventDef("attacks", "508.1m", "Whenever this creature attacks"),
         EventDef("blocks", "509.1i", "Whenever this creature blocks"),
         EventDef(
+            "cast_noncreature",
+            "702.108a",
+            "Whenever you cast a noncreature spell",
+        ),
+        EventDef(
             "targeted_by_opponent",
             "702.21a",
             "Whenever this permanent becomes the target of a spell or ability an opponent controls",

@@ -162,6 +162,8 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"cycling ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"cycling": m.group(1).upper()}
+    if low == "prowess":
+        return [], {"prowess": True}
     if low == "devoid":
         # 702.114a: a characteristic-defining ability, "this object is colorless".
         return [], {"colors": []}
@@ -355,6 +357,8 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
                 abilities.append(_equip(fields.pop("equip")))
             if "cycling" in fields:
                 abilities.append(_cycling(fields.pop("cycling")))
+            if fields.pop("prowess", False):
+                abilities.append(_prowess())
             entry.update(fields)
             out.lines.append(("keywords", True))
             continue
@@ -458,6 +462,17 @@ def _starts(norm: str) -> list[str]:
     if re.match(r"^[^.]*? : ", norm):
         return ["activated"]
     return ["static"]
+
+
+def _prowess() -> dict[str, Any]:
+    """Prowess (CR 702.108a): whenever you cast a noncreature spell, this creature gets
+    +1/+1 until end of turn."""
+    return {
+        "triggered": {
+            "event": "cast_noncreature",
+            "effects": [{"pump": {"what": "self", "power": 1, "toughness": 1}}],
+        }
+    }
 
 
 def _cycling(cost: str) -> dict[str, Any]:

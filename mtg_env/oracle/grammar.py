@@ -69,6 +69,7 @@ trigger: "when" "~" "enters" -> t_enters
     | "at" "the" "beginning" "of" "your" "end" "step" -> t_end_step_you
     | "whenever" "~" "attacks" -> t_attacks
     | "whenever" "~" "blocks" -> t_blocks
+    | "whenever" "you" "cast" "a" "noncreature" "spell" -> t_cast_noncreature
     | "whenever" "~" "deals" "damage" "to" "an" "opponent" -> t_damage_to_opponent
     | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
 _spell_or_ability: "a" "spell" "or" "ability" "an" "opponent" "controls"
@@ -450,6 +451,9 @@ class ToData(Transformer[Any, Any]):
 
     def t_blocks(self) -> dict[str, Any]:
         return {"event": "blocks"}
+
+    def t_cast_noncreature(self) -> dict[str, Any]:
+        return {"event": "cast_noncreature"}
 
     def t_damage_to_opponent(self) -> dict[str, Any]:
         self.scope.event = "damage_to_opponent"

@@ -254,6 +254,8 @@ class _Card:
             out.append("Enchant " + _Ability(self, ()).target_phrase(c.enchant))
         if kws:
             out.append(_cap(self._keyword_line(kws)))
+        if any(_is_prowess(a) for a in c.abilities):
+            out.append("Prowess")  # a keyword with reminder text: a line of its own
         if c.enters_tapped:
             # After the keywords, before the other abilities: a land's first line.
             out.append(f"{_cap(self.self_word)} enters tapped.")
@@ -263,6 +265,8 @@ class _Card:
         rest: list[str] = []
         cycling: list[str] = []
         for a in c.abilities:
+            if _is_prowess(a):
+                continue
             if _is_ward(a):
                 assert isinstance(a, TriggeredAbility)
                 out.append(f"Ward {a.effects[0].args['cost']}")
@@ -398,6 +402,18 @@ def _is_ward(a: Any) -> bool:
     )
 
 
+def _is_prowess(a: Any) -> bool:
+    """Prowess (CR 702.108a): a noncreature spell cast gives this creature +1/+1."""
+    return (
+        isinstance(a, TriggeredAbility)
+        and a.event == "cast_noncreature"
+        and not a.condition
+        and not a.targets
+        and [(o.name, o.args) for o in a.effects]
+        == [("pump", {"what": "self", "power": 1, "toughness": 1, "duration": "end_of_turn"})]
+    )
+
+
 def _is_cycling(a: ActivatedAbility) -> bool:
     """Cycling (CR 702.29a): pay the mana and discard this card to draw a card."""
     c = a.cost
@@ -477,6 +493,7 @@ class _Ability:
             "targeted_by_opponent": (
                 f"Whenever {me} becomes the target of a spell or ability an opponent controls"
             ),
+            "cast_noncreature": "Whenever you cast a noncreature spell",
             "upkeep": f"At the beginning of {whose} upkeep",
             "end_step": f"At the beginning of {whose} end step",
         }[a.event]
