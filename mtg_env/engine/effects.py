@@ -235,7 +235,11 @@ def op_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 def op_destroy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
-        g._destroy(c, "destroyed", a["regenerate"])
+        if "indestructible" in g.chars(c).keywords:  # 702.12b
+            continue
+        if a["regenerate"] and g._use_shield(c):  # 701.15a; "can't be regenerated": 701.15b
+            continue
+        g._to_graveyard(c, "destroyed")
     return True
 
 

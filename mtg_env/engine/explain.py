@@ -93,10 +93,10 @@ def _reason(g: GameLike, a: Action) -> str:
         return "it has no legal targets (CR 601.2c)"
     if d.kind == D_PRIORITY and k == ACTIVATE:
         cid = a.obj
+        sorcery_ok = g.active == p and g.step in (MAIN1, MAIN2) and not g.stack
         if a.arg in g.cdef[cid].from_hand:  # cycling: from its owner's hand (702.29a)
             if g.zone[cid] != HAND or g.owner[cid] != p:
                 return f"{g.cdef[cid].name} is not in your hand"
-            sorcery_ok = g.active == p and g.step in (MAIN1, MAIN2) and not g.stack
             ch = g.chars(cid)
             return g._can_activate(p, cid, ch, activated_at(ch, a.arg), sorcery_ok) or ""
         if g.zone[cid] != BATTLEFIELD:
@@ -109,7 +109,6 @@ def _reason(g: GameLike, a: Action) -> str:
             ab = activated_at(ch, a.arg)
         except Exception as e:  # noqa: BLE001 - the message is the reason
             return str(e)
-        sorcery_ok = g.active == p and g.step in (MAIN1, MAIN2) and not g.stack
         return g._can_activate(p, cid, ch, ab, sorcery_ok) or ""
     if d.kind == D_ATTACKERS and k == PASS:
         must = [c for c in cb.can_attack_list(g) if "attacks_each_combat" in g.chars(c).rules]

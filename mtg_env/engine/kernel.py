@@ -264,6 +264,22 @@ class Kernel(GameFields):
         self.attackers.pop(cid, None)
         self.blockers.pop(cid, None)
 
+    def _use_shield(self, cid: int) -> bool:
+        """Use a regeneration shield of `cid` if it has one (CR 701.15a): the next time
+        it would be destroyed this turn, instead all damage marked on it is removed and it
+        is tapped; an attacking or blocking creature is removed from combat."""
+        p = self.perm[cid]
+        if not p.shields:
+            return False
+        p.shields -= 1
+        p.damage = 0
+        p.deathtouched = False
+        p.tapped = True
+        if cid in self.attackers or cid in self.blockers:
+            self._remove_from_combat(cid)
+        self._log("regenerate", cid)
+        return True
+
     def _enter_battlefield(self, cid: int, controller: int) -> None:
         ts = self._tick()
         p = Perm.new(cid, self.oid[cid], controller, ts, ts)

@@ -137,7 +137,3 @@ class GameLike(Kernel):
     # engine.sba; called by effects.
     def _to_graveyard(self, cid: int, why: str) -> None:
         raise NotImplementedError
-
-    # engine.sba; called by effects.
-    def _destroy(self, cid: int, why: str, regenerate: bool = True) -> None:
-        raise NotImplementedError

@@ -128,7 +128,7 @@ class StateBasedActions(GameLike):
         losers = [a[1] for a in acts if a[0] == "lose"]
         to_gy: list[tuple[int, str]] = []
         for a in acts:
-            if a[0] == "destroy" and self._regenerated(a[1]):
+            if a[0] == "destroy" and self._use_shield(a[1]):
                 continue
             if a[0] in ("graveyard", "destroy"):
                 to_gy.append((a[1], a[2]))
@@ -181,32 +181,6 @@ class StateBasedActions(GameLike):
                 self._log("lose", s, self.lose_reason[s])
             self._end_game()
         return "done"
-
-    def _destroy(self, cid: int, why: str, regenerate: bool = True) -> None:
-        """Destroy a permanent (CR 701.8): not if it is indestructible (702.12b), and a
-        regeneration shield replaces it (701.15a) unless it "can't be regenerated"
-        (701.15b)."""
-        if "indestructible" in self.chars(cid).keywords:
-            return
-        if regenerate and self._regenerated(cid):
-            return
-        self._to_graveyard(cid, why)
-
-    def _regenerated(self, cid: int) -> bool:
-        """Use a regeneration shield of `cid` if it has one (CR 701.15a): the next time
-        it would be destroyed this turn, instead all damage marked on it is removed and it
-        is tapped; an attacking or blocking creature is removed from combat."""
-        p = self.perm[cid]
-        if not p.shields:
-            return False
-        p.shields -= 1
-        p.damage = 0
-        p.deathtouched = False
-        p.tapped = True
-        if cid in self.attackers or cid in self.blockers:
-            self._remove_from_combat(cid)
-        self._log("regenerate", cid)
-        return True
 
     def _to_graveyard(self, cid: int, why: str) -> None:
         """Destroy or sacrifice: to its owner's graveyard, with "dies" triggers."""

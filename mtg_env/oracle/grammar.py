@@ -365,9 +365,9 @@ class ToData(Transformer[Any, Any]):
         return s
 
     def enters_with(self, n: Any, kind: Token) -> dict[str, Any]:
-        if not isinstance(_num(n), int):
+        if not isinstance(n, int):  # `count` gave "X"
             raise Unsupported("entering with X counters")
-        return {"card": {"enters_with": {str(kind): _num(n)}}}
+        return {"card": {"enters_with": {str(kind): n}}}
 
     def enters_tapped(self) -> dict[str, Any]:
         # Not an ability of the card's list: a card field (CR 614.1c), `compiler` sets it.
