@@ -116,6 +116,7 @@ _FLAGS: Final = 22
 _STACK_KIND: Final = 23
 # The names above are the columns' indices, in OBJECT_FIELDS order.
 assert [OBJECT_INDEX[n] for n in ("zone", "flags", "stack_kind")] == [_ZONE, _FLAGS, _STACK_KIND]
+_KW_BIT: Final = {k: 1 << i for i, k in enumerate(KEYWORD_LIST)}
 _ABILITY_BIT: Final = {ManaAbility: 1, ActivatedAbility: 2, TriggeredAbility: 4, StaticAbility: 8}
 
 # Global features (int16).
@@ -160,6 +161,12 @@ CANDIDATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("option", "ability index, choice index or card half"),
 )
 CANDIDATE_INDEX: Final = {name: i for i, (name, _) in enumerate(CANDIDATE_FIELDS)}
+# Their columns as Final literals, as the object table's (tests/env/test_entity.py checks
+# both against the fields).
+_C_SOURCE: Final = 1
+_C_TARGET: Final = 2
+_C_PLAYER: Final = 3
+_C_OPTION: Final = 4
 
 
 @dataclass(frozen=True)
@@ -183,10 +190,11 @@ class EntityLayout:
         self.n_actions = lim.candidates
         self.card_names = flat.card_names  # `card` values index this tuple
         self.keyword_names = KEYWORD_LIST
-        self._kw_bit = {k: 1 << i for i, k in enumerate(KEYWORD_LIST)}
-        # id(card definition) -> its row columns from types to abilities off the
-        # battlefield (card definitions live as long as their card set: ids are stable).
-        self._printed: dict[int, list[int]] = {}
+        # Row templates (`_table`): id(card definition) -> (it, its row off the battlefield
+        # with no effect on it, its card); id(characteristics) -> (them, the card
+        # definition, the battlefield row they give, its card).
+        self._printed: dict[int, tuple[Any, bytes, int]] = {}
+        self._on_bf: dict[int, tuple[Any, Any, bytes, int]] = {}
         n_cards = len(flat.card_names)
         self.observation_space = spaces.Dict(
             {
@@ -242,33 +250,33 @@ class EntityLayout:
         return self._rows(g, _as_int(seat))
 
     def _rows(self, g: Game, seat: int) -> tuple[list[tuple[int, Any]], dict[Any, int]]:
-        out: list[tuple[int, Any]] = []
-        index: dict[Any, int] = {}
-
-        def add(z: int, key: Any) -> None:
-            index.setdefault(key, len(out))
-            out.append((z, key))
-
+        keys: list[tuple[int, Any]] = []
+        index: dict[Any, int] = {}  # card id, or ("item", id) of an ability: its row
         for cid in g.hand[seat]:
-            add(Z_HAND, cid)
+            index.setdefault(cid, len(keys))
+            keys.append((Z_HAND, cid))
         for it in reversed(g.stack):
             # A spell is its card; an ability is a row of its own (keyed by the item).
             if it.kind == SPELL:
-                add(Z_STACK, it.cid)
+                index.setdefault(it.cid, len(keys))
+                keys.append((Z_STACK, it.cid))
             else:
-                index.setdefault(("item", id(it)), len(out))
-                out.append((Z_STACK, it))
+                index.setdefault(("item", id(it)), len(keys))
+                keys.append((Z_STACK, it))
         for s in (seat, 1 - seat):
             for cid in g.controlled(s):
-                add(Z_BATTLEFIELD, cid)
+                index.setdefault(cid, len(keys))
+                keys.append((Z_BATTLEFIELD, cid))
         piles = [g.rules.pile(seat), g.rules.pile(1 - seat)]
         for pile in dict.fromkeys(piles):
             for cid in g.graveyard[pile]:
-                add(Z_GRAVEYARD, cid)
+                index.setdefault(cid, len(keys))
+                keys.append((Z_GRAVEYARD, cid))
         for s in (seat, 1 - seat):
             for cid in g.exile[s]:
-                add(Z_EXILE, cid)
-        return out, index
+                index.setdefault(cid, len(keys))
+                keys.append((Z_EXILE, cid))
+        return keys, index
 
     def observe(
         self,
@@ -303,94 +311,10 @@ class EntityLayout:
             for arr in (objs, card, omask, glob, cands, amask):
                 arr.fill(0)
         rows, index = self._rows(g, seat)
-        ident = self.flat.ident
-        perm = g.perm
-        table: list[list[int]] = []
-        cards: list[int] = []
-        nf = len(OBJECT_FIELDS)
-        kw_bit = self._kw_bit
-        attackers, blockers = g.attackers, g.blockers
-        offbf = g._offbf  # effects that reach cards off the battlefield, per player
-        printed = self._printed
-        for z, key in rows[: lim.objects]:
-            f = [0] * nf
-            table.append(f)
-            f[_ZONE] = z
-            if z == Z_STACK and not isinstance(key, int):
-                it = key
-                f[_STACK_KIND] = 2 if it.kind == ABILITY else 3
-                f[_MINE] = f[_OWNED] = int(it.controller == seat)
-                cards.append(ident.get(g.cdef[it.cid].name, 0))
-                continue
-            cid = key
-            cd = g.cdef[cid]
-            # What is visible: a face-down card is the face-down source, not the card.
-            cards.append(ident.get(cd.name, 0))
-            owner = g.owner[cid]
-            on_table = z in (Z_BATTLEFIELD, Z_STACK)
-            if not on_table and not offbf[owner] and id(cd) in printed:
-                # A card off the battlefield without effects on it: its printed values.
-                f[_MINE] = f[_OWNED] = int(owner == seat)
-                f[_TYPES : _ABILITIES + 1] = printed[id(cd)]
-                f[_FLAGS] = 1 if cd.token else 0
-                continue
-            ch = g.chars(cid)
-            f[_MINE] = int((ch.controller if on_table else owner) == seat)
-            f[_OWNED] = int(owner == seat)
-            f[_TYPES] = ch.types & 255
-            f[_COLORS] = ch.colors & 255
-            st = ch.supertypes
-            f[_SUPERTYPES] = (1 if st & 1 else 0) | (2 if st & LEGENDARY else 0)
-            f[_MV] = min(255, cd.mv)
-            if ch.power is not None:
-                f[_HAS_PT] = 1
-                f[_POWER] = min(255, max(0, ch.power))
-                f[_TOUGHNESS] = min(255, max(0, ch.toughness or 0))
-            if ch.keywords:
-                kw = 0
-                for k in ch.keywords:
-                    kw |= kw_bit.get(k, 0)
-                f[_KW0] = kw & 255
-                f[_KW1] = (kw >> 8) & 255
-                f[_KW2] = (kw >> 16) & 255
-            ab = 0
-            for a in ch.abilities:
-                ab |= _ABILITY_BIT.get(type(a), 0)
-            f[_ABILITIES] = ab
-            if not on_table and not offbf[owner] and not _has_cda(cd):
-                printed[id(cd)] = f[_TYPES : _ABILITIES + 1]
-            flags = 1 if cd.token else 0
-            if z == Z_STACK:
-                f[_STACK_KIND] = 1
-            elif z == Z_BATTLEFIELD:
-                p = perm[cid]
-                f[_TAPPED] = int(p.tapped)
-                f[_SICK] = int(bool(ch.types & CREATURE) and g.sick(cid))
-                f[_ATTACKING] = int(cid in attackers)
-                blocked = blockers.get(cid)
-                if blocked is not None and blocked in index:
-                    f[_BLOCKING] = index[blocked] + 1
-                f[_DAMAGE] = min(255, p.damage)
-                if p.counters:
-                    f[_PLUS] = min(255, p.counters.get("+1/+1", 0))
-                    f[_MINUS] = min(255, p.counters.get("-1/-1", 0))
-                if p.attached >= 0 and p.attached in index:
-                    f[_ATTACHED] = index[p.attached] + 1
-                if ch.name != cd.name:
-                    flags |= 2  # a copy: its characteristics are another card's
-                if cd.name == FACE_DOWN:
-                    flags |= 4
-                if ch.controller != owner:
-                    flags |= 8
-            f[_FLAGS] = flags
-        n = len(table)
+        n = min(len(rows), lim.objects)
         if n:
-            # The table in one conversion from bytes: numpy converts a list of lists at
-            # about 30 ns an element, a third of the v1 observation's cost before.
-            flat: list[int] = []
-            for f in table:
-                flat.extend(f)
-            objs[:n] = np.frombuffer(bytes(flat), np.uint8).reshape(n, nf)
+            flat, cards = self._table(g, seat, rows[:n], index)
+            objs[:n] = np.frombuffer(flat, np.uint8).reshape(n, len(OBJECT_FIELDS))
             card[:n] = cards
             omask[:n] = 1
         G = GLOBAL_INDEX
@@ -436,13 +360,17 @@ class EntityLayout:
         glob[:] = gl
         if rows_actions is not None:
             flat_rows, amap = rows_actions
-            C = CANDIDATE_INDEX
-            for i, fi in enumerate(flat_rows):
-                a = amap[fi]
-                row = cands[i]
-                amask[i] = 1
-                row[C["kind"]] = a.kind + 1
-                self._describe(g, seat, a, row, index, ctx)
+            m = len(flat_rows)
+            if m:
+                # Described into one list and stored at once, as the object table.
+                described: list[int] = []
+                for fi in flat_rows:
+                    a = amap[fi]
+                    row = [a.kind + 1, 0, 0, 0, 0]
+                    self._describe(g, seat, a, row, index, ctx)
+                    described.extend(row)
+                cands[:m] = np.array(described, np.int16).reshape(m, len(CANDIDATE_FIELDS))
+                amask[:m] = 1
         return {
             "global": glob,
             "objects": objs,
@@ -452,42 +380,176 @@ class EntityLayout:
             "action_mask": amask,
         }
 
+    def _table(
+        self, g: Game, seat: int, rows: list[tuple[int, Any]], index: dict[Any, int]
+    ) -> tuple[bytearray, list[int]]:
+        """The fields of `rows`, one row after the other, and each row's card.
+
+        A row starts as a copy of a template that depends only on what cannot change
+        without the object changing: on the battlefield its computed characteristics (one
+        `Chars` per object and layer state, never changed once computed), elsewhere its
+        printed card (when no effect reaches cards off the battlefield). What a move can
+        change (zone, controller, tapped, damage, combat, counters) is written on the copy.
+        Rows are bytes: numpy reads the table without converting an integer at a time.
+        """
+        nf = len(OBJECT_FIELDS)
+        flat = bytearray()
+        cards: list[int] = []
+        ident = self.flat.ident
+        cdef, owners, perm = g.cdef, g.owner, g.perm
+        attackers, blockers = g.attackers, g.blockers
+        offbf = g._offbf  # effects that reach cards off the battlefield, per player
+        printed, on_bf = self._printed, self._on_bf
+        sickness = g.rules.summoning_sickness
+        last_start = g.last_turn_start
+        for z, key in rows:
+            b = len(flat)
+            if z == Z_STACK and not isinstance(key, int):
+                it = key
+                f = [0] * nf
+                f[_ZONE] = z
+                f[_STACK_KIND] = 2 if it.kind == ABILITY else 3
+                f[_MINE] = f[_OWNED] = int(it.controller == seat)
+                flat += bytes(f)
+                cards.append(ident.get(cdef[it.cid].name, 0))
+                continue
+            cid: int = key
+            cd = cdef[cid]
+            owner = owners[cid]
+            if z == Z_BATTLEFIELD:
+                ch = g.chars(cid)
+                hit = on_bf.get(id(ch))
+                if hit is None or hit[0] is not ch or hit[1] is not cd:
+                    t = _chars_row(cd, ch)
+                    t[_ZONE] = z
+                    flags = 1 if cd.token else 0
+                    if ch.name != cd.name:
+                        flags |= 2  # a copy: its characteristics are another card's
+                    if cd.name == FACE_DOWN:
+                        flags |= 4
+                    t[_FLAGS] = flags
+                    if len(on_bf) > 8192:
+                        on_bf.clear()
+                    # The entry holds `ch`, so no other object takes its id while it is here.
+                    hit = on_bf[id(ch)] = (ch, cd, bytes(t), ident.get(cd.name, 0))
+                flat += hit[2]
+                cards.append(hit[3])
+                ctl = ch.controller
+                if ctl == seat:
+                    flat[b + _MINE] = 1
+                if owner == seat:
+                    flat[b + _OWNED] = 1
+                if ctl != owner:
+                    flat[b + _FLAGS] |= 8
+                p = perm[cid]
+                if p.tapped:
+                    flat[b + _TAPPED] = 1
+                # Summoning sickness as Game.sick computes it (CR 302.6), inlined.
+                if sickness and ch.types & CREATURE and p.control_since > last_start[ctl]:
+                    flat[b + _SICK] = 1
+                if cid in attackers:
+                    flat[b + _ATTACKING] = 1
+                blocked = blockers.get(cid)
+                if blocked is not None and blocked in index:
+                    flat[b + _BLOCKING] = index[blocked] + 1
+                if p.damage:
+                    flat[b + _DAMAGE] = min(255, p.damage)
+                if p.counters:
+                    flat[b + _PLUS] = min(255, p.counters.get("+1/+1", 0))
+                    flat[b + _MINUS] = min(255, p.counters.get("-1/-1", 0))
+                if p.attached >= 0 and p.attached in index:
+                    flat[b + _ATTACHED] = index[p.attached] + 1
+                continue
+            on_stack = z == Z_STACK
+            if not on_stack and not offbf[owner]:
+                known = printed.get(id(cd))
+                if known is not None:
+                    # A card off the battlefield without effects on it: its printed values.
+                    flat += known[1]
+                    cards.append(known[2])
+                    flat[b + _ZONE] = z
+                    if owner == seat:
+                        flat[b + _MINE] = flat[b + _OWNED] = 1
+                    continue
+            ch = g.chars(cid)
+            t = _chars_row(cd, ch)
+            t[_FLAGS] = 1 if cd.token else 0
+            card_i = ident.get(cd.name, 0)
+            if not on_stack and not offbf[owner] and not _has_cda(cd):
+                # The entry holds `cd` (card definitions live as long as their set anyway).
+                printed[id(cd)] = (cd, bytes(t), card_i)
+            t[_ZONE] = z
+            t[_MINE] = int((ch.controller if on_stack else owner) == seat)
+            t[_OWNED] = int(owner == seat)
+            if on_stack:
+                t[_STACK_KIND] = 1
+            flat += bytes(t)
+            cards.append(card_i)
+        return flat, cards
+
     def _describe(
-        self, g: Game, seat: int, a: Action, row: np.ndarray, index: dict[Any, int], ctx: Any
+        self, g: Game, seat: int, a: Action, row: list[int], index: dict[Any, int], ctx: Any
     ) -> None:
-        C = CANDIDATE_INDEX
         k = a.kind
-
-        def at(key: Any) -> int:
-            r = index.get(key)
-            return 0 if r is None else r + 1
-
         if k == PLAY:
-            row[C["source_row"]] = at(a.obj)
-            row[C["option"]] = a.arg
+            row[_C_SOURCE] = _row_of(index, a.obj)
+            row[_C_OPTION] = a.arg
         elif k == ATTACK:
-            row[C["source_row"]] = at(a.obj)
-            row[C["target_player"]] = 1 if a.arg == seat else 2
+            row[_C_SOURCE] = _row_of(index, a.obj)
+            row[_C_PLAYER] = 1 if a.arg == seat else 2
         elif k == BLOCKER:
-            row[C["source_row"]] = at(a.obj)
+            row[_C_SOURCE] = _row_of(index, a.obj)
         elif k == BLOCK:
-            row[C["target_row"]] = at(a.obj)
+            row[_C_TARGET] = _row_of(index, a.obj)
             if isinstance(ctx, BlockTarget):
-                row[C["source_row"]] = at(ctx.blocker)
+                row[_C_SOURCE] = _row_of(index, ctx.blocker)
         elif k in (TARGET, CARD):
             if a.obj < 0:
-                row[C["target_player"]] = 1 if -1 - a.obj == seat else 2
+                row[_C_PLAYER] = 1 if -1 - a.obj == seat else 2
             else:
-                row[C["target_row"]] = at(a.obj)
+                row[_C_TARGET] = _row_of(index, a.obj)
             if isinstance(ctx, Targets):
                 it = ctx.item
-                row[C["source_row"]] = at(it.cid if it.kind == SPELL else ("item", id(it)))
+                key: Any = it.cid if it.kind == SPELL else ("item", id(it))
+                row[_C_SOURCE] = _row_of(index, key)
         else:  # activate (ability index), choose (option), pass, keep, mulligan
             if a.obj >= 0 and g.zone[a.obj] == BATTLEFIELD:
-                row[C["source_row"]] = at(a.obj)
+                row[_C_SOURCE] = _row_of(index, a.obj)
             elif k == ACTIVATE and g.zone[a.obj] == HAND:
-                row[C["source_row"]] = at(a.obj)  # an ability from the hand: cycling
-            row[C["option"]] = a.arg
+                row[_C_SOURCE] = _row_of(index, a.obj)  # an ability from the hand: cycling
+            row[_C_OPTION] = a.arg
+
+
+def _row_of(index: dict[Any, int], key: Any) -> int:
+    """Row + 1 of an object, 0 for none."""
+    r = index.get(key)
+    return 0 if r is None else r + 1
+
+
+def _chars_row(cd: Any, ch: Any) -> list[int]:
+    """An object row with the columns from types to abilities filled from `ch`."""
+    f = [0] * len(OBJECT_FIELDS)
+    f[_TYPES] = ch.types & 255
+    f[_COLORS] = ch.colors & 255
+    st = ch.supertypes
+    f[_SUPERTYPES] = (1 if st & 1 else 0) | (2 if st & LEGENDARY else 0)
+    f[_MV] = min(255, cd.mv)
+    if ch.power is not None:
+        f[_HAS_PT] = 1
+        f[_POWER] = min(255, max(0, ch.power))
+        f[_TOUGHNESS] = min(255, max(0, ch.toughness or 0))
+    if ch.keywords:
+        kw = 0
+        for k in ch.keywords:
+            kw |= _KW_BIT.get(k, 0)
+        f[_KW0] = kw & 255
+        f[_KW1] = (kw >> 8) & 255
+        f[_KW2] = (kw >> 16) & 255
+    ab = 0
+    for a in ch.abilities:
+        ab |= _ABILITY_BIT.get(type(a), 0)
+    f[_ABILITIES] = ab
+    return f
 
 
 def _has_cda(cd: Any) -> bool:

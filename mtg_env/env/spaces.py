@@ -220,9 +220,10 @@ class Layout:
             n += size
         self.n_obs = n
         self._o0 = {k: s.start for k, s in self.obs_slices.items()}
-        # id(Chars) -> (that Chars, its static permanent features); see _static_vec.
-        self._static: dict[int, tuple[Chars, np.ndarray]] = {}
-        self._by_value: dict[tuple, np.ndarray] = {}
+        # id(Chars) -> (that Chars, its static permanent features as float32 bytes); see
+        # _static_vec.
+        self._static: dict[int, tuple[Chars, bytes]] = {}
+        self._by_value: dict[tuple, bytes] = {}
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # A copy (pickle, copy.deepcopy of an env) is the layout of the same card set and
@@ -383,58 +384,36 @@ class Layout:
         o = np.zeros(self.n_obs, dtype=np.float32) if out is None else out
         if out is not None:
             o.fill(0.0)
+        # Stores go through memoryviews of the array: a float store through one costs a
+        # fraction of a numpy scalar store or of collecting (index, value) lists for one
+        # fancy assignment, and a permanent's cached encoding is copied in as bytes.
+        wb = o.data.cast("B")
+        w = wb.cast("f")
         O = self._o0
         opp_seat = 1 - seat
-        # Scalar features are collected as (index, value) and written with one fancy
-        # assignment at the end: a numpy scalar store costs as much as a Python loop step.
-        idx: list[int] = []
-        val: list[float] = []
-        put_i = idx.append
-        put_v = val.append
         d = g.decision
         life, hand, library, graveyard, mull = g.life, g.hand, g.library, g.graveyard, g.mull_count
-        idx += (
-            O["turn"],
-            O["step"] + (g.step if g.step >= 0 else len(STEP_NAMES)),
-            O["active_is_me"],
-            O["first_is_me"],
-            O["land_played"],
-            O["stack_size"],
-            O["n_attackers"],
-        )
-        val += (
-            min(g.turn / 50.0, 1.0),
-            1.0,
-            float(g.active == seat),
-            float(g.first_player == seat),
-            float(g.lands_played > 0 and g.active == seat),
-            min(len(g.stack) / self.limits.stack, 1.0),
-            min(len(g.attackers) / 20.0, 1.0),
-        )
+        w[O["turn"]] = min(g.turn / 50.0, 1.0)
+        w[O["step"] + (g.step if g.step >= 0 else len(STEP_NAMES))] = 1.0
+        w[O["active_is_me"]] = float(g.active == seat)
+        w[O["first_is_me"]] = float(g.first_player == seat)
+        w[O["land_played"]] = float(g.lands_played > 0 and g.active == seat)
+        w[O["stack_size"]] = min(len(g.stack) / self.limits.stack, 1.0)
+        w[O["n_attackers"]] = min(len(g.attackers) / 20.0, 1.0)
         if d is not None:
-            idx += (O["decision"] + d.kind, O["i_decide"])
-            val += (1.0, float(d.player == seat))
+            w[O["decision"] + d.kind] = 1.0
+            w[O["i_decide"]] = float(d.player == seat)
         for i, s in enumerate((seat, opp_seat)):
-            idx += (
-                O["life"] + i,
-                O["hand_size"] + i,
-                O["library_size"] + i,
-                O["graveyard_size"] + i,
-                O["mulligans"] + i,
-            )
-            val += (
-                min(max(life[s], 0) / 40.0, 1.0),
-                min(len(hand[s]) / 20.0, 1.0),
-                min(len(library[s]) / 60.0, 1.0),
-                min(len(graveyard[s]) / 60.0, 1.0),
-                min(mull[s] / 7.0, 1.0),
-            )
+            w[O["life"] + i] = min(max(life[s], 0) / 40.0, 1.0)
+            w[O["hand_size"] + i] = min(len(hand[s]) / 20.0, 1.0)
+            w[O["library_size"] + i] = min(len(library[s]) / 60.0, 1.0)
+            w[O["graveyard_size"] + i] = min(len(graveyard[s]) / 60.0, 1.0)
+            w[O["mulligans"] + i] = min(mull[s] / 7.0, 1.0)
             counts = mana_counts(g, s)
             base = O["mana"] + 6 * i
             for b in range(6):
                 if counts[b]:
-                    put_i(base + b)
-                    put_v(min(counts[b] / 20.0, 1.0))
+                    w[base + b] = min(counts[b] / 20.0, 1.0)
         own, opp, stack = self.slots(g, seat)
         ident = self.ident
         if d is not None and d.player == seat:
@@ -444,8 +423,7 @@ class Layout:
                     if g.zone[d.source] == BATTLEFIELD
                     else (g.cdef[d.source].name)
                 )
-                put_i(O["decision_source"] + ident.get(name, 0))
-                put_v(1.0)
+                w[O["decision_source"] + ident.get(name, 0)] = 1.0
             ctx = g.ctx
             if d.kind == D_TARGET and isinstance(ctx, Targets):
                 item, specs = ctx.item, ctx.specs
@@ -453,13 +431,11 @@ class Layout:
                 kind = specs[ti].kind if ti < len(specs) else "any"
                 if kind == "opponent":
                     kind = "player"
-                idx += (O["target_index"] + min(ti, 2), O["target_kind"] + TARGET_KINDS.index(kind))
-                val += (1.0, 1.0)
+                w[O["target_index"] + min(ti, 2)] = 1.0
+                w[O["target_kind"] + TARGET_KINDS.index(kind)] = 1.0
             if isinstance(ctx, BlockTarget) and ctx.blocker in own:
-                put_i(O["chosen_blocker"] + own[ctx.blocker])
-                put_v(1.0)
-            put_i(O["n_options"])
-            put_v(min(len(d.options) / self.limits.options, 1.0))
+                w[O["chosen_blocker"] + own[ctx.blocker]] = 1.0
+            w[O["n_options"]] = min(len(d.options) / self.limits.options, 1.0)
         cdef = g.cdef
         for cids, key in (
             (hand[seat], "hand"),
@@ -473,8 +449,7 @@ class Layout:
                 counts_by[j] = counts_by.get(j, 0) + 1
             base = O[key]
             for j, n in counts_by.items():
-                put_i(base + j)
-                put_v(min(n * 0.25, 1.0))
+                w[base + j] = min(n * 0.25, 1.0)
         pf = self.pf
         P = self.limits.permanents
         po = self._poff
@@ -485,21 +460,15 @@ class Layout:
         last_start = g.last_turn_start
         static = self._static
         for slots, key in ((own, "permanents_own"), (opp, "permanents_opp")):
-            base0 = O[key]
             cids = [cid for cid, slot in slots.items() if slot < P]  # slot order
             if not cids:
                 continue
-            chs = g.chars_of(cids)
-            # The static features of every slot in one copy, then the per-state ones.
-            statics = []
-            for cid, ch in zip(cids, chs):
+            b = O[key]
+            for cid, ch in zip(cids, g.chars_of(cids)):
+                # The static features, from the characteristics, then the per-state ones.
                 hit = static.get(id(ch))
-                statics.append(
-                    hit[1] if hit is not None and hit[0] is ch else self._static_vec(g, cid, ch)
-                )
-            o[base0 : base0 + len(cids) * pf] = np.concatenate(statics)
-            b = base0
-            for cid, ch in zip(cids, chs):
+                enc = hit[1] if hit is not None and hit[0] is ch else self._static_vec(g, cid, ch)
+                wb[4 * b : 4 * (b + pf)] = enc
                 p = perm[cid]
                 # Summoning sickness as Game.sick computes it (CR 302.6), inlined.
                 if (
@@ -508,16 +477,13 @@ class Layout:
                     and p.control_since > last_start[ch.controller]
                     and "haste" not in ch.keywords
                 ):
-                    put_i(b + f_sick)
-                    put_v(1.0)
+                    w[b + f_sick] = 1.0
                 if p.tapped:
-                    put_i(b + f_tapped)
-                    put_v(1.0)
+                    w[b + f_tapped] = 1.0
                 if p.damage:
-                    put_i(b + f_damage)
-                    put_v(min(p.damage / 10.0, 1.0))
+                    w[b + f_damage] = min(p.damage / 10.0, 1.0)
                 if cid in attackers or cid in blockers or p.counters or p.attached >= 0:
-                    self._encode_rare(g, cid, p, idx, val, b, own, opp)
+                    self._encode_rare(g, cid, p, w, b, own, opp)
                 b += pf
         sf = self.sf
         base0 = O["stack"]
@@ -533,15 +499,11 @@ class Layout:
                 else g.cdef[it.cid].name
             )
             k = b + 1 + self.n_ident
-            idx += (
-                b,
-                b + 1 + ident.get(name, 0),
-                k + (0 if it.kind == SPELL else 2 if it.kind == TRIGGER else 1),
-                k + 3,
-                k + 4,
-            )
-            val += (1.0, 1.0, 1.0, float(it.controller == seat), float(bool(it.targets)))
-        o[idx] = val
+            w[b] = 1.0
+            w[b + 1 + ident.get(name, 0)] = 1.0
+            w[k + (0 if it.kind == SPELL else 2 if it.kind == TRIGGER else 1)] = 1.0
+            w[k + 3] = float(it.controller == seat)
+            w[k + 4] = float(bool(it.targets))
         return o
 
     def _encode_rare(
@@ -549,36 +511,34 @@ class Layout:
         g: Game,
         cid: int,
         p: Any,
-        idx: list[int],
-        val: list[float],
+        w: memoryview[float],
         b: int,
         own: dict[int, int],
         opp: dict[int, int],
     ) -> None:
         """The per-state features most permanents lack (combat, counters, attachment),
-        appended to the observation's (index, value) lists."""
+        stored into the observation's float view."""
         po = self._poff
         P = self.limits.permanents
         if cid in g.attackers:
             n = sum(1 for x in g.blockers.values() if x == cid)
-            idx += (b + po["attacking"], b + po["blocked"], b + po["blockers"])
-            val += (1.0, float(cid in g.blocked), min(n / 5.0, 1.0))
+            w[b + po["attacking"]] = 1.0
+            w[b + po["blocked"]] = float(cid in g.blocked)
+            w[b + po["blockers"]] = min(n / 5.0, 1.0)
         if cid in g.blockers:
             s = own.get(g.blockers[cid], opp.get(g.blockers[cid], -1))
-            idx += (b + po["blocking"], b + po["blocks_slot"])
-            val += (1.0, (s + 1) / P if s >= 0 else 0.0)
+            w[b + po["blocking"]] = 1.0
+            w[b + po["blocks_slot"]] = (s + 1) / P if s >= 0 else 0.0
         if p.counters:
-            idx += (b + po["plus_counters"], b + po["minus_counters"])
-            val += (
-                min(p.counters.get("+1/+1", 0) / 5.0, 1.0),
-                min(p.counters.get("-1/-1", 0) / 5.0, 1.0),
-            )
+            w[b + po["plus_counters"]] = min(p.counters.get("+1/+1", 0) / 5.0, 1.0)
+            w[b + po["minus_counters"]] = min(p.counters.get("-1/-1", 0) / 5.0, 1.0)
         if p.attached >= 0:
             s = own.get(p.attached, opp.get(p.attached, -1))
-            idx += (b + po["attached"], b + po["attached_to_opp"], b + po["attached_slot"])
-            val += (1.0, float(p.attached in opp), (s + 1) / P if s >= 0 else 0.0)
+            w[b + po["attached"]] = 1.0
+            w[b + po["attached_to_opp"]] = float(p.attached in opp)
+            w[b + po["attached_slot"]] = (s + 1) / P if s >= 0 else 0.0
 
-    def _static_vec(self, g: Game, cid: int, ch: Chars) -> np.ndarray:
+    def _static_vec(self, g: Game, cid: int, ch: Chars) -> bytes:
         # The part that follows from the computed characteristics (and the card) is
         # encoded once per characteristics object: those are immutable once computed
         # and each belongs to one object of one layer state.
@@ -604,7 +564,7 @@ class Layout:
             if v is None:
                 if len(self._by_value) > 8192:
                     self._by_value.clear()
-                v = self._by_value[key] = self._encode_static(g, cid, ch)
+                v = self._by_value[key] = self._encode_static(g, cid, ch).tobytes()
             hit = self._static[id(ch)] = (ch, v)
         return hit[1]
 

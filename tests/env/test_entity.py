@@ -302,3 +302,30 @@ def test_the_column_constants_are_the_object_fields_columns() -> None:
     }
     for i, (name, _) in enumerate(entity.OBJECT_FIELDS):
         assert getattr(entity, "_" + short.get(name, name.upper())) == i, name
+
+
+def test_column_constants_name_their_fields() -> None:
+    """The encoder writes columns through Final constants (compiled as literals); each
+    must be the column its field has in OBJECT_FIELDS / CANDIDATE_FIELDS."""
+    ent = importlib.import_module("mtg_env.env.entity")
+
+    objects = {
+        "_ZONE": "zone", "_MINE": "mine", "_OWNED": "owned", "_TYPES": "types",
+        "_COLORS": "colors", "_SUPERTYPES": "supertypes", "_MV": "mana_value",
+        "_HAS_PT": "has_pt", "_POWER": "power", "_TOUGHNESS": "toughness",
+        "_KW0": "keywords0", "_KW1": "keywords1", "_KW2": "keywords2",
+        "_ABILITIES": "abilities", "_TAPPED": "tapped", "_SICK": "sick",
+        "_ATTACKING": "attacking", "_BLOCKING": "blocking", "_DAMAGE": "damage",
+        "_PLUS": "plus_counters", "_MINUS": "minus_counters", "_ATTACHED": "attached_to",
+        "_FLAGS": "flags", "_STACK_KIND": "stack_kind",
+    }  # fmt: skip
+    assert sorted(objects.values()) == sorted(OBJECT_INDEX)
+    for const, field in objects.items():
+        assert getattr(ent, const) == OBJECT_INDEX[field], const
+    candidates = {
+        "_C_SOURCE": "source_row", "_C_TARGET": "target_row",
+        "_C_PLAYER": "target_player", "_C_OPTION": "option",
+    }  # fmt: skip
+    for const, field in candidates.items():
+        assert getattr(ent, const) == CANDIDATE_INDEX[field], const
+    assert CANDIDATE_INDEX["kind"] == 0  # a row starts [kind + 1, 0, 0, 0, 0]
