@@ -131,12 +131,14 @@ LAYERS = [
         ("mtg_env.engine", "mtg_env.env", "mtg_env.openspiel", "mtg_env.spellbench", *SUPPORT),
     ),
     # The batched envs are envs: the training recipe's opponent pool steps its games in one.
-    # The deck generator builds the held-out benchmark's decks of unseen cards.
+    # The deck generator builds the held-out benchmark's decks of unseen cards. A Spellbench
+    # host run's game records are rated as an evaluation (agents.hosted).
     (
         "agents",
         (
             "mtg_env.engine",
             "mtg_env.env",
+            "mtg_env.spellbench",
             "mtg_env.vector",
             "mtg_env.nets",
             "mtg_env.entity_nets",

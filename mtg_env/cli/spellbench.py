@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import sys
 from typing import Annotated
 
 import typer
@@ -24,8 +24,6 @@ def agent(
 ) -> None:
     """Serve BOT in the agent role: NDJSON requests on stdin, one response line each on
     stdout, until stdin closes."""
-    import sys
-
     from ..spellbench.agent import BOTS, serve
 
     if bot not in BOTS:
@@ -49,8 +47,6 @@ def engine(
 ) -> None:
     """Serve our engine in the environment role: NDJSON requests (hello, reset, step) on
     stdin, one response line each on stdout, until stdin closes."""
-    import sys
-
     from ..spellbench.engine import FORMATS, serve
 
     if fmt not in FORMATS:
@@ -76,17 +72,34 @@ def host(
         typer.Option(help="Derive the run secret from this (a rerun); default: a fresh one."),
     ] = None,
     out: Annotated[
-        str | None, typer.Option("--out", help="Write one JSON line per game here.")
+        str | None,
+        typer.Option(
+            "--out",
+            help="Write the run here as an evaluation results file (mtg-env compare reads it).",
+        ),
     ] = None,
+    b_rating: Annotated[
+        float,
+        typer.Option(
+            "--b-rating",
+            min=-10_000,
+            max=10_000,
+            help="B's rating on the anchored scale, pinned to rate A (uniform random: 1000).",
+        ),
+    ] = 1000.0,
 ) -> None:
     """Host a match: ENGINE against two bots over the protocol, each seat decision checked
-    by the live validator, two seat-swapped games per deck pair."""
+    by the live validator, two seat-swapped games per deck pair; A is rated with B pinned
+    at --b-rating, as `mtg-env evaluate` rates an agent against its anchors."""
     import hashlib
     import random
     import secrets
     import shlex
 
     from rich.console import Console
+
+    from agents.hosted import host_config, host_results
+    from agents.results import json_text
 
     from ..io import write_text
     from ..spellbench import ids
@@ -128,6 +141,25 @@ def host(
         f"{h.names[0]} (A) against {h.names[1]} (B): {score:.3f} over {len(rated)} rated "
         f"games ({wins} won, {draws} drawn), {len(records) - len(rated)} not rated"
     )
+    config = host_config(
+        h.names[0],
+        h.names[1],
+        b_rating,
+        fmt=fmt,
+        engine=h.hello.get("engine") or {},
+        catalog=h.decks(),
+        pairs=pairs,
+        seed=ids.commitment(run_secret) if seed is None else seed,
+        max_decisions=h.limits["max_decisions"],
+    )
+    result = host_results(config, records, " ".join(sys.argv))
+    rating = result["rating"]
+    if rating["elo"] is not None:
+        lo, hi = rating["ci95"]
+        bound = " (a bound: A won or lost every game)" if rating["at_bound"] else ""
+        echo(
+            f"{h.names[0]} (A): rating {rating['elo']:.0f}{bound} (95% CI {lo:.0f}-{hi:.0f}) "
+            f"with {h.names[1]} (B) pinned at {b_rating:g}"
+        )
     if out is not None:
-        text = "".join(json.dumps(r.row(), sort_keys=True) + "\n" for r in records)
-        write_text(out, text)
+        write_text(out, json_text(result, indent=1) + "\n")

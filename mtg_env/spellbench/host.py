@@ -191,6 +191,9 @@ class GameRecord:
     turns: int
     digest: str
     seat_steps: list[int] = field(default_factory=lambda: [0, 0])
+    # Milliseconds each seat's bot took to answer its decisions, and the game's wall time.
+    seat_ms: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    seconds: float = 0.0
 
     @property
     def rated(self) -> bool:
@@ -270,7 +273,8 @@ class Host:
 
     def run(self, pairs: Sequence[tuple[str, str]]) -> list[GameRecord]:
         """Two games per deck pair, seats swapped: (A's deck, B's deck)."""
-        self._start_engine()
+        if self.engine is None or self.engine.proc.poll() is not None:
+            self._start_engine()
         catalog = self.decks()
         for a, b in pairs:
             for d in (a, b):
@@ -287,6 +291,13 @@ class Host:
         return out
 
     def game(self, index: int, a_seat: int, deck_a: str, deck_b: str) -> GameRecord:
+        """Game `index` of the run: A in seat `a_seat` with `deck_a`, B with `deck_b`."""
+        start = time.perf_counter()
+        record = self._game(index, a_seat, deck_a, deck_b)
+        record.seconds = round(time.perf_counter() - start, 3)
+        return record
+
+    def _game(self, index: int, a_seat: int, deck_a: str, deck_b: str) -> GameRecord:
         if self.engine is None or self.engine.proc.poll() is not None:
             self._start_engine()
         assert self.engine is not None
@@ -442,6 +453,7 @@ class Host:
                 record.seat_steps = seat_steps
                 return self._forfeit(record, digest, agents, seat, e.cause)
             banks[seat] = int(banks[seat] - ms) + self.tc["increment_ms"]
+            record.seat_ms[seat] += ms
             pick = _selection(choice, sd)
             if isinstance(pick, str):
                 record.seat_steps = seat_steps

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mtg_env.spellbench.host import GameRecord, Host, HostError, stall_verdict
+from mtg_env.spellbench.host import Host, HostError, stall_verdict
 
 MTG_ENV = str(Path(sys.executable).parent / "mtg-env")
 ENGINE = [MTG_ENV, "spellbench", "engine", "--format", "classic"]
@@ -155,19 +155,65 @@ def test_a_bot_that_will_not_start_is_a_configuration_error(tmp_path: Path) -> N
     host.engine.close() if host.engine else None
 
 
-def test_the_host_command(tmp_path: Path) -> None:
-    out = tmp_path / "games.jsonl"
-    r = subprocess.run(
-        [MTG_ENV, "spellbench", "host", "--engine", " ".join(ENGINE), "--agent",
-         " ".join(RANDOM), "--agent", " ".join(FIRST), "--format", "classic", "--pairs", "1",
-         "--seed", "3", "--out", str(out)],
+def _host_cli(a: list[str], b: list[str], out: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [MTG_ENV, "spellbench", "host", "--engine", " ".join(ENGINE), "--agent", " ".join(a),
+         "--agent", " ".join(b), "--format", "classic", "--pairs", "1", "--seed", "3",
+         "--out", str(out), *extra],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
+
+
+def test_the_host_command_writes_a_results_file_that_evaluate_rates_and_compare_reads(
+    tmp_path: Path,
+) -> None:
+    a_out, b_out = tmp_path / "random.json", tmp_path / "first.json"
+    r = _host_cli(RANDOM, FIRST, a_out, "--b-rating", "1100")
     assert r.returncode == 0, r.stderr
     assert "over 2 rated games" in r.stdout and "run commitment:" in r.stderr
-    rows = [json.loads(x) for x in out.read_text().splitlines()]
-    assert len(rows) == 2 and {row["seat_agent"] for row in rows} == {0, 1}
-    assert set(rows[0]) == set(GameRecord.__dataclass_fields__)
+    assert "pinned at 1100" in r.stdout
+    res = json.loads(a_out.read_text())
+    # An evaluation's results file: its config, the rating with its interval, the games.
+    assert res["kind"] == res["config"]["kind"] == "mtg_env.evaluate.v1"
+    assert res["agent"] == "mtg_env-random/1.0.0" and res["complete"] is True
+    assert res["anchors"] == [{"spec": "mtg_env-first/1.0.0", "rating": 1100.0}]
+    assert res["config"]["seed"] == 3 and res["config"]["games"] == 2 and not res["unrated"]
+    rows = res["games"]
+    assert len(rows) == 2 and [(g["pair"], g["swap"]) for g in rows] == [(0, 0), (0, 1)]
+    assert {g["seat_agent"] for g in rows} == {0, 1}
+    for g in rows:
+        assert g["classification"] == "natural" and g["digest"].startswith("sha256:")
+        assert 0 < g["agent_decisions"] < g["decisions"] and g["agent_seconds"] > 0
+    wins = sum(g["score"] for g in rows)
+    assert res["per_anchor"][0]["win_rate"] == wins / 2
+    # The rating is evaluate's fit of these games: above B's pinned rating exactly when A
+    # scored more than half.
+    elo = res["rating"]["elo"]
+    assert (elo > 1100) == (wins > 1) and (elo < 1100) == (wins < 1)
+    # Another bot against the same B, engine, decks and seed: the same games' seeds, so
+    # compare pairs them.
+    assert _host_cli(FIRST, FIRST, b_out).returncode == 0
+    cmp = subprocess.run(
+        [MTG_ENV, "compare", str(a_out), str(b_out), "--json"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    # B pinned at another rating: another schedule, refused in one line.
+    assert cmp.returncode == 2 and len(cmp.stderr.strip().splitlines()) == 1
+    assert "different schedules (anchors" in cmp.stderr
+    assert _host_cli(FIRST, FIRST, b_out, "--b-rating", "1100").returncode == 0
+    cmp = subprocess.run(
+        [MTG_ENV, "compare", str(a_out), str(b_out), "--json"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert cmp.returncode == 0, cmp.stderr
+    out = json.loads(cmp.stdout)
+    assert out["shared_games"] == 2
+    first = json.loads(b_out.read_text())["games"]
+    want = sum(g["score"] for g in rows) / 2 - sum(g["score"] for g in first) / 2
+    assert out["score_diff"] == pytest.approx(want)
+
+
+def test_the_host_command_refuses_one_bot() -> None:
     one = subprocess.run(
         [MTG_ENV, "spellbench", "host", "--engine", " ".join(ENGINE), "--agent", " ".join(RANDOM)],
         capture_output=True, text=True, timeout=120,
