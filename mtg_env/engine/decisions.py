@@ -131,12 +131,14 @@ class LegendKeep(Frozen):
 @dataclass(frozen=True, slots=True)
 class Resolving(Frozen):
     """A choice asked while a spell or ability resolves (yes/no, a mode, an option), or
-    with `choices` an object to select. `purpose` says what the choice is for (`copy`:
-    what a copy effect copies; `look`: where a card looked at by scry or surveil goes, which
-    only its player knows; `may`: "you may", yes or no; `unless_payment`: pay a cost or
-    not, where not paying counters or sacrifices; `basic_land_type`), so that agents
-    and views need not read the prompt's words; it follows from the resolving effect, so it
-    is not hashed."""
+    with `choices` an object to select. `purpose` says what the choice is for, so that
+    agents and views need not read the prompt's words: `copy`, what a copy effect copies;
+    `enter_as_copy`, whether a permanent enters as a copy, yes or no; `look`, where a card
+    looked at by scry or surveil goes, which only its player knows; `may`, "you may", yes
+    or no; `unless_payment`, pay a cost or not, where not paying counters or sacrifices;
+    `basic_land_type`; `text_change`, which word a text change replaces with which;
+    `return_to_hand`, which permanent an effect returns to its owner's hand. It follows
+    from the resolving effect, so it is not hashed."""
 
     choices: tuple[int, ...] | None = None
     purpose: str = ""

@@ -669,6 +669,7 @@ def op_return_own_enchantment(g: GameLike, res: Resolution, a: dict[str, Any]) -
                 you,
                 "choose an enchantment to return to its owner's hand",
                 select=cands,
+                purpose="return_to_hand",
             )
             return False
     g._move(ans, HAND)
@@ -755,6 +756,7 @@ def op_enter_as_copy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
                 res.item.controller,
                 f"have {g.name(res.item.cid)} enter as a copy of a creature?",
                 ("yes", "no"),
+                purpose="enter_as_copy",
             )
             return False
         v["may"] = ans
@@ -818,7 +820,15 @@ def op_text_change(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
             (f"{COLOR_WORD_OF[f]} -> {COLOR_WORD_OF[t]}" if k == "color" else f"{f} -> {t}")
             for k, f, t in opts
         )
-        _ask(g, res, D_CHOICE, res.item.controller, "replace which word with which?", labels)
+        _ask(
+            g,
+            res,
+            D_CHOICE,
+            res.item.controller,
+            "replace which word with which?",
+            labels,
+            purpose="text_change",
+        )
         return False
     change = tuple(opts[ans])
     res.vars.pop("text_options", None)

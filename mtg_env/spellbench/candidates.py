@@ -18,15 +18,19 @@ Built so far (`seat_candidates` dispatches on the pending decision):
   the cards a keeper puts on the bottom (`order_pick`, purpose `mulligan_bottom`: one
   pick per card, position 0 the first card placed, which ends closest to the top);
 - a resolving spell's or ability's "you may" (`choose_boolean`, purpose `may_ability`),
-  "unless ... pays" (`optional_cost`, cost `unless_payment`, asked of the payer) and basic
-  land type (`choose_name`, purpose `basic_land_type`), its stack entry the source;
+  "unless ... pays" (`optional_cost`, cost `unless_payment`, asked of the payer), basic
+  land type (`choose_name`, purpose `basic_land_type`), whether a permanent enters as a
+  copy (`choose_boolean`, purpose `optional_replacement`) and of which creature
+  (`select_object`, purpose `other`), a text change's words (`choose_option`, purpose
+  `effect_option`, labelled "red -> blue") and the enchantment an effect returns to its
+  owner's hand (`select_object`, purpose `return_to_hand`), its stack entry the source;
 - the legend rule (`select_object`, purpose `legend_rule`: the one to keep);
 - one creature's attack (`declare_attack`, `attack_candidates`): the engine declares
   attackers one pick at a time and then "done", the spec one decision per creature that
   could attack when the declaration began (`potential_attackers`), each answered "this
   opponent" or `null`; the engine role keeps the group's place and gives the engine the
-  picks, then done. Nothing in this engine requires a creature to attack, so `null` is
-  always offered.
+  picks, then done. `null` is not offered for a creature that attacks each combat if
+  able (CR 508.1d).
 
 Every other decision raises `Unsupported` naming it; the plan for them is in
 docs/spellbench.md.
@@ -252,6 +256,28 @@ def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[
                 "pay": pay,
             }
             text = option[:1].upper() + option[1:]
+        elif ctx.purpose == "enter_as_copy":
+            # "You may have this enter as a copy of a creature": an optional replacement
+            # effect (CR 614.1c, 707.5); the creature is selected next.
+            semantic = {
+                "kind": "choose_boolean",
+                "source": source,
+                "purpose": "optional_replacement",
+                "value": option == "yes",
+            }
+            text = "Enter as a copy" if option == "yes" else "Enter as itself"
+        elif ctx.purpose == "text_change":
+            # Which word of the target's text becomes which (CR 612): an effect's options,
+            # read from the target's visible text.
+            semantic = {
+                "kind": "choose_option",
+                "source": source,
+                "purpose": "effect_option",
+                "option_index": a.arg,
+                "option_count": len(d.options),
+                "option_label": option,
+            }
+            text = f"Replace {option}"
         elif ctx.purpose == "basic_land_type":
             value = normalize(option)
             semantic = {
@@ -264,6 +290,35 @@ def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[
         else:
             raise Unsupported(f"the choice {d.prompt!r} (purpose {ctx.purpose!r}) is not posed yet")
         out.append((semantic, text, a))
+    return out
+
+
+# The spec's `select_object` purpose of each object a resolving effect selects (its list
+# has no copy purpose: `other`).
+SELECT_PURPOSES = {"copy": "other", "return_to_hand": "return_to_hand"}
+
+
+def resolving_select_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
+    """An object a resolving spell or ability selects: the creature a permanent entering as
+    a copy copies (CR 707.5), once it was chosen to enter as a copy; the enchantment an
+    effect returns to its owner's hand. One pick (`select_object`, minimum = maximum = 1),
+    its stack entry the source."""
+    ctx = g.ctx
+    assert isinstance(ctx, Resolving)
+    source = resolving_source(g, seat, observer)
+    verb = "Copy" if ctx.purpose == "copy" else "Return"
+    out: list[Candidate] = []
+    for a in g.legal_actions():
+        semantic = {
+            "kind": "select_object",
+            "source": source,
+            "purpose": SELECT_PURPOSES[ctx.purpose],
+            "choice": {"object": observer.ref(g, seat, a.obj)},
+            "selected_count": 0,
+            "minimum": 1,
+            "maximum": 1,
+        }
+        out.append((semantic, f"{verb} {g.chars(a.obj).name}", a))
     return out
 
 
@@ -323,6 +378,8 @@ def seat_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
         return announce_candidates(g, seat, observer)
     if d.kind == D_SELECT and isinstance(g.ctx, Legend):
         return legend_candidates(g, seat, observer)
+    if d.kind == D_SELECT and isinstance(g.ctx, Resolving) and g.ctx.purpose in SELECT_PURPOSES:
+        return resolving_select_candidates(g, seat, observer)
     if d.kind == D_CHOICE and isinstance(g.ctx, Resolving):
         return resolving_choice_candidates(g, seat, observer)
     if d.kind == D_MULLIGAN:

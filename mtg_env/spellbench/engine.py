@@ -25,13 +25,14 @@ What it does:
   (`engine_defaults.trigger_order: "engine_order"`), combat damage is assigned by it and
   mana paid by it (`engine_autopay`).
 - discards (to hand size, or by an effect) as fixed `select_object` groups, purpose
-  `discard`; a resolving spell's "you may" and basic land type (`candidates`);
+  `discard`; a resolving spell's "you may", "unless ... pays", basic land type, entering
+  as a copy and of what, and a text change's words (`candidates`);
 - the legend rule as `select_object`, purpose `legend_rule`;
 - scry and surveil as the fixed arrangement of 2n - 1 decisions (Section 7.5), the cards
   looked at in `known` with ids fresh for this look;
-- a decision this role cannot pose yet (the other choices while a spell resolves:
-  docs/spellbench.md) ends the game `halted` with a
-  reason `engine_contract_failure: ...`, never a partial decision.
+- a decision this role cannot pose (none of our cards asks one today; docs/spellbench.md)
+  ends the game `halted` with a reason `engine_contract_failure: ...`, never a partial
+  decision.
 
 Randomness: the game's one random stream is seeded from the game secret (the stream
 `shared:game` of `ids.stream_seed`), so a rerun with the same secret and the same answers
@@ -88,6 +89,7 @@ DECISION_KINDS = (
     "declare_block",
     "select_object",
     "choose_boolean",
+    "choose_option",
     "choose_name",
     "arrange_card",
     "optional_cost",

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from mtg_env.engine.constants import GRAVEYARD
+from mtg_env.engine.constants import GRAVEYARD, HAND
 from mtg_env.spellbench import ids
 from mtg_env.spellbench.engine import DECISION_KINDS, EngineSession, serve
 from mtg_env.spellbench.host import default_rules
@@ -565,3 +565,98 @@ def test_counter_unless_pays_is_an_optional_cost_asked_of_the_payer() -> None:
         if len(seen) == 2:
             break
     assert seen == {True, False}
+
+
+def test_enter_as_a_copy_and_a_text_change_are_posed_to_the_seat() -> None:
+    """Clone (CR 707.5, an optional replacement effect, CR 614.1c): `choose_boolean`,
+    purpose `optional_replacement`, then which creature as `select_object` (purpose
+    `other`), Clone's stack entry the source of both. Mind Bend (CR 612): which word becomes
+    which as `choose_option`, purpose `effect_option`, one candidate per option with its
+    label. Each answer does what it says in the engine; no game halts on them."""
+    copier = [{"name": "Island", "count": 20}, {"name": "Clone", "count": 10}]
+    copier.append({"name": "Mind Bend", "count": 10})
+    bears = [{"name": "Forest", "count": 20}, {"name": "Grizzly Bears", "count": 20}]
+    seen: set[str] = set()
+    for index in range(60):
+        r = random.Random(3000 + index)
+        host = Host("classic")
+        resp = host.reset(index, ({"decklist": copier}, {"decklist": bears}))
+        while resp["response_type"] == "decision" and len(seen) < 3:
+            sd = resp["seat_decision"]
+            sems = [c["semantic"] for c in sd["candidates"]]
+            kind, purpose = sems[0]["kind"], sems[0].get("purpose")
+            g = host.session.game
+            assert g is not None
+            if kind == "choose_boolean" and purpose == "optional_replacement":
+                assert [s["value"] for s in sems] == [True, False]
+                assert sems[0]["source"]["card_name"] == "Clone"
+                assert sems[0]["source"]["zone"] == "stack"
+                seen.add("copy?")
+                resp = host.step(resp, 0)  # enter as a copy
+                continue
+            if kind == "select_object" and purpose == "other":
+                assert {s["source"]["card_name"] for s in sems} == {"Clone"}
+                assert all(s["minimum"] == s["maximum"] == 1 for s in sems)
+                names = [s["choice"]["object"]["card_name"] for s in sems]
+                assert set(names) <= {"Grizzly Bears", "Clone"} and "Grizzly Bears" in names
+                clone = g.res.item.cid if g.res is not None else -1
+                pick = names.index("Grizzly Bears")
+                resp = host.step(resp, pick)
+                assert g.chars(clone).name == "Grizzly Bears"  # the copy entered
+                seen.add("which")
+                continue
+            if kind == "choose_option":
+                assert {s["purpose"] for s in sems} == {"effect_option"}
+                assert [s["option_index"] for s in sems] == list(range(len(sems)))
+                assert {s["option_count"] for s in sems} == {len(sems)}
+                assert sems[0]["source"]["card_name"] == "Mind Bend"
+                assert all(" -> " in s["option_label"] for s in sems)
+                before = len(g.effects)
+                resp = host.step(resp, r.randrange(len(sems)))
+                # The continuous effect that changes the text (CR 612.1), from Mind Bend.
+                assert any("Mind Bend: text change" in e.text for e in g.effects[before:])
+                seen.add("text")
+                continue
+            resp = host.step(resp, r.randrange(len(sems)))
+        if resp["response_type"] == "terminal":
+            assert resp["classification"] != "halted", resp["reason"]
+        if len(seen) == 3:
+            break
+    assert seen == {"copy?", "which", "text"}
+
+
+def test_an_enchantment_returned_on_resolution_is_a_select_object_pick() -> None:
+    """Natural Emergence ("return a red or green enchantment you control to its owner's
+    hand", chosen on resolution, not targeted): with two to choose from, `select_object`
+    with purpose `return_to_hand`, the trigger's stack entry the source; the pick goes to
+    its owner's hand."""
+    deck = [{"name": "Forest", "count": 12}, {"name": "Mountain", "count": 12}]
+    deck += [{"name": "Squirrel Nest", "count": 8}, {"name": "Natural Emergence", "count": 8}]
+    for index in range(40):
+        r = random.Random(4000 + index)
+        host = Host("classic")
+        resp = host.reset(index, ({"decklist": deck}, {"decklist": deck}))
+        while resp["response_type"] == "decision":
+            sd = resp["seat_decision"]
+            sems = [c["semantic"] for c in sd["candidates"]]
+            if sems[0].get("purpose") != "return_to_hand":
+                # Cast what can be cast (a land first), else pick at random.
+                kinds = [s["kind"] for s in sems]
+                eager = [i for i, k in enumerate(kinds) if k in ("play_land", "cast_spell")]
+                resp = host.step(resp, eager[0] if eager else r.randrange(len(sems)))
+                continue
+            g = host.session.game
+            assert g is not None
+            assert {s["kind"] for s in sems} == {"select_object"} and len(sems) >= 2
+            assert {s["source"]["card_name"] for s in sems} == {"Natural Emergence"}
+            assert {s["source"]["zone"] for s in sems} == {"stack"}
+            assert all(s["minimum"] == s["maximum"] == 1 for s in sems)
+            assert {s["choice"]["object"]["zone"] for s in sems} == {"battlefield"}
+            options = list(g.legal_actions())
+            pick = r.randrange(len(sems))
+            chosen = options[pick].obj
+            resp = host.step(resp, pick)
+            assert g.zone[chosen] == HAND
+            return
+        assert resp["classification"] != "halted", resp["reason"]
+    raise AssertionError("no game reached the choice")
