@@ -73,6 +73,7 @@ from .opschema import (
     WhatOp,
 )
 from .protocol import GameLike
+from .rng import HAND_PICK
 from .text import words
 from .vocab import Strict
 
@@ -439,7 +440,7 @@ def op_discard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         return True
     if a["random"]:
         for _ in range(min(left, len(hand))):
-            g._discard(seat, hand[g.rng.below(len(hand))])
+            g._discard(seat, hand[g.rng.for_seat(seat, HAND_PICK).below(len(hand))])
         v.pop("discard", None)
         return True
     if len(hand) <= left:

@@ -58,7 +58,7 @@ FIELDS: Final[tuple[Field, ...]] = (
     Field("life", "list[int]", "[rules.starting_life, rules.starting_life]", LIST, TUPLE),
     Field("lost", "list[bool]", "[False, False]", LIST, TUPLE),
     Field("drew_from_empty", "list[bool]", "[False, False]", LIST, TUPLE),
-    Field("rng", "Rng", "Rng(seed)", "{}.copy()", "{}.state"),
+    Field("rng", "Rng", "Rng(seed)", "{}.copy()", "{}.key()"),
     # Objects: card definition, owner, zone and object id by integer card id.
     Field("cdef", "list[CardDef]", "[]", LIST, "tuple(c.name for c in {})"),
     Field("owner", "list[int]", "[]", LIST, TUPLE),

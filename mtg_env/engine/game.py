@@ -83,14 +83,21 @@ class Game(Setup):
         auto_pass: bool = True,
         mulligans: bool = True,
         max_decisions: SupportsIndex | None = None,
+        seat_seeds: Sequence[Sequence[SupportsIndex]] | None = None,
     ) -> Self:
         """A new game: shuffle, choose the first player by the seed (unless
-        `first_player` fixes it), draw seven each, then London mulligans as decisions."""
+        `first_player` fixes it), draw seven each, then London mulligans as decisions.
+
+        `seat_seeds[seat][purpose]` gives each seat its own random streams for what lands in
+        its hidden zones (its library shuffles, random picks from its hand: `rng.PURPOSES`)
+        instead of the game's one stream (`seed`)."""
         if len(decks) != 2:
             raise ValueError("a game needs exactly two decks")
         # Numbers as plain ints (numpy integers included): the compiled build takes no
         # other kind, and the hashes and logs must not depend on which kind was given.
         g = cls._empty(format, index(seed), auto_pass, _index_or_none(max_decisions))
+        if seat_seeds is not None:
+            g.rng.split([[index(x) for x in row] for row in seat_seeds])
         names = [_deck_names(d, format) for d in decks]
         g.rules.deal(g, names, _index_or_none(first_player), mulligans)
         g._run()

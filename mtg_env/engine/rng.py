@@ -70,10 +70,23 @@ def _mod(hi: int, lo: int, n: int) -> int:
     return ((r << 16) | (lo & _M16)) % n
 
 
+# What a seat's own stream is for (`Rng.for_seat`): shuffling its library, and picking at
+# random from its hand.
+SHUFFLE: Final = 0
+HAND_PICK: Final = 1
+PURPOSES: Final = ("library_shuffle", "hand_random")
+
+
 class Rng:
-    __slots__ = ("hi", "lo")
+    """A game's random stream. A game may also have separate streams per seat and purpose
+    for what lands in a seat's hidden zones (`split`), so that no one stream feeds both
+    seats' hidden zones (the Spellbench protocol asks this of its engines, Section 11.6);
+    a game without them draws everything from this one, as it always has."""
+
+    __slots__ = ("hi", "lo", "seats")
 
     def __init__(self, seed: int = 0) -> None:
+        self.seats: list[list[Rng]] | None = None
         # state = (seed * increment + _SEED_ADD) mod 2**64; any int seed (negative or wide)
         # is reduced to 64 bits first with a mask and shifts, which never check signals.
         s = seed & _MASK
@@ -154,4 +167,24 @@ class Rng:
         r = Rng()
         r.hi = self.hi
         r.lo = self.lo
+        if self.seats is not None:
+            r.seats = [[x.copy() for x in streams] for streams in self.seats]
         return r
+
+    def split(self, seeds: list[list[int]]) -> None:
+        """Give each seat its own streams: `seeds[seat][purpose]` (purposes: `PURPOSES`)."""
+        if len(seeds) != 2 or any(len(row) != len(PURPOSES) for row in seeds):
+            raise ValueError(f"seeds: one per seat and purpose {PURPOSES}")
+        self.seats = [[Rng(x) for x in row] for row in seeds]
+
+    def for_seat(self, seat: int, purpose: int) -> Rng:
+        """The stream that feeds `seat`'s hidden zone for `purpose` (SHUFFLE, HAND_PICK):
+        the seat's own where the game has them, else this one."""
+        return self if self.seats is None else self.seats[seat][purpose]
+
+    def key(self) -> int | tuple[int, ...]:
+        """The state words (the game's state hash): this stream's alone when the game has
+        no per-seat streams, so that such a game hashes as it always did."""
+        if self.seats is None:
+            return self.state
+        return (self.state, *(x.state for streams in self.seats for x in streams))

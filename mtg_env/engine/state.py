@@ -313,7 +313,7 @@ def hash_parts(s: GameFields) -> list:
         tuple(s.life),
         tuple(s.lost),
         tuple(s.drew_from_empty),
-        s.rng.state,
+        s.rng.key(),
         tuple(c.name for c in s.cdef),
         tuple(s.owner),
         tuple(s.zone),

@@ -69,6 +69,7 @@ from .objects import (
     Trigger,
 )
 from .priority import Priority
+from .rng import SHUFFLE
 
 
 class Turn(Priority):
@@ -255,7 +256,7 @@ class Turn(Priority):
             for s in again:
                 for cid in list(self.hand[s]):
                     self._move(cid, LIBRARY)
-                self.rng.shuffle(self.library[s])
+                self.rng.for_seat(s, SHUFFLE).shuffle(self.library[s])
                 for _ in range(self.rules.opening_hand):
                     self._draw(s)
             self.mull_round = []

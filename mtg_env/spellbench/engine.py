@@ -34,10 +34,11 @@ What it does:
   ends the game `halted` with a reason `engine_contract_failure: ...`, never a partial
   decision.
 
-Randomness: the game's one random stream is seeded from the game secret (the stream
-`shared:game` of `ids.stream_seed`), so a rerun with the same secret and the same answers
-is the same game; the spec's separate per-seat streams are not built (both seats' shuffles
-come from that one stream).
+Randomness: every stream is seeded from the game secret (`ids.stream_seed`), so a rerun
+with the same secret and the same answers is the same game. Each seat's hidden zones have
+streams of their own, by purpose (`<seat>:library_shuffle`, its library shuffles;
+`<seat>:hand_random`, random picks from its hand), so that no stream feeds both seats'
+hidden zones (Section 11.6); the rest (none of it hidden) comes from `shared:game`.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from ..engine.constants import (
     PASS,
 )
 from ..engine.decisions import CleanupDiscard, Resolving
+from ..engine.rng import PURPOSES
 from . import ids
 from .candidates import (
     Unsupported,
@@ -103,6 +105,11 @@ ENGINE_DEFAULTS = {
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 ENVELOPE: dict[str, type] = {"request_type": str, "protocol": str, "request_id": str}
 Candidate = tuple[dict[str, Any], str, Any]  # (semantic, display text, what answering does)
+
+
+def _stream(secret: bytes, owner: str, purpose: str) -> int:
+    """A random stream's 64-bit seed: the first 8 bytes of its HMAC (Section 11.6)."""
+    return int.from_bytes(ids.stream_seed(secret, owner, purpose)[:8], "big")
 
 
 def _version() -> str:
@@ -316,14 +323,15 @@ class EngineSession:
             raise Refused("unsupported_rule", "this engine has no noninterference probe")
         decks = self._decks(msg["seats"])
         secret = bytes.fromhex(msg["game_secret"])
-        seed = int.from_bytes(ids.stream_seed(secret, "shared", "game")[:8], "big")
         self.games_seen.add(msg["game_id"])
         game = Game.new(
             decks=decks,
-            seed=seed,
+            seed=_stream(secret, "shared", "game"),
             format=self.format,
             first_player=SEATS.index(rules["starting_seat"]),
             mulligans=rules["mulligan"] == "london",
+            # Each seat's hidden zones from streams of their own (Section 11.6).
+            seat_seeds=[[_stream(secret, seat, p) for p in PURPOSES] for seat in SEATS],
         )
         self._start(game, msg["game_id"], secret, (msg["max_decisions"], msg["max_steps"]))
         self.probe_game = rules["probe"]

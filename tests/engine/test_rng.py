@@ -142,3 +142,45 @@ def test_ctrl_c_inside_the_rng_stops_the_process_cleanly() -> None:
         _, err = p.communicate(timeout=30)
         assert p.returncode == 130, err
         assert "fatal" not in err, err
+
+
+def test_per_seat_streams_are_separate_copied_and_hashed() -> None:
+    """`split` gives each seat its own streams by purpose; `for_seat` answers the game's one
+    stream where there are none. A copy carries them, and `key` (the state hash's part)
+    is the bare state word without them, so games without them hash as before."""
+    from mtg_env.engine.rng import HAND_PICK, PURPOSES, SHUFFLE
+
+    r = Rng(5)
+    assert r.for_seat(0, SHUFFLE) is r and r.key() == r.state
+    r.split([[1, 2], [3, 4]])
+    assert len(PURPOSES) == 2
+    s0, s1 = r.for_seat(0, SHUFFLE), r.for_seat(1, HAND_PICK)
+    assert s0.state == Rng(1).state and s1.state == Rng(4).state
+    c = r.copy()
+    assert c.key() == r.key() and c.for_seat(0, SHUFFLE) is not s0
+    s0.next64()  # a draw from seat 0's stream moves its word, not the others
+    assert r.key() != c.key() and r.state == c.state
+    assert r.for_seat(1, SHUFFLE).state == c.for_seat(1, SHUFFLE).state
+    with pytest.raises(ValueError, match="one per seat and purpose"):
+        Rng(0).split([[1, 2]])
+
+
+def test_a_seat_with_streams_of_its_own_is_shuffled_by_them_alone() -> None:
+    """With per-seat streams (`Game.new(seat_seeds=...)`), a seat's library order (hand
+    included) follows from its own stream: the other seat's deck and the game's own seed
+    change nothing in it. With the one stream, they do (so the check can fail)."""
+    from mtg_env.engine import Game, load_decks
+
+    decks = list(load_decks("classic").values())
+    a, b = decks[0].cards, decks[1].cards
+    seeds = [[11, 12], [21, 22]]
+
+    def p1_order(p0_deck: tuple[str, ...], seed: int, split: bool) -> list[str]:
+        g = Game.new(
+            (p0_deck, b), seed=seed, first_player=0, mulligans=False,
+            seat_seeds=seeds if split else None,
+        )  # fmt: skip
+        return [g.cdef[c].name for c in g.hand[1] + g.library[1]]
+
+    assert p1_order(a, 1, True) == p1_order(a[:-7], 2, True)
+    assert p1_order(a, 1, False) != p1_order(a[:-7], 1, False)

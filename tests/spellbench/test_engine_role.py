@@ -660,3 +660,26 @@ def test_an_enchantment_returned_on_resolution_is_a_select_object_pick() -> None
             return
         assert resp["classification"] != "halted", resp["reason"]
     raise AssertionError("no game reached the choice")
+
+
+def test_each_seats_hidden_zones_come_from_streams_of_their_own() -> None:
+    """Section 11.6: no single random stream feeds both seats' hidden zones. With the same
+    game secret, p1's library order (its opening hand included) is the same whatever p0's
+    deck is, even one card longer (whose shuffle would take one more draw from a shared
+    stream)."""
+    catalog = _catalog(Host("classic"))
+    deck = catalog[0]["decklist"]
+    longer = [dict(row) for row in deck]
+    longer[0]["count"] += 1
+
+    def p1_cards(p0_deck: list[dict[str, Any]]) -> list[str]:
+        host = Host("classic")
+        other = {"catalog_id": catalog[1]["catalog_id"]}
+        resp = host.reset(0, ({"decklist": p0_deck}, other), rules=_rules(mulligan="none"))
+        assert resp["response_type"] == "decision"
+        g = host.session.game
+        assert g is not None
+        return [g.cdef[c].name for c in g.hand[1] + g.library[1]]
+
+    assert sum(row["count"] for row in longer) == 41
+    assert p1_cards(deck) == p1_cards(longer)

@@ -49,7 +49,7 @@ from ..hooks import FormatHooks
 from ..mana import Source, choose_payment
 from ..objects import Action
 from ..protocol import GameLike
-from ..rng import Rng
+from ..rng import SHUFFLE, Rng
 
 Frame = Callable[..., None]
 
@@ -84,7 +84,7 @@ class Format(FormatHooks):
                 cid = g._new_card(g.cardset.get(name), seat)
                 g.zone[cid] = LIBRARY
                 g.library[seat].append(cid)
-            g.rng.shuffle(g.library[seat])
+            g.rng.for_seat(seat, SHUFFLE).shuffle(g.library[seat])
         fp = g._choose_first(first_player)
         for seat in (fp, 1 - fp):
             for _ in range(self.opening_hand):
