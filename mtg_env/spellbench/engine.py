@@ -21,9 +21,10 @@ What it does:
   block, and attacks and blocks as fixed groups, one `declare_attack` per creature that
   can attack and one `declare_block` per creature that can block, each `declare_block`
   candidate keeping the declaration completable (menace: `combat.menace_completable`
-  over the blockers still to come). Triggers are ordered by the engine
-  (`engine_defaults.trigger_order: "engine_order"`), combat damage is assigned by it and
-  mana paid by it (`engine_autopay`).
+  over the blockers still to come). A seat with two or more triggers to put on the stack
+  orders them (`order_pick`, purpose `triggers`, one fixed group, the last position
+  implied); the engine then puts them on in that order, each one's targets chosen as it
+  goes on. Combat damage is assigned by the engine and mana paid by it (`engine_autopay`).
 - discards (to hand size, or by an effect) as fixed `select_object` groups, purpose
   `discard`; a resolving spell's "you may", "unless ... pays", basic land type, entering
   as a copy and of what, and a text change's words (`candidates`);
@@ -52,6 +53,7 @@ from typing import Any, BinaryIO
 
 from ..engine import Action, Game, load_cards, load_decks
 from ..engine import combat as cb
+from ..engine.cards import TriggeredAbility
 from ..engine.constants import (
     D_ATTACKERS,
     D_BLOCKERS,
@@ -59,6 +61,8 @@ from ..engine.constants import (
     D_DISCARD,
     D_PRIORITY,
     D_TRIGGER_ORDER,
+    HAND,
+    LIBRARY,
     PASS,
 )
 from ..engine.decisions import CleanupDiscard, Resolving
@@ -97,7 +101,7 @@ DECISION_KINDS = (
     "optional_cost",
 )
 ENGINE_DEFAULTS = {
-    "trigger_order": "engine_order",
+    "trigger_order": None,
     "replacement_order": "engine_order",
     "combat_damage_assignment": "engine_order",
     "mana_payment": "engine_autopay",
@@ -141,8 +145,9 @@ def _fields(msg: dict[str, Any], want: dict[str, type | tuple[type, ...]], what:
 
 
 class Group:
-    """A fixed-size group in progress (Section 8): attacks or blocks, one creature each, or
-    a discard to hand size, one card each (`creatures` empty)."""
+    """A fixed-size group in progress (Section 8): attacks or blocks, one creature each, a
+    discard to hand size, one card each (`creatures` empty), an arrangement, or the order
+    of a seat's triggers."""
 
     def __init__(self, kind: str, seat: int, creatures: list[int], size: int = -1) -> None:
         self.kind = kind
@@ -156,6 +161,9 @@ class Group:
         self.away = ""
         self.dest: dict[int, str] = {}
         self.order: list[int] = []
+        # Ordering triggers: the seat's waiting triggers (engine order) and those placed.
+        self.triggers: list[Any] = []
+        self.placed: list[Any] = []
 
 
 class EngineSession:
@@ -348,14 +356,17 @@ class EngineSession:
         self.seat_steps = [0, 0]
         self.groups = [0, 0]  # completed groups per seat
         self.group: Group | None = None
+        # The order a completed trigger-order group chose, given to the engine one pick
+        # at a time as it asks (`_next`).
+        self.trigger_plan: list[Any] = []
         self.pending: list[Candidate] = []
 
     @classmethod
     def pose(cls, g: Game, secret: bytes) -> dict[str, Any] | None:
         """The seat decision this role would pose for `g`'s pending decision (the first of
         a group), as if the game had reached it through the protocol; None where the role
-        would first answer something itself (an empty declaration, the trigger order) or
-        the game is over. For the information-leak checker (`mtg_env.testing`)."""
+        would first answer something itself (an empty declaration) or the game is over.
+        For the information-leak checker (`mtg_env.testing`)."""
         session = cls(g.format)
         game = g.clone()
         before = game.state_hash()
@@ -510,10 +521,17 @@ class EngineSession:
             blocker, attacker = answer
             g.apply(_find(g, lambda a: a.obj == blocker))
             g.apply(_find(g, lambda a: a.obj == attacker))
+        elif group.kind == "triggers":
+            group.placed.append(answer)
         group.index += 1
         if group.index == group.size:
             if group.kind == "arrange":
                 self._arranged(g, group)
+            elif group.kind == "triggers":
+                # The last position is implied (Section 7.5); `_next` gives the engine the
+                # picks as it asks for them, each trigger's targets chosen as it goes on.
+                last = [t for t in group.triggers if not _among(t, group.placed)]
+                self.trigger_plan = group.placed + last
             elif group.kind != "discard":  # "done": the declaration is complete
                 g.apply(_find(g, lambda a: a.kind == PASS))
             self.groups[seat] += 1
@@ -532,8 +550,15 @@ class EngineSession:
             assert d is not None
             seat = d.player
             if self.group is None and d.kind == D_TRIGGER_ORDER:
-                g.apply(g.legal_actions()[0])  # engine_order: the engine's timestamp order
-                continue
+                mine = _own_triggers(g, seat)
+                plan = [t for t in self.trigger_plan if _among(t, mine)]
+                self.trigger_plan = plan
+                if plan and all(_among(t, plan) for t in mine):
+                    # The group chose this order: the engine puts the next one now.
+                    g.apply(_find(g, partial(_is_answer, _position(plan[0], mine))))
+                    continue
+                self.group = Group("triggers", seat, [], len(mine) - 1)
+                self.group.triggers = mine
             if self.group is None and d.kind == D_ATTACKERS:
                 self.group = Group("attack", seat, potential_attackers(g))
             elif self.group is None and d.kind == D_BLOCKERS:
@@ -561,10 +586,52 @@ class EngineSession:
             return self._discard_candidates(g, seat, group)
         if group.kind == "arrange":
             return self._arrange_candidates(g, seat, group)
+        if group.kind == "triggers":
+            return self._trigger_candidates(g, seat, group)
         creature = group.creatures[group.index]
         if group.kind == "attack":
             return list(attack_candidates(g, seat, self.observer, creature))
         return self._block_candidates(g, seat, creature, group.creatures[group.index + 1 :])
+
+    def _trigger_candidates(self, g: Game, seat: int, group: Group) -> list[Candidate]:
+        """The next of the seat's triggers to put on the stack (`order_pick`, purpose
+        `triggers`: position 0 goes on the stack first and resolves last, CR 603.3b), among
+        those not placed yet, in the engine's order (the order they triggered)."""
+        d = g.decision
+        assert d is not None and d.kind == D_TRIGGER_ORDER
+        mine = _own_triggers(g, seat)
+        n = len(group.triggers)
+        out: list[Candidate] = []
+        for i, t in enumerate(group.triggers):
+            if _among(t, group.placed):
+                continue
+            label = d.options[_position(t, mine)]  # "<card>: <its ability's text>"
+            same = [x for x in group.triggers[:i] if _same_trigger(x, t)]
+            item = {
+                "source": self._trigger_source(g, seat, t.cid),
+                "source_name": g.cdef[t.cid].name,
+                "ability_index": _triggered_index(g, t),
+                "event_objects": [],
+                "instance": len(same),
+                "label": label,
+            }
+            semantic = {
+                "kind": "order_pick",
+                "source": None,
+                "purpose": "triggers",
+                "item": {"trigger": item},
+                "position": group.index,
+                "count": n,
+            }
+            out.append((semantic, f"Put on the stack next: {label}", t))
+        return out
+
+    def _trigger_source(self, g: Game, seat: int, cid: int) -> dict[str, Any] | None:
+        """The trigger's source where the seat sees it (Section 7.3), else null."""
+        zone = g.zone[cid]
+        if zone == LIBRARY or (zone == HAND and g.owner[cid] != seat):
+            return None
+        return self.observer.ref(g, seat, cid)
 
     def _arrangement(self, g: Game, seat: int) -> Group:
         """Scry or surveil n cards: one fixed group of 2n - 1 decisions (Section 7.5), n
@@ -790,6 +857,38 @@ def _looking(g: Game) -> bool:
 
 def _is_answer(arg: int, a: Action) -> bool:
     return a.arg == arg
+
+
+def _own_triggers(g: Game, seat: int) -> list[Any]:
+    """The seat's triggers waiting to be put on the stack, as the engine numbers them in
+    its trigger-order decision."""
+    return [t for t in g.triggers if t.controller == seat]
+
+
+def _among(t: Any, triggers: list[Any]) -> bool:
+    """Whether this very trigger (not an equal one) is in `triggers`."""
+    return any(x is t for x in triggers)
+
+
+def _position(t: Any, triggers: list[Any]) -> int:
+    return next(i for i, x in enumerate(triggers) if x is t)
+
+
+def _same_trigger(a: Any, b: Any) -> bool:
+    """Two triggers a seat cannot tell apart: one source, one ability, one event."""
+    return a.cid == b.cid and a.ab_index == b.ab_index and a.info == b.info
+
+
+def _triggered_index(g: Game, t: Any) -> int | None:
+    """The ability's index among its card's triggered abilities, in text order (null for
+    one another effect gave it)."""
+    n = 0
+    for ab in g.cdef[t.cid].abilities:
+        if ab is t.ability:
+            return n
+        if isinstance(ab, TriggeredAbility):
+            n += 1
+    return None
 
 
 def _find(g: Game, want: Callable[[Action], bool]) -> Action:

@@ -683,3 +683,52 @@ def test_each_seats_hidden_zones_come_from_streams_of_their_own() -> None:
 
     assert sum(row["count"] for row in longer) == 41
     assert p1_cards(deck) == p1_cards(longer)
+
+
+def test_a_seat_orders_its_own_triggers_and_the_engine_puts_them_in_that_order() -> None:
+    """CR 603.3b: a player with several triggers to put on the stack orders them. The role
+    poses one fixed `order_pick` group (purpose `triggers`, position 0 first on the stack,
+    the last position implied, Section 7.5), each item the trigger's source, ability index,
+    instance and label; the engine then puts them on in the chosen order, the last one
+    chosen on top."""
+    from mtg_env.engine.objects import TRIGGER
+
+    host = Host("classic")
+    catalog = {d["catalog_id"]: d for d in _catalog(host)}
+    merfolk = {"catalog_id": catalog["Merfolk Auras"]["catalog_id"]}
+    for index in range(60):
+        r = random.Random(5000 + index)
+        host = Host("classic")
+        resp = host.reset(index, (merfolk, merfolk))
+        chosen: list[Any] = []  # the seat's triggers, in the order chosen
+        while resp["response_type"] == "decision":
+            sd = resp["seat_decision"]
+            sems = [c["semantic"] for c in sd["candidates"]]
+            g = host.session.game
+            assert g is not None
+            if sems[0]["kind"] == "order_pick" and sems[0]["purpose"] == "triggers":
+                count = sems[0]["count"]
+                assert sd["group"]["substep_count"] == count - 1  # the last is implied
+                assert sd["group"]["substep_index"] == sems[0]["position"] == len(chosen)
+                assert len(sems) == count - len(chosen) and {s["source"] for s in sems} == {None}
+                for s in sems:
+                    item = s["item"]["trigger"]
+                    assert item["label"].startswith(item["source_name"] + ":")
+                    assert item["ability_index"] is None or item["ability_index"] >= 0
+                pick = len(sems) - 1  # not the engine's own order
+                waiting = [t for t in g.triggers if t.controller == int(sd["acting_seat"][1])]
+                left = [t for t in waiting if all(t is not x for x in chosen)]
+                chosen.append(left[pick])
+                resp = host.step(resp, pick)
+                if len(chosen) == count - 1:
+                    chosen += [t for t in waiting if all(t is not x for x in chosen)]
+                    # Once all are on (their targets chosen), the stack holds them in order.
+                    while resp["response_type"] == "decision" and g.triggers:
+                        resp = host.step(resp, 0)
+                    on = [(it.cid, it.ab_index) for it in g.stack if it.kind == TRIGGER]
+                    order = [(t.cid, t.ab_index) for t in chosen]
+                    assert on[-len(order) :] == order
+                    return
+                continue
+            resp = host.step(resp, r.randrange(len(sems)))
+    raise AssertionError("no game reached a trigger order")
