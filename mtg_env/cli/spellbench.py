@@ -19,16 +19,32 @@ spellbench_app = command_group(
 @clean
 def agent(
     bot: Annotated[
-        str, typer.Argument(help="The bot: random (seeded from the game's agent_seed) or first.")
+        str,
+        typer.Argument(
+            help="The bot: random (seeded from the game's agent_seed), first, or a text "
+            "agent, text:MODULE:ATTR or text:FILE.py:ATTR (a function answering the text "
+            "view of each seat decision with a candidate number)."
+        ),
     ],
 ) -> None:
     """Serve BOT in the agent role: NDJSON requests on stdin, one response line each on
     stdout, until stdin closes."""
-    from ..spellbench.agent import BOTS, serve
+    from ..spellbench.agent import BOTS, Bot, serve
 
-    if bot not in BOTS:
-        fail(f"unknown bot {bot!r} (bots: {', '.join(BOTS)})")
-    serve(BOTS[bot](), sys.stdin.buffer, sys.stdout.buffer)
+    served: Bot
+    if bot.startswith("text:"):
+        from agents.plugin import PluginError
+        from agents.spellbench_bot import text_bot
+
+        try:
+            served = text_bot(bot)
+        except PluginError as e:
+            fail(str(e))
+    elif bot in BOTS:
+        served = BOTS[bot]()
+    else:
+        fail(f"unknown bot {bot!r} (bots: {', '.join(BOTS)}, or text:MODULE:ATTR)")
+    serve(served, sys.stdin.buffer, sys.stdout.buffer)
 
 
 @spellbench_app.command("engine")
