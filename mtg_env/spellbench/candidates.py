@@ -223,6 +223,15 @@ def resolving_source(g: Game, seat: int, observer: Observer) -> dict[str, Any] |
     return None if g.res is None else observer.stack_ref(g, seat, g.res.item)
 
 
+# Yes/no choices while a spell or ability resolves: our purpose -> the spec's
+# `choose_boolean` purpose, and the text of yes and of no. "You may have this enter as a
+# copy" is an optional replacement effect (CR 614.1c, 707.5); the creature is selected next.
+BOOLEAN_PURPOSES: dict[str, tuple[str, str, str]] = {
+    "may": ("may_ability", "Yes", "No"),
+    "enter_as_copy": ("optional_replacement", "Enter as a copy", "Enter as itself"),
+}
+
+
 def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
     """A choice a resolving spell or ability asks, by its purpose: "you may" as
     `choose_boolean` (purpose `may_ability`), paying or not for "unless ... pays" as
@@ -237,14 +246,15 @@ def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[
     for a in g.legal_actions():
         option = d.options[a.arg]
         semantic: dict[str, Any]
-        if ctx.purpose == "may":
+        if ctx.purpose in BOOLEAN_PURPOSES:
+            purpose, yes, no = BOOLEAN_PURPOSES[ctx.purpose]
             semantic = {
                 "kind": "choose_boolean",
                 "source": source,
-                "purpose": "may_ability",
+                "purpose": purpose,
                 "value": option == "yes",
             }
-            text = "Yes" if option == "yes" else "No"
+            text = yes if option == "yes" else no
         elif ctx.purpose == "unless_payment":
             # "Counter ... unless its controller pays" and "sacrifice ... unless you pay",
             # asked of the payer (Section 7.5); the engine pays the mana (engine_autopay).
@@ -256,16 +266,6 @@ def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[
                 "pay": pay,
             }
             text = option[:1].upper() + option[1:]
-        elif ctx.purpose == "enter_as_copy":
-            # "You may have this enter as a copy of a creature": an optional replacement
-            # effect (CR 614.1c, 707.5); the creature is selected next.
-            semantic = {
-                "kind": "choose_boolean",
-                "source": source,
-                "purpose": "optional_replacement",
-                "value": option == "yes",
-            }
-            text = "Enter as a copy" if option == "yes" else "Enter as itself"
         elif ctx.purpose == "text_change":
             # Which word of the target's text becomes which (CR 612): an effect's options,
             # read from the target's visible text.
