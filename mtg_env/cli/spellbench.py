@@ -169,8 +169,12 @@ def host(
         max_decisions=h.limits["max_decisions"],
     )
     result = host_results(config, records, " ".join(sys.argv))
+    result["manifest"] = h.manifest(run_secret)
     rating = result["rating"]
-    if rating["elo"] is not None:
+    if result["manifest"]["status"] == "invalid":
+        # Section 11.3: a run with a live-validation violation is published, never rated.
+        echo("the live validator found violations: the run is invalid and not rated")
+    elif rating["elo"] is not None:
         lo, hi = rating["ci95"]
         bound = " (a bound: A won or lost every game)" if rating["at_bound"] else ""
         echo(

@@ -66,6 +66,7 @@ LIMITS = {
     "max_seat_steps_per_game": 49_999,
 }
 RESOURCES = {"cpus": 1, "memory_mb": 4096, "gpu": False, "engine_cpus": 1}
+VALIDATOR_VERSION = "mtg_env-live-validator/2.0"
 # The stalling rule's trailing window: the last decisions answered by either seat.
 STALL_WINDOW = 250
 # A seat's caps and the game cap each must stay under half of (Section 11.4): two seats
@@ -231,6 +232,9 @@ class Host:
         self.engine: Peer | None = None
         self.hello: dict[str, Any] = {}
         self.names = ["A", "B"]
+        # The live validator's record for the run manifest (Section 11.3).
+        self.decisions_checked = 0
+        self.violations: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ preflight
 
@@ -268,6 +272,40 @@ class Host:
     def decks(self) -> dict[str, list[dict[str, Any]]]:
         """The engine's catalog: deck name -> decklist."""
         return {d["catalog_id"]: d["decklist"] for d in self.hello["catalog"]}
+
+    def manifest(self, run_secret: bytes) -> dict[str, Any]:
+        """The run manifest's record of a finished run: its commitment and the secret it
+        reveals (Section 11.6), the engine and bots, the information rules in the wire's
+        shape with the engine facts that affect play (Section 12.2), the clocks, limits and
+        declared resources (Section 11.4), and the live validator's verdict (Section
+        11.3)."""
+        hello = self.hello
+        return {
+            "protocol": PROTOCOL,
+            "run_commitment": ids.commitment(run_secret),
+            "run_secret": run_secret.hex(),
+            "engine": hello.get("engine"),
+            "bots": list(self.names),
+            "information_rules": {
+                "rules": default_rules(),
+                "engine_defaults": hello.get("engine_defaults"),
+                "observation": hello.get("observation"),
+                "native_id_extensions": [],
+                # The probe is never run in a rated game (Section 16): declaring it is not
+                # passing it.
+                "fairness_label": "validator only",
+            },
+            "time_control": dict(self.tc),
+            "limits": dict(self.limits),
+            "resources": dict(RESOURCES),
+            "validator": {
+                "version": VALIDATOR_VERSION,
+                "verdict": "fail" if self.violations else "pass",
+                "decisions_checked": self.decisions_checked,
+                "violations": list(self.violations),
+            },
+            "status": "invalid" if self.violations else "valid",
+        }
 
     # ------------------------------------------------------------------ a run
 
@@ -430,8 +468,10 @@ class Host:
                 problems = [f"V1: the seat decision lacks {e}"]
             if resp.get("provenance") != provenance:
                 problems.append("V10: the engine identity drifted")
+            self.decisions_checked += 1
             if problems:
                 rule = problems[0].split(":")[0].split(" ")[0]
+                self.violations.append({"game_id": record.game_id, "rule": rule})
                 record.seat_steps = seat_steps
                 return self._end(record, digest, agents, "halted", f"host_validator:{rule}")
             g = sd["group"]

@@ -6,6 +6,7 @@ validator halts the game under the rule's name."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -145,6 +146,10 @@ def test_a_decision_that_breaks_a_validator_rule_halts_the_game(
     assert (record.classification, record.reason) == ("halted", f"host_validator:{rule}")
     assert not record.rated and record.score == -1.0
     assert host.engine is None  # discarded: the next game starts a fresh engine
+    # The run manifest records the violation: the run is invalid (Section 11.3).
+    manifest = host.manifest(SECRET)
+    assert manifest["status"] == "invalid" and manifest["validator"]["verdict"] == "fail"
+    assert manifest["validator"]["violations"] == [{"game_id": record.game_id, "rule": rule}]
 
 
 def test_a_bot_that_will_not_start_is_a_configuration_error(tmp_path: Path) -> None:
@@ -180,6 +185,17 @@ def test_the_host_command_writes_a_results_file_that_evaluate_rates_and_compare_
     assert res["config"]["seed"] == 3 and res["config"]["games"] == 2 and not res["unrated"]
     rows = res["games"]
     assert len(rows) == 2 and [(g["pair"], g["swap"]) for g in rows] == [(0, 0), (0, 1)]
+    # The run manifest: the secret revealed with its commitment, the information rules in
+    # the wire's shape, the live validator's verdict over every decision it checked.
+    manifest = res["manifest"]
+    secret = bytes.fromhex(manifest["run_secret"])
+    assert manifest["run_commitment"] == hashlib.sha256(secret).hexdigest()
+    assert manifest["run_commitment"] in r.stderr and manifest["status"] == "valid"
+    rules = manifest["information_rules"]
+    assert rules["fairness_label"] == "validator only" and rules["rules"]["mulligan"] == "london"
+    assert rules["engine_defaults"]["trigger_order"] is None  # the seat orders its triggers
+    assert manifest["validator"]["verdict"] == "pass" and not manifest["validator"]["violations"]
+    assert manifest["validator"]["decisions_checked"] == sum(g["decisions"] for g in rows)
     assert {g["seat_agent"] for g in rows} == {0, 1}
     for g in rows:
         assert g["classification"] == "natural" and g["digest"].startswith("sha256:")
