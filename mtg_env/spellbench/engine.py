@@ -607,11 +607,12 @@ class EngineSession:
                 continue
             label = d.options[_position(t, mine)]  # "<card>: <its ability's text>"
             same = [x for x in group.triggers[:i] if _same_trigger(x, t)]
+            source = self._trigger_source(g, seat, t.cid)
             item = {
-                "source": self._trigger_source(g, seat, t.cid),
+                "source": source,
                 "source_name": g.cdef[t.cid].name,
                 "ability_index": _triggered_index(g, t),
-                "event_objects": [],
+                "event_objects": self._event_objects(g, seat, t, source),
                 "instance": len(same),
                 "label": label,
             }
@@ -624,6 +625,20 @@ class EngineSession:
                 "count": n,
             }
             out.append((semantic, f"Put on the stack next: {label}", t))
+        return out
+
+    def _event_objects(
+        self, g: Game, seat: int, t: Any, source: dict[str, Any] | None
+    ) -> list[dict[str, Any]]:
+        """The objects of the trigger's event where the seat sees them: the source itself
+        for the events about it (it entered, died, attacked, blocked, dealt damage, became
+        a target), and the spell or ability that targeted it while on the stack. The
+        spell whose casting triggered prowess is not recorded: left out."""
+        out = [] if source is None or t.ability.event not in SELF_EVENTS else [source]
+        oid = t.info.get("item")
+        for it in g.stack:
+            if oid is not None and it.oid == oid:
+                out.append(self.observer.stack_ref(g, seat, it))
         return out
 
     def _trigger_source(self, g: Game, seat: int, cid: int) -> dict[str, Any] | None:
@@ -857,6 +872,12 @@ def _looking(g: Game) -> bool:
 
 def _is_answer(arg: int, a: Action) -> bool:
     return a.arg == arg
+
+
+# Trigger events whose object is the trigger's own source (engine.vocab.TRIGGER_EVENTS).
+SELF_EVENTS = frozenset(
+    ("enters", "dies", "attacks", "blocks", "damage_to_opponent", "targeted_by_opponent")
+)
 
 
 def _own_triggers(g: Game, seat: int) -> list[Any]:

@@ -715,6 +715,8 @@ def test_a_seat_orders_its_own_triggers_and_the_engine_puts_them_in_that_order()
                     item = s["item"]["trigger"]
                     assert item["label"].startswith(item["source_name"] + ":")
                     assert item["ability_index"] is None or item["ability_index"] >= 0
+                    # The event's objects start with the source for events about it.
+                    assert item["event_objects"][:1] in ([], [item["source"]])
                 pick = len(sems) - 1  # not the engine's own order
                 waiting = [t for t in g.triggers if t.controller == int(sd["acting_seat"][1])]
                 left = [t for t in waiting if all(t is not x for x in chosen)]
