@@ -38,6 +38,7 @@ docs/spellbench.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..engine import Action, Game
@@ -301,42 +302,49 @@ SELECT_PURPOSES = {"copy": "other", "return_to_hand": "return_to_hand"}
 def resolving_select_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
     """An object a resolving spell or ability selects: the creature a permanent entering as
     a copy copies (CR 707.5), once it was chosen to enter as a copy; the enchantment an
-    effect returns to its owner's hand. One pick (`select_object`, minimum = maximum = 1),
-    its stack entry the source."""
+    effect returns to its owner's hand. Its stack entry is the source."""
     ctx = g.ctx
     assert isinstance(ctx, Resolving)
-    source = resolving_source(g, seat, observer)
     verb = "Copy" if ctx.purpose == "copy" else "Return"
-    out: list[Candidate] = []
-    for a in g.legal_actions():
-        semantic = {
-            "kind": "select_object",
-            "source": source,
-            "purpose": SELECT_PURPOSES[ctx.purpose],
-            "choice": {"object": observer.ref(g, seat, a.obj)},
-            "selected_count": 0,
-            "minimum": 1,
-            "maximum": 1,
-        }
-        out.append((semantic, f"{verb} {g.chars(a.obj).name}", a))
-    return out
+    return _one_pick(
+        g,
+        seat,
+        observer,
+        resolving_source(g, seat, observer),
+        SELECT_PURPOSES[ctx.purpose],
+        lambda cid: f"{verb} {g.chars(cid).name}",
+    )
 
 
 def legend_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
     """The legend rule (CR 704.5j): which of the seat's legendary permanents of one name to
     keep, the others going to the graveyard (`select_object`, purpose `legend_rule`)."""
+    return _one_pick(
+        g, seat, observer, None, "legend_rule", lambda cid: f"Keep this {g.cdef[cid].name}"
+    )
+
+
+def _one_pick(
+    g: Game,
+    seat: int,
+    observer: Observer,
+    source: dict[str, Any] | None,
+    purpose: str,
+    text: Callable[[int], str],
+) -> list[Candidate]:
+    """One object among the pending decision's (`select_object`, minimum = maximum = 1)."""
     out: list[Candidate] = []
     for a in g.legal_actions():
         semantic = {
             "kind": "select_object",
-            "source": None,
-            "purpose": "legend_rule",
+            "source": source,
+            "purpose": purpose,
             "choice": {"object": observer.ref(g, seat, a.obj)},
             "selected_count": 0,
             "minimum": 1,
             "maximum": 1,
         }
-        out.append((semantic, f"Keep this {g.cdef[a.obj].name}", a))
+        out.append((semantic, text(a.obj), a))
     return out
 
 
