@@ -75,3 +75,117 @@ def text_bot(spec: str) -> TextBot:
     assert isinstance(agent, TextAgent)  # a text: spec loads as a TextAgent or fails
     # The bot's name in `hello`: the attribute the spec names, after our prefix.
     return TextBot(agent.fn, name=f"mtg_env-text-{spec.rsplit(':', 1)[-1]}")
+
+
+class PolicyBot:
+    """A trained policy on the v1 entity observation, as a bot of the agent role.
+
+    It reads the v1 tables built from the neutral seat decision
+    (`mtg_env.spellbench.entity_view`), never an engine state, so it plays on any Spellbench
+    engine; cards outside the pool it was trained on read as their characteristics. It
+    plays as `PolicyAgent` plays in our env (its network, greedy unless the agent samples),
+    and an attack or a block as the engine asks for one: the protocol poses one creature
+    per decision, the engine a pick at a time until "done". At the first decision of a
+    declaration the bot plays the engine's picks through to "done" on the neutral view
+    (`_plan`) and answers each creature's decision from that plan.
+    """
+
+    version = VERSION
+
+    def __init__(self, agent: Any, name: str = "mtg_env-policy") -> None:
+        from mtg_env.env.observers import entity_tables
+        from mtg_env.spellbench.entity_view import NeutralEntityObserver
+
+        from .policy import CheckpointError
+
+        tables = entity_tables(getattr(agent, "observer", None))
+        if tables is None:
+            raise CheckpointError(
+                f"{getattr(agent, 'name', name)}: a policy on the flat (v0) observation; the "
+                "agent role serves policies on the v1 entity observation, which the neutral "
+                "view can build"
+            )
+        self.agent = agent
+        self.name = name
+        self.view = NeutralEntityObserver(tables)
+        self.plan: tuple[Any, dict[str, str]] | None = None  # (group key, creature -> answer)
+
+    def start(self, game_start: dict[str, Any]) -> None:
+        self.plan = None
+        self.agent.reset()
+
+    def _pick(self, obs: dict[str, Any]) -> int:
+        return int(self.agent.act(obs, obs["action_mask"]))
+
+    def choose(self, decision: dict[str, Any]) -> int:
+        cands = decision["candidates"]
+        kind = cands[0]["semantic"]["kind"]
+        if kind in ("declare_attack", "declare_block"):
+            return self._declaration(decision, kind)
+        if len(cands) == 1:
+            return int(cands[0]["candidate_id"])
+        obs, ids = self.view.observe(decision)
+        return ids[self._pick(obs)]
+
+    def _declaration(self, decision: dict[str, Any], kind: str) -> int:
+        cands = decision["candidates"]
+        who = "attacker" if kind == "declare_attack" else "blocker"
+        whom = "defender" if kind == "declare_attack" else "attacker"
+        key = (decision["acting_seat"], decision["group"]["group_id"], kind)
+        if self.plan is None or self.plan[0] != key:
+            self.plan = (key, self._plan(decision, kind))
+        me = cands[0]["semantic"][who]["object_id"]
+        want = self.plan[1].get(me)
+        for c in cands:
+            target = c["semantic"].get(whom)  # a player (an attack) or an attacker (a block)
+            answer = (
+                None if target is None else "player" if "player" in target else target["object_id"]
+            )
+            if answer == want:
+                return int(c["candidate_id"])
+        # The plan's answer is not posed (a rule the neutral view does not show): the
+        # first candidate, `null` where there is one.
+        return int(cands[0]["candidate_id"])
+
+    def _plan(self, decision: dict[str, Any], kind: str) -> dict[str, str]:
+        """The declaration the policy makes on the engine's terms: attackers (creature ->
+        "player"), or blockers (creature -> the attacker it blocks)."""
+        view = self.view
+        # Each pick declares one more creature: the loops end by then at the latest.
+        bound = sum(len(p.get("battlefield") or ()) for p in decision["observation"]["players"]) + 2
+        if kind == "declare_attack":
+            declared: list[str] = []
+            for _ in range(bound):
+                obs, posed = view.rows(decision, declared=tuple(declared))
+                sem = posed[self._pick(obs)][1]
+                if sem["kind"] == "pass" or sem.get("defender") is None:
+                    break
+                declared.append(sem["attacker"]["object_id"])
+            return dict.fromkeys(declared, "player")
+        blocks: dict[str, str] = {}
+        for _ in range(bound):
+            obs, posed = view.rows(decision, blocks=blocks)
+            if not posed:
+                break
+            sem = posed[self._pick(obs)][1]
+            if sem["kind"] != "declare_blocker":
+                break
+            blocker = sem["blocker"]["object_id"]
+            obs, posed = view.rows(decision, blocks=blocks, blocker=blocker)
+            if not posed:
+                break
+            blocks[blocker] = posed[self._pick(obs)][1]["attacker"]["object_id"]
+        return blocks
+
+
+def policy_bot(spec: str, fmt: str | None = None) -> PolicyBot:
+    """The bot of a `policy:PATH` or `policy:default` spec, for the format whose cards it
+    knows (`fmt`, else the one its file names); a file that cannot serve is one
+    `CheckpointError` line."""
+    from .base import make_agent
+    from .policy import DEFAULT, file_format
+
+    path = spec.split(":", 1)[1] if ":" in spec else "default"
+    if fmt is None:
+        fmt = file_format(DEFAULT if path == "default" else path) or "core"
+    return PolicyBot(make_agent(spec, 0, fmt), name=f"mtg_env-{spec.replace(':', '-')}")

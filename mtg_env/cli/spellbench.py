@@ -21,11 +21,20 @@ def agent(
     bot: Annotated[
         str,
         typer.Argument(
-            help="The bot: random (seeded from the game's agent_seed), first, or a text "
+            help="The bot: random (seeded from the game's agent_seed), first, a text "
             "agent, text:MODULE:ATTR or text:FILE.py:ATTR (a function answering the text "
-            "view of each seat decision with a candidate number)."
+            "view of each seat decision with a candidate number), or a policy on the v1 "
+            "entity observation, policy:PATH (read from the neutral view of each decision)."
         ),
     ],
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="A policy's card pool (core or classic): the cards it knows by name. "
+            "Default: the format its file names.",
+        ),
+    ] = None,
 ) -> None:
     """Serve BOT in the agent role: NDJSON requests on stdin, one response line each on
     stdout, until stdin closes."""
@@ -40,10 +49,20 @@ def agent(
             served = text_bot(bot)
         except PluginError as e:
             fail(str(e))
+    elif bot.startswith("policy:"):
+        from agents.policy import CheckpointError
+        from agents.spellbench_bot import policy_bot
+
+        if fmt is not None and fmt not in ("core", "classic"):
+            fail(f"--format: {fmt!r} is not one of core, classic")
+        try:
+            served = policy_bot(bot, fmt)
+        except (CheckpointError, ValueError) as e:
+            fail(str(e))
     elif bot in BOTS:
         served = BOTS[bot]()
     else:
-        fail(f"unknown bot {bot!r} (bots: {', '.join(BOTS)}, or text:MODULE:ATTR)")
+        fail(f"unknown bot {bot!r} (bots: {', '.join(BOTS)}, text:MODULE:ATTR or policy:PATH)")
     serve(served, sys.stdin.buffer, sys.stdout.buffer)
 
 

@@ -280,6 +280,10 @@ The flat and the entity observation are two envs, each with its own version numb
 `mtg_env/SelfPlayEntity-v0` (entity). A version counts changes of one env, as in
 Gymnasium's and PettingZoo's ids.
 
+* Entity envs (ids stay at v0; a fix): the candidate rows of "pass", "keep", "mulligan" and
+  a choice by its index have no `source_row`. They had one by mistake: the engine's action
+  names no object there (its object field is 0), and the row took card 0's row whenever
+  that card was on the battlefield. A policy trained before reads the column as 0 there.
 * All envs (no version change: additions only; observations, actions and rewards
   unchanged): `state()` and `state_space` (see "State"), `render_mode="rgb_array"` (see
   "Rendering"; Stable-Baselines3's `make_vec_env` works with the self-play envs);

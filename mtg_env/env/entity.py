@@ -118,6 +118,10 @@ _STACK_KIND: Final = 23
 assert [OBJECT_INDEX[n] for n in ("zone", "flags", "stack_kind")] == [_ZONE, _FLAGS, _STACK_KIND]
 _KW_BIT: Final = {k: 1 << i for i, k in enumerate(KEYWORD_LIST)}
 _ABILITY_BIT: Final = {ManaAbility: 1, ActivatedAbility: 2, TriggeredAbility: 4, StaticAbility: 8}
+# The same tables by public name, for the tables built from other views of a game
+# (`mtg_env.spellbench.entity_view` builds them from the neutral seat decision).
+KEYWORD_BITS: Final = _KW_BIT
+ABILITY_BITS: Final = _ABILITY_BIT
 
 # Global features (int16).
 GLOBAL_FIELDS: Final[tuple[tuple[str, str], ...]] = (
@@ -513,10 +517,9 @@ class EntityLayout:
                 key: Any = it.cid if it.kind == SPELL else ("item", id(it))
                 row[_C_SOURCE] = _row_of(index, key)
         else:  # activate (ability index), choose (option), pass, keep, mulligan
-            if a.obj >= 0 and g.zone[a.obj] == BATTLEFIELD:
-                row[_C_SOURCE] = _row_of(index, a.obj)
-            elif k == ACTIVATE and g.zone[a.obj] == HAND:
-                row[_C_SOURCE] = _row_of(index, a.obj)  # an ability from the hand: cycling
+            # Only an activation has an object: the others carry obj 0, which is no card.
+            if k == ACTIVATE and g.zone[a.obj] in (BATTLEFIELD, HAND):
+                row[_C_SOURCE] = _row_of(index, a.obj)  # from the hand: cycling
             row[_C_OPTION] = a.arg
 
 

@@ -434,3 +434,10 @@ def observer_for_space(space: spaces.Space, layout: Layout) -> FlatObserver | En
         if observer.fits(space):
             return observer
     return None
+
+
+def entity_tables(observer: Any) -> EntityLayout | None:
+    """The v1 tables `observer` writes (their sizes and the card pool of their `card`
+    column), or None for an observer of another observation: what a reader that builds the
+    same tables from another view of the game needs (`mtg_env.spellbench.entity_view`)."""
+    return observer.entity if isinstance(observer, EntityObserver) else None

@@ -75,6 +75,7 @@ _TYPES: Final = (ARTIFACT, CREATURE, ENCHANTMENT, LAND, INSTANT, SORCERY)
 TYPE_ORDER: Final = _TYPES  # the order of a permanent slot's "types" field
 # Mana observation: the count indices (colours 0-4, colourless-maker 5) of a source key.
 _BITS: Final = tuple(tuple(b for b in range(6) if key & (1 << b)) for key in range(64))
+SOURCE_COUNTS: Final = _BITS  # by public name (mtg_env.spellbench.entity_view counts too)
 
 
 def mana_counts(g: Game, seat: int) -> list[int]:

@@ -109,5 +109,5 @@ def test_an_unknown_bot_is_one_line() -> None:
         [MTG_ENV, "spellbench", "agent", "nope"], capture_output=True, text=True, timeout=60
     )
     assert r.returncode == 2 and r.stderr.strip() == (
-        "error: unknown bot 'nope' (bots: random, first, or text:MODULE:ATTR)"
+        "error: unknown bot 'nope' (bots: random, first, text:MODULE:ATTR or policy:PATH)"
     )

@@ -11,96 +11,26 @@ import json
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mtg_env.engine.constants import GRAVEYARD, HAND
-from mtg_env.spellbench import ids
 from mtg_env.spellbench.engine import DECISION_KINDS, EngineSession, serve
-from mtg_env.spellbench.host import default_rules
 from mtg_env.spellbench.observation import OBSERVATION_FLAGS
 from mtg_env.spellbench.validate import check_observation
 from mtg_env.spellbench.wire import MAX_LINE, canonical
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "env"))
 from hidden import swap_hidden  # noqa: E402
+from sample_games import Host  # noqa: E402
+from sample_games import catalog as _catalog  # noqa: E402
+from sample_games import play as _play  # noqa: E402
+from sample_games import rules_with as _rules  # noqa: E402
 
 MTG_ENV = str(Path(sys.executable).parent / "mtg-env")
-RUN = b"r" * 32  # a run secret: each game's secret and id derive from it (Section 11.6)
 REF = ("object_id", "card_name", "owner_seat", "controller_seat", "zone")
-
-
-def _rules(**over: Any) -> dict[str, Any]:
-    return {**default_rules(), **over}
-
-
-class Host:
-    """A minimal host: numbered requests to one engine session."""
-
-    def __init__(self, fmt: str) -> None:
-        self.session = EngineSession(fmt)
-        self.n = 0
-
-    def send(self, **msg: Any) -> dict[str, Any]:
-        return self.session.answer(self.line(**msg))
-
-    def line(self, **msg: Any) -> bytes:
-        self.n += 1
-        full = {"protocol": "spellbench/v2", "request_id": f"h-{self.n}", **msg}
-        return json.dumps(full).encode()
-
-    def hello(self) -> dict[str, Any]:
-        return self.send(request_type="hello", protocol_minor=0)
-
-    def reset(self, index: int, decks: tuple[Any, Any], **over: Any) -> dict[str, Any]:
-        msg: dict[str, Any] = {
-            "request_type": "reset",
-            "game_id": ids.game_id(RUN, index),
-            "format": self.session.format,
-            "seats": [
-                {"seat": "p0", "deck": {"deck_id": "sha256:x", **decks[0]}},
-                {"seat": "p1", "deck": {"deck_id": "sha256:x", **decks[1]}},
-            ],
-            "rules": _rules(),
-            "game_secret": ids.game_secret(RUN, index).hex(),
-            "max_decisions": 5000,
-            "max_steps": 20000,
-        }
-        msg.update(over)
-        return self.send(**msg)
-
-    def step(self, decision: dict[str, Any], pick: int, **over: Any) -> dict[str, Any]:
-        c = decision["seat_decision"]["candidates"][pick]
-        msg: dict[str, Any] = {
-            "request_type": "step",
-            "game_id": decision["game_id"],
-            "expected_step": decision["step"],
-            "selection": {"candidate_id": c["candidate_id"], "semantic_echo": c["semantic"]},
-        }
-        msg.update(over)
-        return self.send(**msg)
-
-
-def _catalog(host: Host) -> list[dict[str, Any]]:
-    return host.hello()["catalog"]
-
-
-def _play(fmt: str, index: int, check: bool = True) -> Iterator[tuple[Host, dict[str, Any]]]:
-    """Every response of one game with random picks (the terminal last)."""
-    host = Host(fmt)
-    catalog = _catalog(host)
-    r = random.Random(index)
-    a, b = r.choice(catalog), r.choice(catalog)
-    # One seat's deck from the catalog, the other's as a decklist: both deck sources.
-    resp = host.reset(index, ({"catalog_id": a["catalog_id"]}, {"decklist": b["decklist"]}))
-    while True:
-        yield host, resp
-        if resp["response_type"] != "decision":
-            return
-        resp = host.step(resp, r.randrange(len(resp["seat_decision"]["candidates"])))
 
 
 def test_hello_ok_declares_what_the_engine_does() -> None:
