@@ -17,7 +17,9 @@ to act, and its own resampler. `game_views(fmt)` gives this project's views of a
   and strings (where `open_spiel` is installed);
 - `spellbench`: the Spellbench seat observation and candidates, object ids included
   (core and classic, the formats the protocol serves; a decision the engine role does not
-  pose is left out).
+  pose is left out);
+- `spellbench_v1`: the v1 tables a policy bot builds from that seat decision
+  (`mtg_env.spellbench.entity_view`).
 
 `fuzzed_states(fmt, games, every, seed)` gives states of random games to check.
 
@@ -153,7 +155,7 @@ def game_views(fmt: str, game_secret: bytes = b"\x00" * 32) -> dict[str, View]:
 
     views: dict[str, View] = {"v0": v0, "v1": v1, "text": text_view}
     views.update(_openspiel_views(fmt))
-    views.update(_spellbench_view(fmt, game_secret))
+    views.update(_spellbench_views(fmt, game_secret, entity))
     return views
 
 
@@ -179,8 +181,10 @@ def _openspiel_views(fmt: str) -> dict[str, View]:
     return {"openspiel_observation": tensors(False), "openspiel_information_state": tensors(True)}
 
 
-def _spellbench_view(fmt: str, game_secret: bytes) -> dict[str, View]:
+def _spellbench_views(fmt: str, game_secret: bytes, entity: EntityObserver) -> dict[str, View]:
+    from .env.observers import entity_tables
     from .spellbench.engine import FORMATS, EngineSession
+    from .spellbench.entity_view import NeutralEntityObserver
 
     if fmt not in FORMATS:
         return {}
@@ -192,4 +196,12 @@ def _spellbench_view(fmt: str, game_secret: bytes) -> dict[str, View]:
             raise NotImplementedError
         return decision
 
-    return {"spellbench": view}
+    tables = entity_tables(entity)
+    assert tables is not None
+    neutral = NeutralEntityObserver(tables)
+
+    def v1_of(g: Game, seat: int) -> Any:
+        obs, ids = neutral.observe(view(g, seat))
+        return {**obs, "ids": np.array(ids)}
+
+    return {"spellbench": view, "spellbench_v1": v1_of}

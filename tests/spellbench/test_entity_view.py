@@ -6,7 +6,6 @@ makes in-process."""
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
@@ -217,40 +216,7 @@ def _engine_plan(session: Any, g: Any, plan: dict[str, str], kind: str) -> dict[
     return {by_id[b]: by_id[a] for b, a in plan.items()}
 
 
-def test_the_agent_command_serves_a_v1_policy(tmp_path: Path) -> None:
-    """`mtg-env spellbench agent policy:PATH` answers a decision with one of its
-    candidates; a policy on the flat observation is refused in one line."""
-    path = _v1_policy(tmp_path, "core")
-    sd = next(
-        resp["seat_decision"]
-        for _, resp in play("core", 2)
-        if len(resp["seat_decision"]["candidates"]) > 2
-    )
-    lines = [
-        {
-            "request_type": "game_start",
-            "game_id": "g-1",
-            "seat": sd["acting_seat"],
-            "agent_seed": 3,
-        },
-        {"request_type": "choose", "game_id": "g-1", "decision": sd},
-    ]
-    text = "".join(
-        json.dumps({"protocol": "spellbench/v2", "request_id": f"r-{i}", **m}) + "\n"
-        for i, m in enumerate(lines)
-    )
-    r = subprocess.run(
-        [MTG_ENV, "spellbench", "agent", f"policy:{path}"],
-        input=text,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert r.returncode == 0, r.stderr
-    out = [json.loads(line) for line in r.stdout.splitlines()]
-    assert out[0]["response_type"] == "ack" and out[1]["response_type"] == "choice"
-    ids = {c["candidate_id"] for c in sd["candidates"]}
-    assert out[1]["selection"]["candidate_id"] in ids
+def test_a_flat_policy_is_refused_in_one_line() -> None:
     flat = subprocess.run(
         [MTG_ENV, "spellbench", "agent", "policy:default"],
         capture_output=True,
@@ -259,3 +225,29 @@ def test_the_agent_command_serves_a_v1_policy(tmp_path: Path) -> None:
     )
     assert flat.returncode == 2 and flat.stderr.count("\n") == 1
     assert "flat (v0) observation" in flat.stderr
+
+
+def test_a_v1_policy_plays_whole_games_under_the_host(tmp_path: Path) -> None:
+    """`mtg-env spellbench agent policy:PATH` as a process under our host, against the
+    random bot: every decision passes the live validator, the game ends naturally, and a
+    rerun from the same run secret is the same game (the bot is greedy)."""
+    from mtg_env.spellbench.host import Host
+
+    path = _v1_policy(tmp_path, "classic")
+    engine = [MTG_ENV, "spellbench", "engine", "--format", "classic"]
+    bots = (
+        [MTG_ENV, "spellbench", "agent", f"policy:{path}"],
+        [MTG_ENV, "spellbench", "agent", "random"],
+    )
+    played = []
+    for _ in range(2):
+        host = Host(engine, bots, b"p" * 32, "classic")
+        host._start_engine()
+        decks = sorted(host.decks())
+        played.append(host.game(0, 0, decks[0], decks[2]))
+        assert host.violations == [] and host.decisions_checked > 50
+        assert host.engine is not None
+        host.engine.close()
+    first, again = played
+    assert first.classification == "natural" and first.agent.startswith("mtg_env-policy-")
+    assert again.digest == first.digest
