@@ -189,3 +189,176 @@ def policy_bot(spec: str, fmt: str | None = None) -> PolicyBot:
     if fmt is None:
         fmt = file_format(DEFAULT if path == "default" else path) or "core"
     return PolicyBot(make_agent(spec, 0, fmt), name=f"mtg_env-{spec.replace(':', '-')}")
+
+
+class EngineBot:
+    """An agent that decides from an engine state (the heuristic, the searches), as a bot
+    of the agent role, on games rebuilt from the neutral seat decision
+    (`mtg_env.spellbench.rebuild`): a priority with an empty stack, and the declarations of
+    attackers and blockers (played through on the rebuilt game at their first decision,
+    as `PolicyBot` does). The targets, mode and X of a spell or ability it chose are asked
+    of it on the same rebuilt game, carried on. Any other decision, or a position that
+    cannot be rebuilt, is answered by the first candidate (`pass`, "does not block",
+    "stays home", the first target), counted in `fallbacks` by reason and said on stderr
+    once per reason and game.
+    """
+
+    version = VERSION
+
+    def __init__(
+        self,
+        agent: Any,
+        fmt: str,
+        name: str = "mtg_env-engine",
+        warn: Callable[[str], None] | None = _stderr_line,
+    ) -> None:
+        self.agent = agent
+        self.format = fmt
+        self.name = name
+        self.warn = warn
+        self.decks: tuple[Any, Any] = (None, None)
+        self.seed = 0
+        self.plan: tuple[Any, dict[str, str]] | None = None
+        self.shadow: Any = None  # the rebuilt game carried on after the agent's move
+        self.fallbacks: dict[str, int] = {}
+        self._said: set[str] = set()
+
+    def start(self, game_start: dict[str, Any]) -> None:
+        self.decks = (game_start.get("own_deck"), game_start.get("opponent_deck"))
+        self.seed = int(game_start.get("agent_seed", 0))
+        self.plan = self.shadow = None
+        self._said = set()
+        self.agent.reset()
+
+    def choose(self, decision: dict[str, Any]) -> int:
+        from mtg_env.spellbench.rebuild import CannotRebuild
+
+        cands = decision["candidates"]
+        kind = cands[0]["semantic"]["kind"]
+        if len(cands) == 1:
+            return int(cands[0]["candidate_id"])
+        try:
+            if kind in ("declare_attack", "declare_block"):
+                return self._declaration(decision, kind)
+            if decision["context"]["kind"] == "priority":
+                return self._priority(decision)
+            return self._carried_on(decision)
+        except CannotRebuild as e:
+            return self._fallback(decision, str(e))
+
+    def _fallback(self, decision: dict[str, Any], why: str) -> int:
+        self.shadow = None
+        self.fallbacks[why] = self.fallbacks.get(why, 0) + 1
+        if self.warn is not None and why not in self._said:
+            self._said.add(why)
+            self.warn(f"note: {self.name}: {why}: answered by the first candidate")
+        return int(decision["candidates"][0]["candidate_id"])
+
+    def _rebuild(self, decision: dict[str, Any], declaration: str | None = None) -> Any:
+        from mtg_env.spellbench.rebuild import rebuild
+
+        return rebuild(decision, self.decks, self.format, self.seed, declaration)
+
+    def _priority(self, decision: dict[str, Any]) -> int:
+        from mtg_env.engine.constants import ACTIVATE, PASS, PLAY
+        from mtg_env.spellbench.candidates import activated_ability
+        from mtg_env.spellbench.rebuild import CannotRebuild
+
+        r = self._rebuild(decision)
+        g = r.game
+        a = self.agent.choose(g)
+        for c in decision["candidates"]:
+            sem = c["semantic"]
+            src = (sem.get("source") or {}).get("object_id")
+            if (
+                (a.kind == PASS and sem["kind"] == "pass")
+                or (
+                    a.kind == PLAY
+                    and sem["kind"] in ("play_land", "cast_spell")
+                    and src == r.object_id.get(a.obj)
+                )
+                or (
+                    a.kind == ACTIVATE
+                    and sem["kind"] == "activate_ability"
+                    and src == r.object_id.get(a.obj)
+                    and sem["ability_index"] == activated_ability(g, a.obj, a.arg)[0]
+                )
+            ):
+                g.apply(a)
+                self.shadow = (r, decision["acting_seat"]) if a.kind != PASS else None
+                return int(c["candidate_id"])
+        raise CannotRebuild(f"the agent's move {a} is not one of the candidates")
+
+    def _carried_on(self, decision: dict[str, Any]) -> int:
+        """A target, mode or X of the move the agent just chose, asked on the rebuilt game
+        it chose it on."""
+        from mtg_env.engine.constants import D_CHOICE, D_TARGET
+        from mtg_env.spellbench.rebuild import CannotRebuild
+
+        cands = decision["candidates"]
+        kind = cands[0]["semantic"]["kind"]
+        if self.shadow is None or self.shadow[1] != decision["acting_seat"]:
+            raise CannotRebuild(f"a {kind} decision")
+        r = self.shadow[0]
+        g = r.game
+        d = g.decision
+        want = {"choose_target": D_TARGET, "choose_spell_mode": D_CHOICE, "choose_number": D_CHOICE}
+        if d is None or d.kind != want.get(kind) or len(g.legal_actions()) != len(cands):
+            raise CannotRebuild(f"a {kind} decision")
+        a = self.agent.choose(g)
+        g.apply(a)
+        if kind != "choose_target":
+            return int(cands[a.arg]["candidate_id"])  # the engine's order, by its index
+        for c in cands:
+            t = c["semantic"]["target"]
+            if (a.obj < 0 and t.get("player") == f"p{-1 - a.obj}") or (
+                a.obj >= 0 and "object" in t and t["object"]["object_id"] == r.object_id.get(a.obj)
+            ):
+                return int(c["candidate_id"])
+        raise CannotRebuild("the agent's target is not one of the candidates")
+
+    def _declaration(self, decision: dict[str, Any], kind: str) -> int:
+        from mtg_env.engine.constants import ATTACK, BLOCK, PASS
+
+        self.shadow = None
+        cands = decision["candidates"]
+        attack = kind == "declare_attack"
+        who, whom = ("attacker", "defender") if attack else ("blocker", "attacker")
+        key = (decision["acting_seat"], decision["group"]["group_id"], kind)
+        if self.plan is None or self.plan[0] != key:
+            self.plan = None
+            r = self._rebuild(decision, "attack" if attack else "block")
+            g = r.game
+            plan: dict[str, str] = {}
+            for _ in range(len(g.battlefield) * 2 + 2):
+                if g.decision is None or g.decision.player != g.current_player:
+                    break
+                a = self.agent.choose(g)
+                if a.kind == PASS:
+                    break
+                if a.kind == ATTACK:
+                    plan[r.object_id[a.obj]] = "player"
+                elif a.kind == BLOCK:
+                    plan[r.object_id[g.ctx.blocker]] = r.object_id[a.obj]
+                g.apply(a)
+            self.plan = (key, plan)
+        want = self.plan[1].get(cands[0]["semantic"][who]["object_id"])
+        for c in cands:
+            target = c["semantic"].get(whom)
+            answer = (
+                None if target is None else "player" if "player" in target else target["object_id"]
+            )
+            if answer == want:
+                return int(c["candidate_id"])
+        return int(cands[0]["candidate_id"])
+
+
+def engine_bot(spec: str, fmt: str) -> EngineBot:
+    """The bot of an engine agent's spec (`heuristic`, `ismcts:N`, ...) for the `fmt` card
+    pool; a spec that names no such agent is one `ValueError` line."""
+    from .base import make_agent
+
+    agent = make_agent(spec, 0, fmt)
+    if not agent.decides_from_engine:
+        raise ValueError(f"{spec!r} is not an agent that decides from an engine state")
+    return EngineBot(agent, fmt, name=f"mtg_env-{spec.replace(':', '-')}")

@@ -24,15 +24,17 @@ def agent(
             help="The bot: random (seeded from the game's agent_seed), first, a text "
             "agent, text:MODULE:ATTR or text:FILE.py:ATTR (a function answering the text "
             "view of each seat decision with a candidate number), or a policy on the v1 "
-            "entity observation, policy:PATH (read from the neutral view of each decision)."
+            "entity observation, policy:PATH (read from the neutral view of each decision), or an "
+            "agent that reads our engine (heuristic, ismcts:N: it plays on a game rebuilt "
+            "from each decision)."
         ),
     ],
     fmt: Annotated[
         str | None,
         typer.Option(
             "--format",
-            help="A policy's card pool (core or classic): the cards it knows by name. "
-            "Default: the format its file names.",
+            help="The card pool a policy or an engine agent knows (core or classic). "
+            "Default: a policy's own format, core for the others.",
         ),
     ] = None,
 ) -> None:
@@ -41,6 +43,8 @@ def agent(
     from ..spellbench.agent import BOTS, Bot, serve
 
     served: Bot
+    if fmt is not None and fmt not in ("core", "classic"):
+        fail(f"--format: {fmt!r} is not one of core, classic")
     if bot.startswith("text:"):
         from agents.plugin import PluginError
         from agents.spellbench_bot import text_bot
@@ -53,8 +57,6 @@ def agent(
         from agents.policy import CheckpointError
         from agents.spellbench_bot import policy_bot
 
-        if fmt is not None and fmt not in ("core", "classic"):
-            fail(f"--format: {fmt!r} is not one of core, classic")
         try:
             served = policy_bot(bot, fmt)
         except (CheckpointError, ValueError) as e:
@@ -62,7 +64,15 @@ def agent(
     elif bot in BOTS:
         served = BOTS[bot]()
     else:
-        fail(f"unknown bot {bot!r} (bots: {', '.join(BOTS)}, text:MODULE:ATTR or policy:PATH)")
+        from agents.spellbench_bot import engine_bot
+
+        try:
+            served = engine_bot(bot, fmt or "core")
+        except ValueError:
+            fail(
+                f"unknown bot {bot!r} (bots: {', '.join(BOTS)}, text:MODULE:ATTR, "
+                "policy:PATH, or an agent that reads the engine: heuristic, ismcts:N)"
+            )
     serve(served, sys.stdin.buffer, sys.stdout.buffer)
 
 

@@ -109,5 +109,6 @@ def test_an_unknown_bot_is_one_line() -> None:
         [MTG_ENV, "spellbench", "agent", "nope"], capture_output=True, text=True, timeout=60
     )
     assert r.returncode == 2 and r.stderr.strip() == (
-        "error: unknown bot 'nope' (bots: random, first, text:MODULE:ATTR or policy:PATH)"
+        "error: unknown bot 'nope' (bots: random, first, text:MODULE:ATTR, policy:PATH, or an "
+        "agent that reads the engine: heuristic, ismcts:N)"
     )
