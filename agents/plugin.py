@@ -271,8 +271,9 @@ def _kind(obj: Any) -> str:
     return f"a {type(obj).__name__}"
 
 
-def _stderr_line(line: str) -> None:
-    print(line, file=sys.stderr)
+def stderr_line(line: str) -> None:
+    """One diagnostic line on stderr, at once (a bot's stdout is its protocol stream)."""
+    print(line, file=sys.stderr, flush=True)
 
 
 SHOWN = 80  # characters of a reply or returned value shown in a message
@@ -409,7 +410,7 @@ class TextAgent(EngineAgent):
         fn: Callable[[str], Any],
         seed: int = 0,
         name: str = "text",
-        warn: Callable[[str], None] | None = _stderr_line,
+        warn: Callable[[str], None] | None = stderr_line,
     ) -> None:
         self.fn = fn
         self.name = name

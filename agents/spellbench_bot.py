@@ -15,18 +15,13 @@ asking.
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from mtg_env.spellbench.agent import VERSION
 from mtg_env.spellbench.textview import seat_text
 
-from .plugin import TextAgent, load_plugin, parse_reply, shown
-
-
-def _stderr_line(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+from .plugin import TextAgent, load_plugin, parse_reply, shown, stderr_line
 
 
 class TextBot:
@@ -38,7 +33,7 @@ class TextBot:
         self,
         fn: Callable[[str], Any],
         name: str = "mtg_env-text",
-        warn: Callable[[str], None] | None = _stderr_line,
+        warn: Callable[[str], None] | None = stderr_line,
     ) -> None:
         self.fn = fn
         self.name = name
@@ -210,7 +205,7 @@ class EngineBot:
         agent: Any,
         fmt: str,
         name: str = "mtg_env-engine",
-        warn: Callable[[str], None] | None = _stderr_line,
+        warn: Callable[[str], None] | None = stderr_line,
     ) -> None:
         self.agent = agent
         self.format = fmt

@@ -636,9 +636,8 @@ class EngineSession:
         spell whose casting triggered prowess is not recorded: left out."""
         out = [] if source is None or t.ability.event not in SELF_EVENTS else [source]
         oid = t.info.get("item")
-        for it in g.stack:
-            if oid is not None and it.oid == oid:
-                out.append(self.observer.stack_ref(g, seat, it))
+        if oid is not None:
+            out += [self.observer.stack_ref(g, seat, it) for it in g.stack if it.oid == oid]
         return out
 
     def _trigger_source(self, g: Game, seat: int, cid: int) -> dict[str, Any] | None:
