@@ -38,7 +38,7 @@ docs/spellbench.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..engine import Action, Game
@@ -67,20 +67,30 @@ class Unsupported(ValueError):
     """A decision the engine role cannot pose yet."""
 
 
-def activated_ability(g: Game, cid: int, arg: int) -> tuple[int, ActivatedAbility]:
-    """The spec's `ability_index` of our `ACTIVATE` argument, and the ability: ours counts
-    the object's mana and non-mana activated abilities together, the spec's the non-mana
+def activated_indices(abilities: Iterable[Any]) -> list[int]:
+    """Our `ACTIVATE` argument of each of an object's non-mana activated abilities, in
+    text order: the spec's `ability_index` i is our `activated_indices(...)[i]`. Ours
+    counts the mana and non-mana activated abilities together, the spec's the non-mana
     ones alone."""
-    ours = theirs = -1
-    for ab in g.chars(cid).abilities:
-        if isinstance(ab, ManaAbility):
+    out: list[int] = []
+    ours = -1
+    for ab in abilities:
+        if isinstance(ab, ManaAbility | ActivatedAbility):
             ours += 1
-        elif isinstance(ab, ActivatedAbility):
-            ours += 1
-            theirs += 1
-            if ours == arg:
-                return theirs, ab
-    raise ValueError(f"object {cid} has no activated ability {arg}")
+            if not isinstance(ab, ManaAbility):
+                out.append(ours)
+    return out
+
+
+def activated_ability(g: Game, cid: int, arg: int) -> tuple[int, ActivatedAbility]:
+    """The spec's `ability_index` of our `ACTIVATE` argument, and the ability."""
+    abilities = g.chars(cid).abilities
+    ours = activated_indices(abilities)
+    if arg not in ours:
+        raise ValueError(f"object {cid} has no activated ability {arg}")
+    ab = [a for a in abilities if isinstance(a, ManaAbility | ActivatedAbility)][arg]
+    assert isinstance(ab, ActivatedAbility)
+    return ours.index(arg), ab
 
 
 def priority_candidates(

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.cards import ActivatedAbility, CardDef, ManaAbility
+from ..engine.cards import CardDef, ManaAbility
 from ..engine.chars import INTRINSIC
 from ..engine.constants import (
     ACTIVATE,
@@ -94,6 +94,7 @@ from ..env.entity import (
     EntityLayout,
 )
 from ..env.spaces import SOURCE_COUNTS
+from .candidates import activated_indices
 from .observation import PHASE_STEPS, SEATS, normalize
 
 REF = ("object_id", "card_name", "owner_seat", "controller_seat", "zone")
@@ -653,18 +654,9 @@ class NeutralEntityObserver:
         return a0["choose"] + option if option < lim.options else None
 
     def _ability_index(self, name: str, theirs: int) -> int:
-        """Our `ACTIVATE` index (mana and other activated abilities counted together) of
-        the spec's `ability_index` (the non-mana ones alone), from the printed card."""
-        ours = n = -1
-        for ab in self._abilities(name):
-            if isinstance(ab, ManaAbility):
-                ours += 1
-            elif isinstance(ab, ActivatedAbility):
-                ours += 1
-                n += 1
-                if n == theirs:
-                    return ours
-        return theirs
+        """Our `ACTIVATE` index of the spec's `ability_index`, from the printed card."""
+        ours = activated_indices(self._abilities(name))
+        return ours[theirs] if 0 <= theirs < len(ours) else theirs
 
 
 def attack_pool(decision: dict[str, Any], declared: tuple[str, ...] = ()) -> list[dict[str, Any]]:
