@@ -4,7 +4,7 @@
 
 - `PoolBot`: the opponent of one game of a `mtg_env.vector` batch (`opponent_factory`),
   drawn when the batch starts the game (`reset`).
-- `PoolEnv`: `SelfPlayEntity-v0` whose opponent is drawn when the env resets (for SB3's
+- `PoolEnv`: `SelfPlayEntity-v1` whose opponent is drawn when the env resets (for SB3's
   `DummyVecEnv`).
 - `pool_vec_env`: N such games as an SB3 vector env, the one the recipe trains on."""
 
@@ -61,7 +61,7 @@ class PoolBot:
 
 
 class PoolEnv(SelfPlayEnv):
-    """SelfPlayEntity-v0 whose opponent is drawn per episode: heuristic or random."""
+    """SelfPlayEntity-v1 whose opponent is drawn per episode: heuristic or random."""
 
     def __init__(
         self,

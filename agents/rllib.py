@@ -92,7 +92,7 @@ class EnvConfig(BaseModel):
     max_decisions: int = Field(default=2000, ge=1)
     opponents: dict[str, float] = {}
     seed: int | None = None
-    # "flat" (mtg/duel-v0's vector) or "entity" (mtg/duel_entity-v0's tables; MaskedCandidateModule)
+    # "flat" (mtg/duel-v0's vector) or "entity" (mtg/duel_entity-v1's tables; MaskedCandidateModule)
     obs_type: Literal["flat", "entity"] = "flat"
 
 

@@ -4,7 +4,7 @@
     env = mtg_env.env(format="classic")            # PettingZoo AEC, wrapped
     raw = mtg_env.raw_env()                         # the bare AEC env
     sp = gymnasium.make("mtg_env/SelfPlay-v0")      # single-agent self-play for SB3
-    ent = mtg_env.env(obs_type="entity")            # mtg/duel_entity-v0: entity tables
+    ent = mtg_env.env(obs_type="entity")            # mtg/duel_entity-v1: entity tables
 
 The rules engine alone: `from mtg_env.engine import Game`. It needs neither numpy nor
 Gymnasium nor PettingZoo: the envs load on first use of `mtg_env.env`, `mtg_env.raw_env`
@@ -62,7 +62,7 @@ def _register() -> None:
     an older PettingZoo the env is made directly (`mtg_env.env()`).
 
     The flat and the entity observation are two envs, not two versions of one: each has its
-    own name at version 0 (`SelfPlay-v0`, `SelfPlayEntity-v0`). Registered as versions 0 and
+    own name at version 0 (`SelfPlay-v0`, `SelfPlayEntity-v1`). Registered as versions 0 and
     1 of one name, Gymnasium told every `SelfPlay-v0` user to upgrade to v1, and an
     unversioned `mtg/duel` made the entity env. The old ids are not registered (see the env
     card's version history)."""
@@ -74,13 +74,13 @@ def _register() -> None:
     registry = getattr(pettingzoo, "aec_registry", None)
     if registry is not None and "mtg/duel-v0" not in registry:
         pettingzoo.register("aec", "mtg/duel-v0", entry_point="mtg_env.env.duel:env")
-    if registry is not None and "mtg/duel_entity-v0" not in registry:
-        pettingzoo.register("aec", "mtg/duel_entity-v0", entry_point="mtg_env.env.duel:env_entity")
+    if registry is not None and "mtg/duel_entity-v1" not in registry:
+        pettingzoo.register("aec", "mtg/duel_entity-v1", entry_point="mtg_env.env.duel:env_entity")
     if "mtg_env/SelfPlay-v0" not in gymnasium.registry:
         gymnasium.register("mtg_env/SelfPlay-v0", entry_point="mtg_env.env.selfplay:SelfPlayEnv")
-    if "mtg_env/SelfPlayEntity-v0" not in gymnasium.registry:
+    if "mtg_env/SelfPlayEntity-v1" not in gymnasium.registry:
         gymnasium.register(
-            "mtg_env/SelfPlayEntity-v0",
+            "mtg_env/SelfPlayEntity-v1",
             entry_point="mtg_env.env.selfplay:SelfPlayEnv",
             kwargs={"obs_type": "entity"},
         )

@@ -9,7 +9,7 @@ embeddings of its source and target rows, its target player and option. The cont
 (global features + pools) goes to the actor and the critic; `PointerHead` scores each
 candidate against a query from the actor's state, so the policy's logits follow the
 candidate rows whatever their number and order. `CandidatePolicy` puts the pieces into
-MaskablePPO (`MaskablePPO(CandidatePolicy, gymnasium.make("mtg_env/SelfPlayEntity-v0"))`).
+MaskablePPO (`MaskablePPO(CandidatePolicy, gymnasium.make("mtg_env/SelfPlayEntity-v1"))`).
 
 The networks run on the present object rows and the legal candidate rows only, packed into
 one matrix each (`TableExtractor.encode`); `CandidatePolicy` scores the packed candidates
@@ -40,6 +40,7 @@ _BIT_FIELDS = (
     ("keywords0", 8),
     ("keywords1", 8),
     ("keywords2", 8),
+    ("keywords3", 8),
     ("abilities", 4),
     ("flags", 4),
 )

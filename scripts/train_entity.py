@@ -1,4 +1,4 @@
-"""Self-play training on the v1 entity observation (`mtg_env/SelfPlayEntity-v0`) with
+"""Self-play training on the v1 entity observation (`mtg_env/SelfPlayEntity-v1`) with
 sb3-contrib MaskablePPO and `mtg_env.entity_nets.CandidatePolicy`.
 
     python scripts/train_entity.py --config configs/train/entity_default.yaml --out runs/entity
@@ -28,7 +28,7 @@ import torch
 from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-import mtg_env  # noqa: F401 - registers SelfPlayEntity-v0
+import mtg_env  # noqa: F401 - registers SelfPlayEntity-v1
 from agents.base import make_agent
 from agents.heldout import train_decks
 from agents.match import deck_pairs
@@ -111,7 +111,7 @@ class Config:
     # that `mtg-env heldout policy:PATH` measures the policy on decks it never saw.
     decks: Literal["all", "train"] = "all"
     # "batch": every game in one mtg_env.vector.DuelVecEnv (opponents inside the batch,
-    # one call steps them all); "dummy": SB3's DummyVecEnv of SelfPlayEntity-v0 envs (the
+    # one call steps them all); "dummy": SB3's DummyVecEnv of SelfPlayEntity-v1 envs (the
     # runs recorded before the batch became the default used it).
     vec_env: Literal["batch", "dummy"] = "batch"
     # The processes that step the batch's games (vec_env "batch"): 1 steps them in this

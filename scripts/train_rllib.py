@@ -97,7 +97,7 @@ class Config:
     hidden: Width = 256
     entity_dim: Annotated[int, Field(gt=0, le=MAX_ENTITY_DIM)] = 24
     race_features: bool = False  # the race summary (mtg_env.nets), as in train_ppo.py
-    # "flat" (mtg/duel-v0, MaskedSlotModule) or "entity" (mtg/duel_entity-v0,
+    # "flat" (mtg/duel-v0, MaskedSlotModule) or "entity" (mtg/duel_entity-v1,
     # MaskedCandidateModule)
     obs_type: Literal["flat", "entity"] = "flat"
     # Engine opponents inside the env: spec -> probability per episode; the rest of the

@@ -3,7 +3,7 @@
 
 | Import             | `import mtg_env; env = mtg_env.env(format="classic")`              |
 |--------------------|--------------------------------------------------------------------|
-| Registered id      | `pettingzoo.make("aec", "mtg/duel-v0")` (after `import mtg_env`; PettingZoo 1.27+); entity observation: `mtg/duel_entity-v0` |
+| Registered id      | `pettingzoo.make("aec", "mtg/duel-v0")` (after `import mtg_env`; PettingZoo 1.27+); entity observation: `mtg/duel_entity-v1` |
 | Actions            | Discrete                                                           |
 | Parallel API       | Through `pettingzoo.utils.conversions.turn_based_aec_to_parallel(mtg_env.raw_env())` |
 | Manual control     | `mtg-env play --opponent SPEC` (terminal); `mtg-env replay html` shows games |
@@ -31,10 +31,10 @@ env = mtg_env.env(format="classic", decks=None, render_mode=None, max_decisions=
 ```
 
 - `obs_type`: `"flat"` (`mtg/duel-v0`, `mtg_env/SelfPlay-v0`: the flat vector and the fixed
-  action layout below) or `"entity"` (`mtg/duel_entity-v0`, `mtg_env/SelfPlayEntity-v0`:
+  action layout below) or `"entity"` (`mtg/duel_entity-v1`, `mtg_env/SelfPlayEntity-v1`:
   entity tables and candidate actions, see "Entity observation" below). The two are two
   envs, each with its own versions, not two versions of one env (see the version history);
-  `gym.make("mtg_env/SelfPlay-v0", obs_type="entity")` is `SelfPlayEntity-v0`.
+  `gym.make("mtg_env/SelfPlay-v0", obs_type="entity")` is `SelfPlayEntity-v1`.
 
 - `format`: rules format: `"classic"` (Magic), `"adventure"` (source 004: six phases, no
   lands, an automatic mana pool) or `"pocket"` (source 003: a shared 18-card pile, two-part
@@ -137,7 +137,7 @@ bigger card pool changes no index. The observation is a Dict of fixed-size table
 | key | shape, dtype | meaning |
 |---|---|---|
 | `global` | (35,) int16 | turn, step, decision kind, life, hand, library and graveyard sizes, mana available, ... |
-| `objects` | (192, 24) uint8 | one row per visible object: own hand, the stack (top first), own then the opponent's battlefield, graveyards, exile; characteristics as the layer system computes them and status |
+| `objects` | (192, 25) uint8 | one row per visible object: own hand, the stack (top first), own then the opponent's battlefield, graveyards, exile; characteristics as the layer system computes them and status |
 | `object_card` | (192,) int16 | the object's card (index into `env.unwrapped.layout.card_names`): for embedding lookups |
 | `object_mask` | (192,) int8 | 1 for a row that holds an object |
 | `candidates` | (128, 5) int16 | one row per legal move of the current decision: kind, source row, target row, target player, option |
@@ -153,7 +153,7 @@ objects or more moves than the tables hold is truncated with a reason (never see
 fuzz runs). PettingZoo's `api_test` checks the entity env from PettingZoo 1.27 on (before,
 it expects a Dict observation to hold one array under `observation`).
 
-## Single-agent self-play (`mtg_env/SelfPlay-v0`, `mtg_env/SelfPlayEntity-v0`)
+## Single-agent self-play (`mtg_env/SelfPlay-v0`, `mtg_env/SelfPlayEntity-v1`)
 
 `SelfPlayEnv` (`mtg_env.env.selfplay`) is the duel for one learner: the opponent (an agent
 spec such as `"random"`, an agent, or a callable `(observation, mask, info) -> int`) moves
@@ -236,7 +236,7 @@ player_0's side:
 | key | shape, dtype | meaning |
 |---|---|---|
 | `global` | (2, 35) int16 | row s: the `global` features of player_s's observation (its `candidates`: the number of legal moves when it acts, else 0) |
-| `objects` | (192 + 2 D, 24) uint8 | player_0's observation rows as they are (row references unchanged), then the hidden zones: player_1's hand (zone 6), then each library from the top (zone 7, player_0's first), each card encoded as a card in hand; `mine` and `owned` mean player_0's |
+| `objects` | (192 + 2 D, 25) uint8 | player_0's observation rows as they are (row references unchanged), then the hidden zones: player_1's hand (zone 6), then each library from the top (zone 7, player_0's first), each card encoded as a card in hand; `mine` and `owned` mean player_0's |
 | `object_card` | (192 + 2 D,) int16 | the card of each row |
 | `object_mask` | (192 + 2 D,) int8 | 1 for a row that holds an object (the first rows) |
 | `face_down_card` | (192 + 2 D,) int16 | card index + 1 of the card a face-down row is (0: not face down) |
@@ -276,14 +276,23 @@ mtg_env.env()`) travels to subprocesses (Stable-Baselines3's `SubprocVecEnv`, Gy
 ## Version history
 
 The flat and the entity observation are two envs, each with its own version number:
-`mtg/duel-v0` and `mtg_env/SelfPlay-v0` (flat), `mtg/duel_entity-v0` and
-`mtg_env/SelfPlayEntity-v0` (entity). A version counts changes of one env, as in
+`mtg/duel-v0` and `mtg_env/SelfPlay-v0` (flat), `mtg/duel_entity-v1` and
+`mtg_env/SelfPlayEntity-v1` (entity). A version counts changes of one env, as in
 Gymnasium's and PettingZoo's ids.
 
-* Entity envs (ids stay at v0; a fix): the candidate rows of "pass", "keep", "mulligan" and
-  a choice by its index have no `source_row`. They had one by mistake: the engine's action
-  names no object there (its object field is 0), and the row took card 0's row whenever
-  that card was on the battlefield. A policy trained before reads the column as 0 there.
+* Entity envs, v0 -> v1 (`mtg/duel_entity-v1`, `mtg_env/SelfPlayEntity-v1`,
+  `metadata["name"]` `mtg_duel_entity_v1`; the v0 ids are no longer registered: their
+  observations cannot be made any more). Two fixes of the observation:
+  * The object table has a 25th column, `keywords3` (keyword bits 24-31). The 25th keyword,
+    `ward`, had no bit: 24 bits for 25 keywords, so a v1 agent could not see ward on the
+    core set's cards that have it.
+  * The candidate rows of "pass", "keep", "mulligan" and a choice by its index have no
+    `source_row`. They had one by mistake: the engine's action names no object there (its
+    object field is 0), and the row took card 0's row whenever that card was on the
+    battlefield.
+
+  A policy trained on v0 does not load (the loader names the table width it expected);
+  retrain it on v1. Migrate by replacing `-v0` with `-v1` in the entity ids.
 * All envs (no version change: additions only; observations, actions and rewards
   unchanged): `state()` and `state_space` (see "State"), `render_mode="rgb_array"` (see
   "Rendering"; Stable-Baselines3's `make_vec_env` works with the self-play envs);
@@ -389,7 +398,7 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 def env_entity(**kwargs: Any) -> AECEnv:
-    """`mtg/duel_entity-v0`: the wrapped environment with the entity observation."""
+    """`mtg/duel_entity-v1`: the wrapped environment with the entity observation."""
     return env(**{"obs_type": "entity", **kwargs})
 
 

@@ -1,5 +1,5 @@
-"""The entity observation and candidate actions of `mtg/duel_entity-v0` and
-`mtg_env/SelfPlayEntity-v0` (see `mtg_env.env.duel`).
+"""The entity observation and candidate actions of `mtg/duel_entity-v1` and
+`mtg_env/SelfPlayEntity-v1` (see `mtg_env.env.duel`).
 
 Sizes do not depend on the card set: a row per visible object with its characteristics as
 the layer system computes them, and a row per legal action of the current decision
@@ -86,6 +86,7 @@ OBJECT_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("attached_to", "row + 1 of the object it is attached to (0: none)"),
     ("flags", "bits: token 1, copy 2, face down 4, controlled by a non-owner 8"),
     ("stack_kind", "on the stack: 1 spell, 2 activated ability, 3 triggered ability"),
+    ("keywords3", "keyword bits 24-31"),
 )
 OBJECT_INDEX: Final = {name: i for i, (name, _) in enumerate(OBJECT_FIELDS)}
 # Each field's column, as Final literals (a constant in the compiled encoder rather than a
@@ -114,6 +115,7 @@ _MINUS: Final = 20
 _ATTACHED: Final = 21
 _FLAGS: Final = 22
 _STACK_KIND: Final = 23
+_KW3: Final = 24
 # The names above are the columns' indices, in OBJECT_FIELDS order.
 assert [OBJECT_INDEX[n] for n in ("zone", "flags", "stack_kind")] == [_ZONE, _FLAGS, _STACK_KIND]
 _KW_BIT: Final = {k: 1 << i for i, k in enumerate(KEYWORD_LIST)}
@@ -548,6 +550,7 @@ def _chars_row(cd: Any, ch: Any) -> list[int]:
         f[_KW0] = kw & 255
         f[_KW1] = (kw >> 8) & 255
         f[_KW2] = (kw >> 16) & 255
+        f[_KW3] = (kw >> 24) & 255
     ab = 0
     for a in ch.abilities:
         ab |= _ABILITY_BIT.get(type(a), 0)

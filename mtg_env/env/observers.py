@@ -7,7 +7,7 @@ per observation, each declaring its named, shaped pieces.
 
 - `FlatObserver` (`obs_type="flat"`, `mtg/duel-v0`): one float32 vector in [0, 1] over a
   fixed action layout (`mtg_env.env.spaces.Layout`).
-- `EntityObserver` (`obs_type="entity"`, `mtg/duel_entity-v0`): entity tables and candidate
+- `EntityObserver` (`obs_type="entity"`, `mtg/duel_entity-v1`): entity tables and candidate
   actions (`mtg_env.env.entity.EntityLayout`); its sizes do not depend on the card set.
 - `TextObserver`: the text view of another observer (`raw_env.text`), numbered with that
   observer's indices.
@@ -298,11 +298,11 @@ class FlatObserver:
 
 
 class EntityObserver:
-    """The entity observation (`mtg/duel_entity-v0`): tables of fixed sizes and candidate
+    """The entity observation (`mtg/duel_entity-v1`): tables of fixed sizes and candidate
     actions, index i playing candidate row i (`mtg_env.env.entity`)."""
 
     kind = "entity"
-    env_name = "mtg_duel_entity_v0"
+    env_name = "mtg_duel_entity_v1"
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout

@@ -1,5 +1,5 @@
 """A single-agent Gymnasium view of the duel for Stable-Baselines3 (`mtg_env/SelfPlay-v0`;
-with the entity observation, `mtg_env/SelfPlayEntity-v0`).
+with the entity observation, `mtg_env/SelfPlayEntity-v1`).
 
 The learner's seat alternates per episode, starting from the seat the last seed picked
 (`learner_seat(seed)`; seat 0 if the env was never seeded); the opponent (an agent spec

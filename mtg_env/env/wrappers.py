@@ -109,7 +109,7 @@ def _masked_space(view: spaces.Space, key: str, n: int) -> spaces.Dict:
 
 
 class MaskedObservation(gym.Wrapper):
-    """`SelfPlay-v0` or `SelfPlayEntity-v0` with observations `{key: view, "action_mask":
+    """`SelfPlay-v0` or `SelfPlayEntity-v1` with observations `{key: view, "action_mask":
     mask}`, the mask being `info["action_mask"]` (see the module's documentation)."""
 
     def __init__(

@@ -192,6 +192,7 @@ class NeutralEntityObserver:
         f[_O["keywords0"]] = kw & 255
         f[_O["keywords1"]] = (kw >> 8) & 255
         f[_O["keywords2"]] = (kw >> 16) & 255
+        f[_O["keywords3"]] = (kw >> 24) & 255
         ab = 0
         for a in self._abilities(name):
             ab |= ABILITY_BITS.get(type(a), 0)

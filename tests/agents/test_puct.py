@@ -97,7 +97,7 @@ def test_a_v1_policy_guides_it_too(tmp_path) -> None:
     from agents.policy import export_policy
     from mtg_env.entity_nets import CandidatePolicy
 
-    env = gym.make("mtg_env/SelfPlayEntity-v0", opponent="random")
+    env = gym.make("mtg_env/SelfPlayEntity-v1", opponent="random")
     model = MaskablePPO(
         CandidatePolicy, env, n_steps=32, batch_size=32, seed=0, policy_kwargs={"hidden": 32}
     )

@@ -1,4 +1,4 @@
-"""`mtg/duel_entity-v0`: the entity observation, candidate actions and the text view, against
+"""`mtg/duel_entity-v1`: the entity observation, candidate actions and the text view, against
 PettingZoo's and Gymnasium's checkers and the engine (masks, hidden information, sizes)."""
 
 from __future__ import annotations
@@ -47,17 +47,17 @@ def test_seed_and_render_tests_v1(fmt: str) -> None:
 def test_gymnasium_check_env_selfplay_v1(fmt: str) -> None:
     from gymnasium.utils.env_checker import check_env
 
-    env = gym.make("mtg_env/SelfPlayEntity-v0", format=fmt)
+    env = gym.make("mtg_env/SelfPlayEntity-v1", format=fmt)
     check_env(env.unwrapped, skip_render_check=True)
     check_env(env, skip_render_check=True)
 
 
 def test_v1_is_registered_and_v0_is_unchanged() -> None:
     if hasattr(pettingzoo, "aec_registry"):
-        e = pettingzoo.make("aec", "mtg/duel_entity-v0")
+        e = pettingzoo.make("aec", "mtg/duel_entity-v1")
         e.reset(seed=0)
         assert e.unwrapped.obs_type == "entity"
-        assert e.unwrapped.metadata["name"] == "mtg_duel_entity_v0"
+        assert e.unwrapped.metadata["name"] == "mtg_duel_entity_v1"
     v0 = mtg_env.raw_env()
     assert v0.metadata["name"] == "mtg_duel_v0"
     assert v0.observation_space("player_0")["observation"].shape == (v0.layout.n_obs,)
@@ -256,8 +256,9 @@ def _v1_digest() -> str:
 # Recorded with the pure-Python encoder before the encoders were compiled with the engine;
 # recorded again when the pauper format joined (without it the digest is the one before),
 # and when the candidate rows of pass, keep, mulligan and a choice lost the source row they
-# took by mistake from card 0 (the engine action's object field, 0 there, names no card).
-V1_DIGEST = "b6fd2d08b1d6023f9b28a2e5c4f29f3676097a6552edbe1b2b1146b0f9bd20a6"
+# took by mistake from card 0 (the engine action's object field, 0 there, names no card),
+# and when the object table gained `keywords3` (ward had no bit: entity env v1).
+V1_DIGEST = "860837a55e498fc1e56f7c853e0bec309a52d15a5f38458e208377cdac87279c"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
@@ -289,23 +290,6 @@ def test_a_copied_entity_layout_encodes_like_the_original() -> None:
             g.apply(r.choice(g.legal_actions()))
 
 
-def test_the_column_constants_are_the_object_fields_columns() -> None:
-    """The encoder writes each object field through a Final column constant: each must be
-    that field's position in OBJECT_FIELDS (the documented layout)."""
-    entity = importlib.import_module("mtg_env.env.entity")
-    short = {
-        "mana_value": "MV",
-        "keywords0": "KW0",
-        "keywords1": "KW1",
-        "keywords2": "KW2",
-        "plus_counters": "PLUS",
-        "minus_counters": "MINUS",
-        "attached_to": "ATTACHED",
-    }
-    for i, (name, _) in enumerate(entity.OBJECT_FIELDS):
-        assert getattr(entity, "_" + short.get(name, name.upper())) == i, name
-
-
 def test_column_constants_name_their_fields() -> None:
     """The encoder writes columns through Final constants (compiled as literals); each
     must be the column its field has in OBJECT_FIELDS / CANDIDATE_FIELDS."""
@@ -319,7 +303,7 @@ def test_column_constants_name_their_fields() -> None:
         "_ABILITIES": "abilities", "_TAPPED": "tapped", "_SICK": "sick",
         "_ATTACKING": "attacking", "_BLOCKING": "blocking", "_DAMAGE": "damage",
         "_PLUS": "plus_counters", "_MINUS": "minus_counters", "_ATTACHED": "attached_to",
-        "_FLAGS": "flags", "_STACK_KIND": "stack_kind",
+        "_FLAGS": "flags", "_STACK_KIND": "stack_kind", "_KW3": "keywords3",
     }  # fmt: skip
     assert sorted(objects.values()) == sorted(OBJECT_INDEX)
     for const, field in objects.items():
@@ -331,3 +315,22 @@ def test_column_constants_name_their_fields() -> None:
     for const, field in candidates.items():
         assert getattr(ent, const) == CANDIDATE_INDEX[field], const
     assert CANDIDATE_INDEX["kind"] == 0  # a row starts [kind + 1, 0, 0, 0, 0]
+
+
+def test_every_keyword_has_a_bit_ward_included() -> None:
+    """CR 702.21: ward, the 25th keyword, is seen (`keywords3` bit 0); before v1 of the
+    entity env the table had bits for 24 keywords and ward was invisible."""
+    from mtg_env.env.spaces import KEYWORD_LIST
+
+    assert len(KEYWORD_LIST) <= 32  # four keyword columns of eight bits
+    cards = load_cards("core")
+    name = next(n for n, cd in cards.cards.items() if "ward" in cd.keywords)
+    g, _ = Game.setup(
+        [{"battlefield": [name], "library": ["Forest"] * 5}, {"library": ["Forest"] * 5}],
+        format="core",
+    )
+    lay = EntityLayout(Layout(cards))
+    obs = lay.observe(g, 0, None)
+    bit = KEYWORD_LIST.index("ward")
+    column = OBJECT_INDEX[f"keywords{bit // 8}"]
+    assert obs["objects"][0][column] == 1 << (bit % 8)

@@ -257,7 +257,7 @@ def test_gym_make_of_either_self_play_id_warns_nothing() -> None:
     try:
         for env_id, obs_type in (
             ("mtg_env/SelfPlay-v0", "flat"),
-            ("mtg_env/SelfPlayEntity-v0", "entity"),
+            ("mtg_env/SelfPlayEntity-v1", "entity"),
         ):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
@@ -273,7 +273,7 @@ def test_gym_make_of_either_self_play_id_warns_nothing() -> None:
 def test_the_old_entity_ids_are_refused_and_an_unversioned_duel_is_the_flat_env() -> None:
     """The migration path of the env card's version history: the old ids are not registered
     (registering `SelfPlay-v1` would bring back the warning above), the registries name the
-    version they have, and the entity env is `mtg/duel_entity-v0`."""
+    version they have, and the entity env is `mtg/duel_entity-v1`."""
     import pettingzoo
 
     with pytest.raises(gym.error.VersionNotFound, match="v0"):
@@ -285,8 +285,8 @@ def test_the_old_entity_ids_are_refused_and_an_unversioned_duel_is_the_flat_env(
     with pytest.raises(VersionNotFound, match="v0"):
         pettingzoo.make("aec", "mtg/duel-v1")
     assert pettingzoo.make("aec", "mtg/duel").unwrapped.obs_type == "flat"
-    entity = pettingzoo.make("aec", "mtg/duel_entity-v0").unwrapped
-    assert entity.obs_type == "entity" and entity.metadata["name"] == "mtg_duel_entity_v0"
+    entity = pettingzoo.make("aec", "mtg/duel_entity-v1").unwrapped
+    assert entity.obs_type == "entity" and entity.metadata["name"] == "mtg_duel_entity_v1"
 
 
 # ---------------------------------------------------------------- masks at an episode's end

@@ -112,7 +112,7 @@ def _v1_policy(tmp_path: Path, fmt: str) -> Path:
     from agents.policy import export_policy
     from mtg_env.entity_nets import CandidatePolicy
 
-    env = gym.make("mtg_env/SelfPlayEntity-v0", opponent="random", format=fmt)
+    env = gym.make("mtg_env/SelfPlayEntity-v1", opponent="random", format=fmt)
     model = MaskablePPO(
         CandidatePolicy,
         env,
@@ -166,7 +166,7 @@ def test_the_policy_bot_makes_the_moves_the_policy_makes_in_process(tmp_path: Pa
         for _ in play("classic", index, pick=_both(agent, bot, index, agreed)):
             pass
     assert agreed["move asked"] > 50 and agreed["move"] == agreed["move asked"], agreed
-    assert agreed["declare_attack declared"] > 3, agreed
+    assert agreed["declare_attack asked"] >= 5 and agreed["declare_attack declared"] >= 1, agreed
     assert agreed["declare_attack"] == agreed["declare_attack asked"], agreed
     assert agreed["declare_block"] >= agreed["declare_block asked"] - 1, agreed
 

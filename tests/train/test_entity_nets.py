@@ -59,7 +59,7 @@ def test_permuting_object_rows_leaves_the_context_unchanged() -> None:
 
 
 def test_the_pointer_head_follows_the_candidate_rows() -> None:
-    env = gym.make("mtg_env/SelfPlayEntity-v0")
+    env = gym.make("mtg_env/SelfPlayEntity-v1")
     torch.manual_seed(0)
     pol = CandidatePolicy(env.observation_space, env.action_space, lambda _: 1e-3)
     o = _obs(steps=10)
@@ -178,7 +178,7 @@ def test_the_policy_gives_what_sb3s_path_through_the_flat_features_gives() -> No
     predict_values (on the packed tables) equal SB3's through the flattened features."""
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy as Sb3
 
-    env = gym.make("mtg_env/SelfPlayEntity-v0")
+    env = gym.make("mtg_env/SelfPlayEntity-v1")
     torch.manual_seed(0)
     pol = CandidatePolicy(env.observation_space, env.action_space, lambda _: 1e-3)
     obs = _stack(_many_obs(games=3))
@@ -203,7 +203,7 @@ def test_the_policy_gives_what_sb3s_path_through_the_flat_features_gives() -> No
 def test_maskable_ppo_trains_on_selfplay_v1_and_plays_legal_moves() -> None:
     from sb3_contrib import MaskablePPO
 
-    env = gym.make("mtg_env/SelfPlayEntity-v0", opponent="random")
+    env = gym.make("mtg_env/SelfPlayEntity-v1", opponent="random")
     model = MaskablePPO(CandidatePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0)
     before = [p.detach().clone() for p in model.policy.parameters()]
     model.learn(128)
@@ -225,7 +225,7 @@ def test_a_v1_policy_file_is_data_and_plays_as_an_agent(tmp_path) -> None:
     from agents.policy import export_policy, load_model
     from mtg_env.engine import Game, load_decks
 
-    env = gym.make("mtg_env/SelfPlayEntity-v0", opponent="random")
+    env = gym.make("mtg_env/SelfPlayEntity-v1", opponent="random")
     model = MaskablePPO(
         CandidatePolicy, env, n_steps=32, batch_size=32, seed=0, policy_kwargs={"hidden": 32}
     )
@@ -255,7 +255,7 @@ def test_a_policy_from_a_smaller_card_set_loads_with_mean_rows_for_new_cards(tmp
 
     from agents.policy import export_policy, load_model
 
-    env = gym.make("mtg_env/SelfPlayEntity-v0", opponent="random")
+    env = gym.make("mtg_env/SelfPlayEntity-v1", opponent="random")
     model = MaskablePPO(
         CandidatePolicy, env, n_steps=32, batch_size=32, seed=0, policy_kwargs={"hidden": 32}
     )
@@ -292,7 +292,7 @@ def test_a_policy_that_names_its_card_rows_maps_them_by_name(tmp_path) -> None:
     from mtg_env.env.spaces import Layout
     from mtg_env.io import write_bytes
 
-    env = gym.make("mtg_env/SelfPlayEntity-v0", opponent="random")
+    env = gym.make("mtg_env/SelfPlayEntity-v1", opponent="random")
     model = MaskablePPO(
         CandidatePolicy, env, n_steps=32, batch_size=32, seed=0, policy_kwargs={"hidden": 32}
     )
