@@ -120,3 +120,24 @@ def test_the_heuristic_plays_whole_games_under_the_host() -> None:
     assert host.violations == [] and host.decisions_checked > 50
     assert records[0].agent.startswith("mtg_env-heuristic")
     assert sum(r.score for r in records) >= 1.5  # against uniform random
+
+
+def test_a_search_plays_on_rebuilt_games_too() -> None:
+    """`ismcts:N` as a bot: its determinizations re-deal the rebuilt game's hidden cards,
+    which are guesses already; a whole game against a seat that always passes."""
+    from agents.spellbench_bot import engine_bot
+
+    bot = engine_bot("ismcts:4", "core")
+    bot.warn = None
+    bot.start({"agent_seed": 1})
+
+    def pick(host: Any, resp: dict[str, Any]) -> int:
+        sd = resp["seat_decision"]
+        if sd["acting_seat"] != "p0":
+            return 0
+        cid = bot.choose(sd)
+        return next(i for i, c in enumerate(sd["candidates"]) if c["candidate_id"] == cid)
+
+    *_, (_, last) = play("core", 1, pick=pick)
+    assert last["response_type"] == "terminal" and last["outcome"] == "p0_win", last
+    assert set(bot.fallbacks) <= {"a mulligan decision"}
