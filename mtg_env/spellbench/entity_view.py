@@ -148,6 +148,8 @@ class NeutralEntityObserver:
         self.cards: dict[str, CardDef] = {**cardset.tokens, **cardset.cards}
         self.ident = layout.flat.ident
         self.unknown = len(layout.card_names)  # the card embedding's unknown-card row
+        # Where each action group of the flat layout starts (read once per candidate).
+        self._a0 = {k: s.start for k, s in layout.flat.action_slices.items()}
         self._printed: dict[str, tuple[Any, ...]] = {}
 
     # ------------------------------------------------------------------ objects
@@ -586,9 +588,8 @@ class NeutralEntityObserver:
         """The flat layout's action index of the engine move a candidate stands for
         (`Layout.action_index`): -1 for a card we do not know, None for a move the layout
         has no index for."""
-        flat = self.layout.flat
-        a0 = {k: s.start for k, s in flat.action_slices.items()}
-        lim = flat.limits
+        a0 = self._a0
+        lim = self.layout.flat.limits
         own, opp, on_stack = slots
         ident = self.ident
         k = sem["kind"]
@@ -681,7 +682,7 @@ def attack_pool(decision: dict[str, Any], declared: tuple[str, ...] = ()) -> lis
             and "defender" not in keywords
             and not (p.get("summoning_sick") and "haste" not in keywords)
         ):
-            out.append({k: rec[k] for k in REF})
+            out.append(_ref(rec))
     return out
 
 
