@@ -763,6 +763,15 @@ def _load_pickled(p: Path, kind: str) -> Any:
     return _load_old_pt(p)
 
 
+def quiet_logger() -> Any:
+    """An SB3 logger that writes nowhere, for a `learn()` whose figures the caller times or
+    records itself: without a logger of its own, SB3 makes a folder under the system's temp
+    directory on every call, and nothing removes it."""
+    from stable_baselines3.common.logger import Logger
+
+    return Logger(folder=None, output_formats=[])
+
+
 def load_model(path: str | Path, *, trust_pickle: bool | None = None) -> Any:
     """The policy network (a MaskableActorCriticPolicy) from a policy file. Pickled files
     (sb3 `.zip`, old `.pt`) are refused unless `trust_pickle` (default: the user's
@@ -779,11 +788,8 @@ def load_model(path: str | Path, *, trust_pickle: bool | None = None) -> Any:
         return _cache[key]
     if st is None:
         raise CheckpointError(f"{p}: policy checkpoint not found")
-    try:
-        import torch  # noqa: F401
-        from sb3_contrib import MaskablePPO  # noqa: F401
-    except ImportError as e:  # pragma: no cover - the train extra is missing
-        raise CheckpointError(f"{p}: loading a policy needs the 'train' extra ({e})") from None
+    # The file is read and a pickle refused before torch is imported (two seconds): a
+    # refusal is then as quick as any other bad input.
     try:
         data = read_bytes(p, "policy file")
     except InputFileError as e:
@@ -796,6 +802,11 @@ def load_model(path: str | Path, *, trust_pickle: bool | None = None) -> Any:
             else "a pickled policy file (the format before safetensors)"
         )
         raise pickle_refusal(p, what)
+    try:
+        import torch  # noqa: F401
+        from sb3_contrib import MaskablePPO  # noqa: F401
+    except ImportError as e:  # pragma: no cover - the train extra is missing
+        raise CheckpointError(f"{p}: loading a policy needs the 'train' extra ({e})") from None
     try:
         if kind == "safetensors":
             policy = _load_safetensors(p, data)

@@ -11,7 +11,8 @@ outcomes), then PPO against an opponent pool (random and heuristic, sampled per 
 the learner's seat alternates), stopped at `total_timesteps` or after `wall_minutes`.
 Evaluation against random and the heuristic (seats swapped, every deck pair) goes to
 `eval.jsonl` as it runs; at the end the network's weights (`policy.safetensors`, data
-only) and `model_card.json` (config, steps, wall time, evaluations) are written.
+only) and `model_card.json` (config, steps, wall time, evaluations) are written; PPO's
+TensorBoard scalars go to `tb/`.
 """
 
 from __future__ import annotations
@@ -343,6 +344,7 @@ def _main(argv: list[str] | None) -> int:
         },
         seed=cfg.seed,
         device=device,
+        tensorboard_log=str(out / "tb"),  # and never a folder under the system's temp
         verbose=0,
     )
     t0 = time.time()

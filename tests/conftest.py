@@ -29,6 +29,15 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _sb3_logs_in_the_session_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """SB3's `learn()` without a logger of its own (the README's example, the tests' short
+    trainings) makes a folder under the system's temp directory on every call; its
+    SB3_LOGDIR puts them in this session's temporary folder instead, for the commands the
+    tests start too."""
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3_logs"))
+
+
 @pytest.fixture(scope="session")
 def made_once(
     tmp_path_factory: pytest.TempPathFactory, worker_id: str

@@ -359,6 +359,8 @@ def bench_ppo(fmt: str, rollouts: int = 10) -> dict[str, float]:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     # The training stack (torch, sb3) is an extra: imported only for this figure.
+    from agents.policy import quiet_logger
+
     from ..nets import EntityExtractor, SlotPolicy
 
     cfg = _ppo_settings()
@@ -415,6 +417,7 @@ def bench_ppo(fmt: str, rollouts: int = 10) -> dict[str, float]:
     spent[0] = 0.0
     for e in venv.envs:
         e.opponent_seconds = 0.0
+    model.set_logger(quiet_logger())
     t0 = time.perf_counter()
     model.learn(total_timesteps=steps)
     dt = time.perf_counter() - t0
@@ -468,6 +471,7 @@ def bench_train(
 
     # The training stack is an extra: imported only for this figure.
     from agents.opponent_pool import pool_vec_env
+    from agents.policy import quiet_logger
     from agents.train_fields import device_name, torch_device
 
     from ..entity_nets import CandidatePolicy
@@ -523,6 +527,7 @@ def bench_train(
                 "card_embedding": cfg["card_embedding"],
             },
         )
+        model.set_logger(quiet_logger())
         t0 = time.perf_counter()
         model.learn(total_timesteps=rollouts * cfg["n_steps"] * n)
         dt = time.perf_counter() - t0

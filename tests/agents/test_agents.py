@@ -84,6 +84,7 @@ def test_match_cli_records_one_row_per_game(tmp_path) -> None:
     assert all(int(r["turns"]) > 0 and int(r["decisions"]) > 0 for r in rows)
 
 
+@pytest.mark.long  # a strength check (21 s), not a rules one: `make test-all` runs it
 def test_ismcts_beats_heuristic_on_a_fixed_seed() -> None:
     # Seeded, so never flaky: with a small budget ISMCTS wins both seat-swapped games of
     # this pair (the full-budget measurement is in docs/agents.md).
