@@ -186,10 +186,13 @@ class HeuristicAgent(EngineAgent):
         """A spell being cast: its mode (CR 700.2a), then X (107.3a). The mode: one that
         counters when an opponent's spell is on the stack below it, else the best scored
         (targets planned with it); X: just enough to kill the planned creature target of a
-        damage or -X/-X spell, otherwise all it can pay."""
+        damage or -X/-X spell, otherwise all it can pay. A kicker it can pay is paid (it is
+        offered only then, CR 702.33a): the kicked spell does more."""
         item = ctx.item
         cid = item.cid
         cd = g.cdef[cid]
+        if ctx.what == "kicker":
+            return Action(CHOOSE, 0, ctx.choices.index(1))
         if ctx.what == "mode":
             assert cd.spell is not None
             below = [s for s in g.stack if s is not item]

@@ -20,6 +20,7 @@ from mtg_env.engine.cards import (
     TriggeredAbility,
 )
 from mtg_env.engine.constants import CREATURE, ENCHANTMENT, INSTANT, LAND
+from mtg_env.engine.effects import NESTED, inner_lists
 
 BASIC = 1  # supertype bit of "basic"
 
@@ -29,8 +30,8 @@ def with_x(ops: tuple[Op, ...], x: int) -> tuple[Op, ...]:
 
     def sub(o: Op) -> Op:
         args = o.args
-        if o.name == "may":
-            return Op(o.name, {**args, "effects": tuple(sub(e) for e in args["effects"])})
+        if o.name in NESTED:
+            return Op(o.name, {f: tuple(sub(e) for e in ops) for f, ops in args.items()})
         if not any(v in ("X", "-X") for v in args.values() if isinstance(v, str)):
             return o
         return Op(
@@ -70,13 +71,14 @@ def variants(cd: CardDef, x: int) -> list[tuple[int, CardDef]]:
 
 
 def _ops_named(ops: tuple[Op, ...], name: str) -> list[Op]:
-    """Ops called `name`, including those inside "you may" wrappers."""
+    """Ops called `name`, including those inside "you may" and kicker's wrappers (either
+    branch of a "kicked" one)."""
     out = []
     for o in ops:
         if o.name == name:
             out.append(o)
-        elif o.name == "may":
-            out += _ops_named(o.args["effects"], name)
+        for inner in inner_lists(o):
+            out += _ops_named(inner, name)
     return out
 
 

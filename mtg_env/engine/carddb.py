@@ -44,7 +44,7 @@ from .constants import (
     SUPERTYPE_BITS,
     TYPE_BITS,
 )
-from .effects import OPS
+from .effects import NESTED, OPS, inner_lists
 from .files import MAX_INPUT_BYTES, InputFileError, load_yaml, read_lines
 from .formats import FORMATS
 from .vocab import COLOR_NAMES, SUPERTYPE_NAMES, TYPE_NAMES
@@ -112,12 +112,17 @@ def _validate_op(v: Any) -> dict[str, Any]:
     if not isinstance(v, dict) or len(v) != 1:
         raise ValueError("an effect is a mapping with exactly one key, the op name")
     ((name, args),) = v.items()
-    if name == "may":
-        if not isinstance(args, dict) or set(args) != {"effects"}:
-            raise ValueError("'may' takes exactly one field, 'effects'")
-        return {"may": {"effects": [_validate_op(e) for e in args["effects"]]}}
+    if name in NESTED:
+        fields = NESTED[name]
+        if not isinstance(args, dict) or "effects" not in args or not set(args) <= set(fields):
+            raise ValueError(f"{name!r} takes the fields {', '.join(fields)} ('effects' needed)")
+        for f in fields:
+            if f in args and not isinstance(args[f], list):
+                raise ValueError(f"{name!r}: {f!r} is a list of effects")
+        return {name: {f: [_validate_op(e) for e in args[f]] for f in fields if f in args}}
     if name not in OP_MODELS:
-        raise ValueError(f"unknown effect op {name!r} (known: {', '.join(sorted(OP_MODELS))}, may)")
+        known = ", ".join(sorted([*OP_MODELS, *NESTED]))
+        raise ValueError(f"unknown effect op {name!r} (known: {known})")
     model = OP_MODELS[name].model_validate(args or {})
     return {name: model.model_dump()}
 
@@ -191,7 +196,7 @@ class ActivatedModel(_Effects):
 class TriggeredModel(_Effects):
     event: str  # one of vocab.TRIGGER_EVENTS
     whose: Literal["you", "enchanted_controller", "each"] = "you"
-    if_: list[Literal["not_attacked_this_turn", "controlled_since_turn_start"]] = Field(
+    if_: list[Literal["not_attacked_this_turn", "controlled_since_turn_start", "kicked"]] = Field(
         default=[], alias="if"
     )
     targets: list[TargetField] = []
@@ -296,6 +301,10 @@ class CardModel(_Strict):
     enters_tapped: bool = False
     # "This creature enters with two +1/+1 counters on it" (CR 614.1c).
     enters_with: dict[Literal["+1/+1", "-1/-1"], Annotated[int, Field(ge=1, le=100)]] = {}
+    # Kicker (CR 702.33a) and its cost, a mana cost ("{2}{G}"); the counters a kicked
+    # creature enters with (702.33d).
+    kicker: str | None = None
+    kicked_enters_with: dict[Literal["+1/+1", "-1/-1"], Annotated[int, Field(ge=1, le=100)]] = {}
     text: str = ""
 
     _kw = field_validator("keywords")(_check_keywords)
@@ -314,6 +323,13 @@ class CardModel(_Strict):
             raise ValueError(f"ward costs some mana, not {v!r}")
         return v
 
+    @field_validator("kicker")
+    @classmethod
+    def _kicker(cls, v: str | None) -> str | None:
+        if v is not None and (not parse_mana_cost(v) or parse_mana_cost(v).x):
+            raise ValueError(f"a kicker cost is some mana without X, not {v!r}")
+        return v
+
     def model_post_init(self, __context: Any) -> None:
         is_creature = "creature" in self.types
         if is_creature and (self.power is None or self.toughness is None):
@@ -325,8 +341,10 @@ class CardModel(_Strict):
             raise ValueError("an instant or sorcery needs a 'spell' section")
         if not spell_like and self.spell is not None:
             raise ValueError("only instants and sorceries have a 'spell' section")
-        if spell_like and (self.enters_tapped or self.enters_with):
+        if spell_like and (self.enters_tapped or self.enters_with or self.kicked_enters_with):
             raise ValueError("only a permanent enters tapped or with counters")
+        if self.kicker is None and (self.kicked_enters_with or _uses_kicked(self)):
+            raise ValueError("only a card with kicker asks whether it was kicked")
         if "Aura" in self.subtypes and self.enchant is None:
             raise ValueError("an Aura needs 'enchant'")
         if self.reaction is not None and "instant" not in self.types:
@@ -342,6 +360,16 @@ class CardModel(_Strict):
             raise ValueError("{X} in a mana cost is supported for instants and sorceries")
 
 
+def _effect_lists(m: CardModel) -> list[list[dict[str, Any]]]:
+    """Every effect list of a card's data: its abilities', its spell's and its modes'."""
+    lists = [a.activated.effects for a in m.abilities if a.activated is not None]
+    lists += [a.triggered.effects for a in m.abilities if a.triggered is not None]
+    if m.spell is not None:
+        lists.append(m.spell.effects)
+        lists += [mode.effects for mode in m.spell.modes]
+    return lists
+
+
 def _uses_x(m: CardModel) -> bool:
     """Whether any effect of the card's data takes a number from X (in its spell, its
     modes, or its abilities: the last is an error the caller reports)."""
@@ -349,19 +377,32 @@ def _uses_x(m: CardModel) -> bool:
     def walk(ops: list[dict[str, Any]]) -> bool:
         for op in ops:
             ((name, args),) = op.items()
-            if name == "may":
-                if walk(args["effects"]):
+            if name in NESTED:
+                if any(walk(args[f]) for f in NESTED[name] if f in args):
                     return True
             elif any(v in ("X", "-X") for v in args.values()):
                 return True
         return False
 
-    lists = [a.activated.effects for a in m.abilities if a.activated is not None]
-    lists += [a.triggered.effects for a in m.abilities if a.triggered is not None]
-    if m.spell is not None:
-        lists.append(m.spell.effects)
-        lists += [mode.effects for mode in m.spell.modes]
-    return any(walk(x) for x in lists)
+    return any(walk(x) for x in _effect_lists(m))
+
+
+def _uses_kicked(m: CardModel) -> bool:
+    """Whether the card's data asks whether it was kicked: a "kicked" effect, or a trigger's
+    "if it was kicked" (CR 702.33d)."""
+
+    def walk(ops: list[dict[str, Any]]) -> bool:
+        for op in ops:
+            ((name, args),) = op.items()
+            if name == "kicked" or (
+                name in NESTED and any(walk(args[f]) for f in NESTED[name] if f in args)
+            ):
+                return True
+        return False
+
+    if any(a.triggered is not None and "kicked" in a.triggered.if_ for a in m.abilities):
+        return True
+    return any(walk(x) for x in _effect_lists(m))
 
 
 class SetModel(_Strict):
@@ -410,8 +451,8 @@ def compile_ops(effects: list[dict[str, Any]]) -> tuple[Op, ...]:
     out = []
     for e in effects:
         ((name, args),) = e.items()
-        if name == "may":
-            out.append(Op("may", {"effects": compile_ops(args["effects"])}))
+        if name in NESTED:
+            out.append(Op(name, {f: compile_ops(ops) for f, ops in args.items()}))
         else:
             out.append(Op(name, dict(args)))
     return tuple(out)
@@ -568,6 +609,8 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         enters_tapped=m.enters_tapped,
         from_hand=_from_hand(abilities),
         enters_with=tuple(sorted(m.enters_with.items())),
+        kicker=parse_mana_cost(m.kicker) if m.kicker is not None else None,
+        kicked_enters_with=tuple(sorted(m.kicked_enters_with.items())),
         copy_except_pt=(
             tuple(m.enters_as_copy.except_pt)  # type: ignore[arg-type]
             if m.enters_as_copy is not None and m.enters_as_copy.except_pt is not None
@@ -819,8 +862,8 @@ def _all_ops(c: CardDef) -> list[Op]:
     def walk(seq: Any) -> None:
         for op in seq:
             ops.append(op)
-            if op.name == "may":
-                walk(op.args["effects"])
+            for inner in inner_lists(op):
+                walk(inner)
 
     if c.spell:
         walk(c.spell.effects)

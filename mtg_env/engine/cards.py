@@ -57,6 +57,13 @@ class ManaCost(Frozen):
             return self
         return ManaCost(self.generic + self.x * value, self.pips, self.text, 0)
 
+    def plus(self, other: ManaCost) -> ManaCost:
+        """This cost and an additional one, as one total cost (CR 601.2f: a kicker cost
+        added to the mana cost)."""
+        return ManaCost(
+            self.generic + other.generic, self.pips + other.pips, self.text + other.text, self.x
+        )
+
 
 NO_MANA: Final = ManaCost()
 
@@ -367,6 +374,11 @@ class CardDef(Frozen):
     from_hand: tuple[int, ...] = ()
     # "This creature enters with two +1/+1 counters on it" (CR 614.1c): (kind, count).
     enters_with: tuple[tuple[str, int], ...] = ()
+    # Kicker (CR 702.33a): an additional cost the caster may pay as the spell is cast, and
+    # the counters a kicked creature enters with ("If this creature was kicked, it enters
+    # with two +1/+1 counters on it", 702.33d/614.1c).
+    kicker: ManaCost | None = None
+    kicked_enters_with: tuple[tuple[str, int], ...] = ()
 
     @property
     def mv(self) -> int:

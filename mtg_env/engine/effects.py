@@ -850,6 +850,21 @@ def op_may(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_kicked(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Kicker's linked abilities (CR 702.33d): `effects` if the spell was kicked (for an
+    ability, the permanent that kicked spell became), else `otherwise` ("... instead")."""
+    item = res.item
+    if item.kind == SPELL:
+        kicked = bool(item.info.get("kicked"))
+    else:
+        p = g.perm.get(item.cid)
+        kicked = p is not None and p.kicked
+    ops = a["effects"] if kicked else a.get("otherwise", ())
+    if ops:
+        res.frames.append([ops, 0])  # they run next; the caller then advances past this op
+    return True
+
+
 def op_text(op: Op) -> str:
     """How the log and card text say `op`."""
     d = OPS.get(op.name)
@@ -862,6 +877,13 @@ def op_text(op: Op) -> str:
 
 def _may_text(a: dict[str, Any]) -> str:
     return "you may: " + "; ".join(op_text(o) for o in a["effects"])
+
+
+def _kicked_text(a: dict[str, Any]) -> str:
+    out = "if kicked: " + "; ".join(op_text(o) for o in a["effects"])
+    if a.get("otherwise"):
+        out += "; otherwise: " + "; ".join(op_text(o) for o in a["otherwise"])
+    return out
 
 
 def _pt_text(kind: str, a: dict[str, Any]) -> str:
@@ -928,8 +950,26 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("text_change", WhatOp, op_text_change),
         OpDef("enter_as_copy", None, op_enter_as_copy),
         OpDef("enter_battlefield", None, op_enter_battlefield),
-        # "You may": validated by the loader, which checks the ops inside it.
+        # "You may" and kicker's "if this spell was kicked": validated by the loader,
+        # which checks the ops inside them (`NESTED`).
         OpDef("may", None, op_may, _may_text),
+        OpDef("kicked", None, op_kicked, _kicked_text),
     )
 }
+
+# The ops that hold op lists, and the fields that hold them (the first is required).
+NESTED: Final[dict[str, tuple[str, ...]]] = {
+    "may": ("effects",),
+    "kicked": ("effects", "otherwise"),
+}
+
+
+def inner_lists(op: Op) -> list[Any]:
+    """The op lists inside `op` (a "may" or "kicked" wrapper), else none."""
+    fields = NESTED.get(op.name)
+    if fields is None:
+        return []
+    return [op.args[f] for f in fields if f in op.args]
+
+
 _RUN: Final = {name: d.run for name, d in OPS.items()}

@@ -135,6 +135,9 @@ def render_event(g: GameLike, e: tuple) -> str | None:
     if k == "announce":
         if e[3] == "x":
             return f"  player {e[1]} announces X = {e[4]} for {n(e[2])}"
+        if e[3] == "kicker":
+            paid = "pays" if e[4] else "doesn't pay"
+            return f"  player {e[1]} {paid} the kicker cost of {n(e[2])}"
         cd = g.cdef[e[2]]
         modes = cd.spell.modes if cd.spell is not None else ()
         text = modes[e[4]].text if e[4] < len(modes) else f"mode {e[4] + 1}"

@@ -101,6 +101,7 @@ class Perm:
         "attacked_turn",  # last turn it was declared as an attacker
         "copy_def",  # copiable values if it is a copy (layer 1), else None
         "shields",  # regeneration shields (CR 701.15a), used or gone at cleanup (514.2)
+        "kicked",  # it was a kicked spell (CR 702.33d): its "if it was kicked" abilities
     )
 
     # No initialiser: `Perm()` is the cheapest way to make an instance, in plain Python and
@@ -119,6 +120,7 @@ class Perm:
     attacked_turn: int
     copy_def: CardDef | None
     shields: int
+    kicked: bool
 
     @staticmethod
     def new(cid: int, oid: int, controller: int, timestamp: int, clock: int) -> Perm:
@@ -137,6 +139,7 @@ class Perm:
         p.attacked_turn = -1
         p.copy_def = None
         p.shields = 0
+        p.kicked = False
         return p
 
     def copy(self) -> Perm:
@@ -155,6 +158,7 @@ class Perm:
         p.attacked_turn = self.attacked_turn
         p.copy_def = self.copy_def
         p.shields = self.shields
+        p.kicked = self.kicked
         return p
 
     def state(self) -> tuple:
@@ -172,7 +176,10 @@ class Perm:
             self.last_ctrl,
             self.attacked_turn,
             self.copy_def.name if self.copy_def else None,
-        ) + ((self.shields,) if self.shields else ())  # absent while none: hashes as before
+        ) + (
+            # Absent while none or not kicked: a state hashes as it did before these.
+            ((self.shields,) if self.shields else ()) + (("kicked",) if self.kicked else ())
+        )
 
 
 class StackItem:

@@ -276,8 +276,10 @@ class Priority(Stack):
 
     def _announce(self, item: StackItem) -> None:
         """CR 601.2b: a modal spell's mode (700.2a: only a mode whose targets exist), then
-        the value of X (107.3a: only a value the caster can pay); then targets (601.2c).
-        Each announcement is a choice of the caster's; `item.info` keeps what was chosen."""
+        whether its kicker is paid (702.33a: offered only when the caster can pay it with
+        the rest), then the value of X (107.3a: only a value the caster can pay); then
+        targets (601.2c). Each announcement is a choice of the caster's; `item.info`
+        keeps what was chosen."""
         cid = item.cid
         p = item.controller
         cd = self.cdef[cid]
@@ -298,6 +300,20 @@ class Priority(Stack):
                 tuple(sp.modes[i].text for i in ok),
             )
             return
+        if cd.kicker is not None and "kicked" not in item.info:
+            total = self.rules.cost(self, p, cd)
+            total = cd.kicker if total is None else total.with_x(0).plus(cd.kicker)
+            if can_pay(self.rules.mana_sources(self, p), total):
+                self.ctx = Announce(item, "kicker", (0, 1))
+                self._set_decision(
+                    D_CHOICE,
+                    p,
+                    cid,
+                    f"pay the kicker cost {cd.kicker.text} of {cd.name}?",
+                    ("don't pay the kicker cost", f"pay the kicker cost {cd.kicker.text}"),
+                )
+                return
+            item.info["kicked"] = 0
         # Only a card with {X} printed asks; what is paid is the format's cost of it.
         cost = (
             self.rules.cost(self, p, cd)
@@ -305,6 +321,8 @@ class Priority(Stack):
             else None
         )
         if cost is not None and cost.x:
+            if item.info.get("kicked") and cd.kicker is not None:
+                cost = cost.plus(cd.kicker)  # X is what can be paid beside the kicker
             srcs = self.rules.mana_sources(self, p)
             top = 0
             while top < MAX_X and can_pay(srcs, cost.with_x(top + 1)):
@@ -330,6 +348,9 @@ class Priority(Stack):
             item.info["mode"] = value
             item.ability = cd.spell.modes[value]
             self._log("announce", item.controller, item.cid, "mode", value)
+        elif ctx.what == "kicker":
+            item.info["kicked"] = value
+            self._log("announce", item.controller, item.cid, "kicker", value)
         else:
             item.info["x"] = value
             self._log("announce", item.controller, item.cid, "x", value)
@@ -352,6 +373,8 @@ class Priority(Stack):
         cost = self.rules.cost(self, item.controller, cd)
         if cost is not None and cost.x:  # 601.2f: X's mana is part of the total cost
             cost = cost.with_x(item.info.get("x", 0))
+        if item.info.get("kicked") and cd.kicker is not None:
+            cost = cd.kicker if cost is None else cost.plus(cd.kicker)  # and the kicker's
         self._pay_mana(item.controller, cost)
         self._log("cast", item.controller, item.cid, tuple(item.targets))
         if not cd.types & CREATURE:

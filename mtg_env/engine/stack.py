@@ -150,6 +150,19 @@ class Stack(Targeting):
         if self.stack and self.stack[-1] is item:
             self.stack.pop()
         self._move(cid, BATTLEFIELD, controller=item.controller)
+        if item.info.get("kicked"):
+            # 702.33d: the permanent a kicked spell becomes was kicked; its kicked counters
+            # are part of how it enters (614.1c), before anything sees it.
+            p = self.perm[cid]
+            p.kicked = True
+            more = self.cdef[cid].kicked_enters_with
+            if more:
+                counters = p.counters or {}
+                for kind, n in more:
+                    counters[kind] = counters.get(kind, 0) + n
+                p.counters = counters
+                self._dirty = True
+                self._sba_ok = None
         if copy_def is not None:
             self.perm[cid].copy_def = copy_def
             self._log("copy", cid, copy_def.name)
@@ -192,6 +205,9 @@ class Stack(Targeting):
         ch = self.chars(cid)
         for idx, ab in enumerate(ch.abilities):
             if type(ab) is TriggeredAbility and ab.event == event:
+                # 603.4: an intervening "if" is checked as it triggers, and on resolution.
+                if ab.condition and not self._condition_holds(ab, cid, ch.controller):
+                    continue
                 self._add_trigger(ch.controller, cid, ab, idx, dict(info) if info else {})
 
     def _fire_cast(self, seat: int) -> None:
@@ -251,5 +267,7 @@ class Stack(Targeting):
             if cond == "not_attacked_this_turn" and p.attacked_turn == self.turn:
                 return False
             if cond == "controlled_since_turn_start" and p.control_since > self.turn_start_clock:
+                return False
+            if cond == "kicked" and not p.kicked:
                 return False
         return True

@@ -21,6 +21,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 
 from ..engine.carddb import parse_card_set
 from ..engine.cards import CardDataError, parse_mana_cost
+from ..engine.effects import NESTED
 from ..engine.vocab import KEYWORDS, SUPERTYPE_NAMES, TYPE_NAMES
 from .grammar import COLOR_OF_WORD, ToData, Unsupported, parser
 
@@ -162,6 +163,9 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"cycling ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"cycling": m.group(1).upper()}
+    m = re.fullmatch(r"kicker ((?:\{[0-9wubrg/]+\})+)", low)
+    if m:
+        return [], {"kicker": m.group(1).upper()}  # 702.33a; "and/or" (two) is not one
     if low == "prowess":
         return [], {"prowess": True}
     if low == "devoid":
@@ -251,8 +255,10 @@ def _fix_ops(ops: list[dict[str, Any]], vocab: Vocabulary, tokens: list[dict[str
     regenerated" to the destruction before it."""
     for i, op in enumerate(ops):
         ((name, args),) = op.items()
-        if name == "may":
-            _fix_ops(args["effects"], vocab, tokens)
+        if name in NESTED:
+            for f in NESTED[name]:
+                if f in args:
+                    _fix_ops(args[f], vocab, tokens)
         elif name == "create_token" and isinstance(args["token"], dict):
             tok = args["token"]
             args["token"] = vocab.token_name(tok)

@@ -43,6 +43,8 @@ triggered: trigger "," intervening? sentences
 static: static_sentence "." (doesnt_remove ".")?
     | "~" "enters" "tapped" "." -> enters_tapped
     | "~" "enters" "with" count COUNTER ("counter" | "counters") "on" "it" "." -> enters_with
+    | _if_kicked "it" "enters" "with" count COUNTER _counters "on" "it" "." -> kicked_enters_with
+_counters: "counter" | "counters"
 doesnt_remove: "this" "effect" "doesn't" "remove" "~"
 mana: "{t}" ":" "add" mana_out "." (damage_to_you ".")?
 enchant: "enchant" tfilter
@@ -74,10 +76,18 @@ trigger: "when" "~" "enters" -> t_enters
     | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
 _spell_or_ability: "a" "spell" "or" "ability" "an" "opponent" "controls"
 intervening: "if" "~" "didn't" "attack" "this" "turn" "," -> if_not_attacked
+    | "if" "it" "was" "kicked" "," -> if_kicked
 
 // ------------------------------------------------------------------ sentences
-sentences: sentence+
+sentences: (sentence | kicked)+
 sentence: clauses "."
+// Kicker's linked abilities (CR 702.33d): more effects when kicked, or other ones instead
+// of the sentence before ("it deals 4 damage instead": to what that sentence damaged).
+kicked: _if_kicked clauses "." -> kicked_more
+    | _if_kicked clauses "instead" "." -> kicked_instead
+    | _if_kicked "instead" clauses "." -> kicked_instead
+    | _if_kicked source "deals" count "damage" "instead" "." -> kicked_damage_instead
+_if_kicked: "if" "~" "was" "kicked" ","
 ?clauses: clause (_sep clause)*
 _sep: "and" | "," "then" | "then" | "," "and" | ","
 
@@ -96,6 +106,7 @@ damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg
 dmg_to: "any" "target" -> to_any
     | "target" "player" "or" "planeswalker" -> to_target_player
     | target -> to_target
+    | "that" "creature" -> to_that
     | "each" "creature" -> to_each_creature
     | "each" "creature" "and" "each" "player" -> to_everything
     | player -> to_player
@@ -291,6 +302,9 @@ class Scope:
     # The trigger's event: "that player" is the damaged player only after one that names
     # a player (damage to an opponent).
     event: str = ""
+    # Targets named before the sentence being read: a kicker sentence may name none of
+    # its own (they would be chosen whether or not the spell is kicked, CR 601.2c).
+    targets_before: int = 0
 
     def add_target(self, spec: Any) -> str:
         self.targets.append(spec)
@@ -300,6 +314,15 @@ class Scope:
         ref = "target" if n == 0 else f"target{n}"
         self.last = ref
         return ref
+
+
+@dataclass(frozen=True)
+class Kicked:
+    """A sentence that starts "If this spell was kicked": its effects, and whether they
+    replace the sentence before ("... instead")."""
+
+    effects: list[Any]
+    instead: bool
 
 
 def _num(tok: Any) -> int | str:
@@ -465,16 +488,57 @@ class ToData(Transformer[Any, Any]):
     def if_not_attacked(self) -> str:
         return "not_attacked_this_turn"
 
+    def if_kicked(self) -> str:
+        return "kicked"
+
+    def kicked_enters_with(self, n: Any, kind: Token) -> dict[str, Any]:
+        if not isinstance(n, int):
+            raise Unsupported("entering with X counters")
+        return {"card": {"kicked_enters_with": {str(kind): n}}}
+
     # ---------------------------------------------------------------- sentences
-    def sentences(self, *ss: list[Any]) -> list[Any]:
-        return [op for s in ss for op in s]
+    def sentences(self, *ss: list[Any] | Kicked) -> list[Any]:
+        out: list[list[Any]] = []
+        for s in ss:
+            if not isinstance(s, Kicked):
+                out.append(s)
+            elif not s.instead:
+                out.append([{"kicked": {"effects": s.effects}}])
+            elif not out:
+                raise Unsupported("'instead' with no sentence before it")
+            else:
+                before = out.pop()
+                effects = s.effects
+                if effects[0] == {"damage": None}:  # "it deals N damage instead"
+                    hit = [op["damage"] for op in before if "damage" in op]
+                    if len(hit) != 1:
+                        raise Unsupported("damage 'instead' of no one damage")
+                    effects = [{"damage": {**hit[0], "amount": effects[1]}}]
+                out.append([{"kicked": {"effects": effects, "otherwise": before}}])
+        return [op for s in out for op in s]
 
     def sentence(self, *clauses: Any) -> list[Any]:
         self.scope.subject = "you"
+        self.scope.targets_before = len(self.scope.targets)
         out: list[Any] = []
         for c in clauses:
             out.extend(c if isinstance(c, list) else [c])
         return out
+
+    def _kicked(self, clauses: tuple[Any, ...], instead: bool) -> Kicked:
+        if len(self.scope.targets) > self.scope.targets_before:
+            raise Unsupported("a target chosen only when the spell is kicked")
+        return Kicked(self.sentence(*clauses), instead)
+
+    def kicked_more(self, *clauses: Any) -> Kicked:
+        return self._kicked(clauses, False)
+
+    def kicked_instead(self, *clauses: Any) -> Kicked:
+        return self._kicked(clauses, True)
+
+    def kicked_damage_instead(self, _source: Any, n: Any) -> Kicked:
+        # The damage's recipient is the sentence before's (`sentences` fills it in).
+        return Kicked([{"damage": None}, _num(n)], True)
 
     def clauses(self, *cs: Any) -> list[Any]:
         return self.sentence(*cs)
@@ -490,6 +554,9 @@ class ToData(Transformer[Any, Any]):
         if n2 is not None:
             ops += [{"damage": {"amount": n2, "to": t}} for t in to2]
         return ops
+
+    def to_that(self) -> list[str]:
+        return [self.scope.last]
 
     def to_any(self) -> list[str]:
         return [self.scope.add_target("any")]

@@ -245,6 +245,8 @@ class _Card:
             # Devoid (CR 702.114a): colorless despite colored mana symbols, the card's first
             # line (before Flash: it says what the card is).
             out.append("Devoid")
+        if c.kicker is not None:
+            out.append(f"Kicker {_mana(c.kicker)}")  # 702.33a: how the card is cast
         kws = set(c.keywords) - {"ward"}
         if "flash" in kws:
             # Flash (how the card is cast) is on a line of its own.
@@ -262,6 +264,9 @@ class _Card:
         for kind, n in c.enters_with:
             counters = f"a {kind} counter" if n == 1 else f"{_number(n)} {kind} counters"
             out.append(f"{_cap(self.self_word)} enters with {counters} on it.")
+        for kind, n in c.kicked_enters_with:
+            counters = f"a {kind} counter" if n == 1 else f"{_number(n)} {kind} counters"
+            out.append(f"If {self.self_word} was kicked, it enters with {counters} on it.")
         rest: list[str] = []
         cycling: list[str] = []
         for a in c.abilities:
@@ -502,6 +507,8 @@ class _Ability:
         text += ", "
         if "not_attacked_this_turn" in a.condition:
             text += f"if {me} didn't attack this turn, "
+        if "kicked" in a.condition:
+            text += "if it was kicked, "
         return text
 
     # ------------------------------------------------------------------- references
@@ -601,7 +608,36 @@ class _Ability:
 
     def sentences(self, ops: Sequence[Op], cap_first: bool = True) -> list[tuple[str, bool]]:
         """The sentences of these effects, each with whether a spell's text starts a new
-        line with it (`_own_line`)."""
+        line with it (`_own_line`). Kicker's "if this spell was kicked" (CR 702.33d) is a
+        sentence of its own after the ones before it, on their line."""
+        out: list[tuple[str, bool]] = []
+        run: list[Op] = []
+        for op in ops:
+            if op.name != "kicked":
+                run.append(op)
+                continue
+            if run:
+                out += self._plain_sentences(run, cap_first and not out)
+                run = []
+            other = list(op.args.get("otherwise", ()))
+            if other:
+                out += self._plain_sentences(other, cap_first and not out)
+            then = list(op.args["effects"])
+            if (
+                len(other) == len(then) == 1
+                and other[0].name == then[0].name == "damage"
+                and other[0].args["to"] == then[0].args["to"]
+            ):
+                said = f"it deals {then[0].args['amount']} damage"
+            else:
+                said = " ".join(t for t, _ in self._plain_sentences(then, False))[:-1]
+            text = f"If this spell was kicked, {said}{' instead' if other else ''}."
+            out.append((text if out or cap_first else text[:1].lower() + text[1:], False))
+        if run or not out:
+            out += self._plain_sentences(run, cap_first and not out)
+        return out
+
+    def _plain_sentences(self, ops: Sequence[Op], cap_first: bool) -> list[tuple[str, bool]]:
         out: list[tuple[str, bool]] = []
         prev_compound = False
         sents = _sentences(_clauses(ops), spell=self.card.is_spell)

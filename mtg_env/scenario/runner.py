@@ -214,12 +214,27 @@ class Runner:
             cid = self.obj(step["play"], zone=1, seat=p)
             half = HALVES[step.get("half", "top")]
             self._apply(g, Action(PLAY, cid, half), p)
-            # Announcements as the spell is cast (CR 601.2b): its mode, then X.
-            for key, value in (("mode", step.get("mode")), ("x", step.get("x"))):
+            # Announcements as the spell is cast (CR 601.2b): its mode, its kicker, then X.
+            for key, value in (
+                ("mode", step.get("mode")),
+                ("kicker", step.get("kicker")),
+                ("x", step.get("x")),
+            ):
                 if value is None:
                     continue
                 d = g.decision
                 ctx = g.ctx
+                if key == "kicker":
+                    # 702.33a: the kicker is asked only when it can be paid with the rest.
+                    asked = d is not None and isinstance(ctx, Announce) and ctx.what == key
+                    if not asked and value:
+                        raise IllegalActionError(
+                            f"the kicker cost of {g.name(cid)} can't be paid (or it has none)"
+                        )
+                    if asked:
+                        assert isinstance(ctx, Announce)
+                        self._apply(g, Action(CHOOSE, 0, ctx.choices.index(int(value))), p)
+                    continue
                 if d is None or not isinstance(ctx, Announce) or ctx.what != key:
                     raise ScenarioFailure(f"{key} {value!r} given but no {key} is announced")
                 # X by its value; a mode by its text, or the start of it ("Destroy target

@@ -184,6 +184,7 @@ _STEP_KEYS = {
     "ability",
     "targets",
     "mode",
+    "kicker",
     "x",
     "choose",
     "attack",
@@ -378,6 +379,8 @@ def _check_step(step: Any, where: str) -> None:
         isinstance(step["mode"], str) and step["mode"].strip() and k == "play"
     ):
         raise ScenarioError(f"{where}: field mode: the chosen mode's text, with play")
+    if "kicker" in step and not (_is_bool(step["kicker"]) and k == "play"):
+        raise ScenarioError(f"{where}: field kicker: true or false (pay it or not), with play")
     if "x" in step and not (_nonneg(step["x"]) and k == "play"):
         raise ScenarioError(f"{where}: field x: the value of X, 0 or more, with play")
     if "choose" in step and not _choice(step["choose"]):

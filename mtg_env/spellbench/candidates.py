@@ -131,7 +131,8 @@ def priority_candidates(
 
 
 def announce_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
-    """A modal spell's mode or the value of X, as it is cast."""
+    """A modal spell's mode, whether its kicker is paid (`optional_cost`, cost `kicker`)
+    or the value of X, as it is cast."""
     ctx = g.ctx
     assert isinstance(ctx, Announce)
     source = observer.stack_ref(g, seat, ctx.item)
@@ -152,6 +153,18 @@ def announce_candidates(g: Game, seat: int, observer: Observer) -> list[Candidat
                 "maximum": 1,
             }
             out.append((semantic, f"{name}: {spell.modes[mode].text}", a))
+        return out
+    if ctx.what == "kicker":
+        d = g.decision
+        assert d is not None
+        for a in g.legal_actions():
+            semantic = {
+                "kind": "optional_cost",
+                "source": source,
+                "cost": "kicker",
+                "pay": bool(ctx.choices[a.arg]),
+            }
+            out.append((semantic, f"{name}: {d.options[a.arg]}", a))
         return out
     top = max(ctx.choices)
     for a in g.legal_actions():

@@ -392,10 +392,11 @@ class NeutralEntityObserver:
         if kind == D_TARGET:
             gl[_G["source_row"]] = _ref_row(index, sem0.get("source"))
             gl[_G["target_index"]] = int(sem0.get("slot") or 0)
-        elif sem0["kind"] in ("choose_spell_mode", "choose_number") and sem0.get("purpose") in (
-            None,
-            "x_value",
-        ):
+        elif (
+            sem0["kind"] in ("choose_spell_mode", "choose_number")
+            and sem0.get("purpose") in (None, "x_value")
+        ) or (sem0["kind"] == "optional_cost" and sem0.get("cost") == "kicker"):
+            # The spell being cast whose mode, X or kicker is announced (CR 601.2b).
             gl[_G["source_row"]] = _ref_row(index, sem0.get("source"))
         elif kind == D_BLOCK_TARGET:
             gl[_G["chosen_blocker_row"]] = _row_of(index, blocker or "")

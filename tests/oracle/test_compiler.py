@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 57
+    assert len(cards) == 61
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -80,6 +80,11 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'unblockable'",
         "'enters_with'",
         "'cast_noncreature'",
+        "'kicker'",
+        "'kicked_enters_with'",
+        "'kicked': {'effects'",  # an added effect, and one "instead" ('otherwise')
+        "'otherwise'",
+        "'if': ['kicked']",
     ):
         assert used in text, used
 
@@ -252,6 +257,65 @@ def test_templates_of_the_rules_added_for_commons() -> None:
     assert devoid.ok and devoid.entry["colors"] == [] and devoid.entry["keywords"] == ["trample"]
 
 
+def test_kicker_templates() -> None:
+    """Kicker (CR 702.33): a card field for its cost; "if this spell was kicked" an effect
+    that adds to the sentences before or replaces the one before ("instead", the damage
+    keeping its recipient); "if it was kicked" a trigger's intervening if; the kicked
+    counters a card field."""
+    more = compiled("Kicker {1}{U}\nDraw a card. If this spell was kicked, scry 2.")
+    assert more.ok and more.entry["kicker"] == "{1}{U}"
+    assert more.entry["spell"]["effects"] == [
+        {"draw": {"count": 1, "who": "you"}},
+        {"kicked": {"effects": [{"scry": {"count": 2}}]}},
+    ]
+    instead = compiled(
+        "Kicker {4}\nTest Card deals 2 damage to target creature. If this spell was kicked, "
+        "it deals 5 damage instead."
+    )
+    hit = {"damage": {"amount": 2, "to": "target"}}
+    assert instead.ok and instead.entry["spell"]["effects"] == [
+        {"kicked": {"effects": [{"damage": {"amount": 5, "to": "target"}}], "otherwise": [hit]}}
+    ]
+    drawn = compiled(
+        "Kicker {2}\nDraw two cards. If this spell was kicked, draw three cards instead."
+    )
+    assert drawn.ok and drawn.entry["spell"]["effects"] == [
+        {
+            "kicked": {
+                "effects": [{"draw": {"count": 3, "who": "you"}}],
+                "otherwise": [{"draw": {"count": 2, "who": "you"}}],
+            }
+        }
+    ]
+    drake = compiled(
+        "Kicker {4}\nIf this creature was kicked, it enters with two +1/+1 counters on it.",
+        "Creature — Drake",
+        "{2}{U}",
+        power="2",
+        toughness="2",
+    )
+    assert drake.ok and drake.entry["kicked_enters_with"] == {"+1/+1": 2}
+    owl = compiled(
+        "Kicker {2}\nWhen this creature enters, if it was kicked, draw two cards.",
+        "Creature — Bird",
+        "{1}{U}",
+        power="1",
+        toughness="2",
+    )
+    assert owl.ok and owl.entry["abilities"] == [
+        {
+            "triggered": {
+                "event": "enters",
+                "if": ["kicked"],
+                "effects": [{"draw": {"count": 2, "who": "you"}}],
+            }
+        }
+    ]
+    # Without kicker nothing asks whether it was kicked (the loader's rule).
+    plain = compiled("Draw a card. If this spell was kicked, scry 2.")
+    assert not plain.ok and "only a card with kicker" in str(plain.problems[0])
+
+
 def test_a_new_token_gets_an_entry_and_a_known_token_its_name() -> None:
     vocab = Vocabulary.of(
         [],
@@ -333,6 +397,18 @@ def test_a_new_token_gets_an_entry_and_a_known_token_its_name() -> None:
             ),
             "~ enters tapped unless you control a Forest .",
             "no template reads this static ability",
+        ),
+        (
+            # A target chosen only when kicked would be chosen always (CR 601.2c).
+            OracleCard(
+                "Probe",
+                "Sorcery",
+                "Kicker {1}{B}\nDraw three cards, then discard two cards. If this spell was "
+                "kicked, target player discards two cards.",
+                "{2}{U}",
+            ),
+            "",
+            "a target chosen only when the spell is kicked",
         ),
         (
             OracleCard("Guard", "Creature — Bear", "Cycling {2}", "{2/W}{2/W}", "2", "2"),

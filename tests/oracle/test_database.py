@@ -42,7 +42,7 @@ TAPPER = {
     "type": "Creature — Human",
     "power": "1",
     "toughness": "1",
-    "text": "Kicker {2}",
+    "text": "Morph {2}",
     "layout": "normal",
 }
 
@@ -133,7 +133,7 @@ def test_each_database_schema_gives_the_same_cards_and_coverage(
     results, cov = compile_database("db", cards)
     assert (cov.cards, cov.compiled) == (3, 2)
     assert (cov.commons, cov.commons_compiled) == (2, 2)
-    assert cov.unsupported.most_common(1) == [("Kicker {COST}", 1)]
+    assert cov.unsupported.most_common(1) == [("Morph {COST}", 1)]
     assert cov.by_set["LEA"] == [2, 2]
     only_m10 = compile_database("db", cards, ["m10"])[1]
     assert (only_m10.cards, only_m10.compiled) == (2, 1)
@@ -216,7 +216,7 @@ def test_cards_compile_writes_a_card_set_the_engine_loads_and_the_report(tmp_pat
     r = run("cards", "compile", "db.json", "--out", "out", "--name", "mine", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "2 of 3 cards compile" in r.stdout
-    assert "Kicker {COST}" in r.stdout
+    assert "Morph {COST}" in r.stdout
     raw = yaml.safe_load((tmp_path / "out" / "cards.yaml").read_text())
     card_set = parse_card_set(raw, "cards.yaml")
     assert card_set.name == "mine"

@@ -99,7 +99,7 @@ def test_every_core_card_renders_to_its_oracle_text(core: CardSet) -> None:
 
 
 def test_every_pauper_card_renders_to_its_oracle_text(pauper: CardSet) -> None:
-    assert len(pauper.cards) == 57
+    assert len(pauper.cards) == 61
     differ = {
         name: (expected(card), oracle_text(card, pauper.tokens))
         for name, card in pauper.cards.items()
@@ -213,6 +213,18 @@ def test_the_pauper_templates(pauper: CardSet) -> None:
         "Enchant creature\nEnchanted creature doesn't untap during its controller's untap step."
     )
     assert text("Crazed Goblin") == "This creature attacks each combat if able."
+    # Kicker first (how the card is cast); "it deals N damage instead" keeps the recipient.
+    assert text("Academy Drake") == (
+        "Kicker {4}\nFlying\nIf this creature was kicked, it enters with two +1/+1 counters on it."
+    )
+    assert text("Burst Lightning") == (
+        "Kicker {4}\nBurst Lightning deals 2 damage to any target. If this spell was kicked, it "
+        "deals 4 damage instead."
+    )
+    assert text("Kor Sanctifiers") == (
+        "Kicker {W}\nWhen this creature enters, if it was kicked, destroy target artifact or "
+        "enchantment."
+    )
 
 
 def test_hybrid_costs_and_the_cards_own_untap_step(pauper: CardSet) -> None:

@@ -166,6 +166,38 @@ def test_modes_and_x_as_a_spell_is_cast() -> None:
     assert seen.get("choose_spell_mode") and seen.get("choose_number")
 
 
+def test_a_kicker_is_an_optional_cost_asked_as_the_spell_is_cast() -> None:
+    """Kicker (CR 702.33a) is the spec's `optional_cost`, cost `kicker`: pay or not, the
+    spell on the stack its source (the pauper set has the only kicker cards)."""
+    from mtg_env.engine import Game
+    from mtg_env.engine.carddb import parse_deck
+    from mtg_env.engine.decisions import Announce
+
+    cards = ["Mountain"] * 14 + ["Island"] * 10 + ["Burst Lightning", "Into the Roil"] * 8
+    deck = parse_deck({"name": "Kicker", "format": "pauper", "cards": cards}, "test")
+    obs = Observer(SECRET)
+    paid: set[bool] = set()
+    rng = random.Random(1)
+    for seed in range(6):
+        g = Game.new((deck, deck), seed=seed, max_decisions=300, format="pauper")
+        while not g.is_over:
+            d = g.decision
+            if d is not None and isinstance(g.ctx, Announce) and g.ctx.what == "kicker":
+                cands = seat_candidates(g, d.player, obs)
+                stack_ids = {s["object_id"] for s in obs.observe(g, d.player)["stack"]}
+                assert [(s["kind"], s["cost"], s["pay"]) for s, _, _ in cands] == [
+                    ("optional_cost", "kicker", False),
+                    ("optional_cost", "kicker", True),
+                ]
+                assert all(s["source"]["object_id"] in stack_ids for s, _, _ in cands)
+                s, _, a = rng.choice(cands)
+                paid.add(s["pay"])
+                g.apply(a)
+                continue
+            g.apply(rng.choice(g.legal_actions()))
+    assert paid == {False, True}
+
+
 def test_a_mulligan_then_the_cards_to_the_bottom() -> None:
     """London: after two mulligans and a keep, two picks, positions 0 and 1 of a block of
     two, each offering the cards still in hand; the first placed ends above the second."""
