@@ -181,6 +181,8 @@ class ActivatedModel(_Effects):
     discard_self: bool = False
     targets: list[TargetField] = []
     timing: Literal["your_turn", "sorcery"] | None = None
+    # "Activate only once each turn" (CR 602.5b).
+    once_each_turn: bool = False
 
     @field_validator("cost")
     @classmethod
@@ -304,6 +306,8 @@ class CardModel(_Strict):
     # Kicker (CR 702.33a) and its cost, a mana cost ("{2}{G}"); the counters a kicked
     # creature enters with (702.33d).
     kicker: str | None = None
+    # Changeling (CR 702.73a): every creature type, in every zone.
+    changeling: bool = False
     kicked_enters_with: dict[Literal["+1/+1", "-1/-1"], Annotated[int, Field(ge=1, le=100)]] = {}
     text: str = ""
 
@@ -530,7 +534,12 @@ def compile_ability(a: AbilityModel) -> Any:
         if m.sacrifice_self or m.discard_self:
             c = type(c)(c.mana, c.tap, m.sacrifice_self, c.text, m.discard_self)
         return ActivatedAbility(
-            c, tuple(compile_target(t) for t in m.targets), compile_ops(m.effects), m.timing, text
+            c,
+            tuple(compile_target(t) for t in m.targets),
+            compile_ops(m.effects),
+            m.timing,
+            text,
+            once_each_turn=m.once_each_turn,
         )
     if a.triggered is not None:
         t = a.triggered
@@ -611,6 +620,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         enters_with=tuple(sorted(m.enters_with.items())),
         kicker=parse_mana_cost(m.kicker) if m.kicker is not None else None,
         kicked_enters_with=tuple(sorted(m.kicked_enters_with.items())),
+        changeling=m.changeling,
         copy_except_pt=(
             tuple(m.enters_as_copy.except_pt)  # type: ignore[arg-type]
             if m.enters_as_copy is not None and m.enters_as_copy.except_pt is not None
@@ -717,8 +727,10 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
                 )
     if face_down:
         tokens.setdefault(FACE_DOWN, _face_down(set_name, "", len(tokens)))
-    cast = any(_has_event(c, "cast_noncreature") for c in (*cards.values(), *tokens.values()))
-    return CardSet(set_name, cards, tokens, path, face_down, layout, cast)
+    every = (*cards.values(), *tokens.values())
+    cast = any(_has_event(c, "cast_noncreature") for c in every)
+    landfall = any(_has_event(c, "landfall") for c in every)
+    return CardSet(set_name, cards, tokens, path, face_down, layout, cast, landfall)
 
 
 def _has_event(c: CardDef, event: str) -> bool:

@@ -257,6 +257,8 @@ class ActivatedAbility(Frozen):
     timing: str | None = None  # None | "your_turn" | "sorcery"
     text: str = ""
     kind: str = "activated"
+    # "Activate only once each turn" (CR 602.5b): the permanent remembers the turn.
+    once_each_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,6 +381,9 @@ class CardDef(Frozen):
     # with two +1/+1 counters on it", 702.33d/614.1c).
     kicker: ManaCost | None = None
     kicked_enters_with: tuple[tuple[str, int], ...] = ()
+    # Changeling (CR 702.73a): a characteristic-defining ability, "this object is every
+    # creature type", in every zone.
+    changeling: bool = False
 
     @property
     def mv(self) -> int:
@@ -445,6 +450,9 @@ class CardSet(Frozen):
     # Whether some card or token of the set has a "whenever you cast a noncreature spell"
     # trigger (prowess): only then does casting look for one.
     cast_triggers: bool = False
+    # The same for landfall ("whenever a land you control enters"): only then does a land
+    # entering look for one.
+    landfall_triggers: bool = False
 
     def get(self, name: str) -> CardDef:
         try:

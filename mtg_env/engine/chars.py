@@ -63,7 +63,7 @@ class Chars:
             base = _base(cdef)
         self.abilities = base[1]
         self.controller = controller
-        self.all_ctypes = False
+        self.all_ctypes = cdef.changeling  # 702.73a: a CDA, so in every zone
         self.mv = base[2]
         self.rules: frozenset[str] = _NO_RULES
         self.prot = 0

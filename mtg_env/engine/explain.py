@@ -98,7 +98,7 @@ def _reason(g: GameLike, a: Action) -> str:
             if g.zone[cid] != HAND or g.owner[cid] != p:
                 return f"{g.cdef[cid].name} is not in your hand"
             ch = g.chars(cid)
-            return g._can_activate(p, cid, ch, activated_at(ch, a.arg), sorcery_ok) or ""
+            return g._can_activate(p, cid, ch, activated_at(ch, a.arg), a.arg, sorcery_ok) or ""
         if g.zone[cid] != BATTLEFIELD:
             return f"{g.cdef[cid].name} is not on the battlefield"
         ch = g.chars(cid)
@@ -109,7 +109,7 @@ def _reason(g: GameLike, a: Action) -> str:
             ab = activated_at(ch, a.arg)
         except Exception as e:  # noqa: BLE001 - the message is the reason
             return str(e)
-        return g._can_activate(p, cid, ch, ab, sorcery_ok) or ""
+        return g._can_activate(p, cid, ch, ab, a.arg, sorcery_ok) or ""
     if d.kind == D_ATTACKERS and k == PASS:
         must = [c for c in cb.can_attack_list(g) if "attacks_each_combat" in g.chars(c).rules]
         if must:

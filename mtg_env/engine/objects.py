@@ -102,6 +102,7 @@ class Perm:
         "copy_def",  # copiable values if it is a copy (layer 1), else None
         "shields",  # regeneration shields (CR 701.15a), used or gone at cleanup (514.2)
         "kicked",  # it was a kicked spell (CR 702.33d): its "if it was kicked" abilities
+        "used",  # ability index -> the turn it was last activated ("only once each turn")
     )
 
     # No initialiser: `Perm()` is the cheapest way to make an instance, in plain Python and
@@ -121,6 +122,7 @@ class Perm:
     copy_def: CardDef | None
     shields: int
     kicked: bool
+    used: dict[int, int] | None
 
     @staticmethod
     def new(cid: int, oid: int, controller: int, timestamp: int, clock: int) -> Perm:
@@ -140,6 +142,7 @@ class Perm:
         p.copy_def = None
         p.shields = 0
         p.kicked = False
+        p.used = None
         return p
 
     def copy(self) -> Perm:
@@ -159,6 +162,7 @@ class Perm:
         p.copy_def = self.copy_def
         p.shields = self.shields
         p.kicked = self.kicked
+        p.used = dict(self.used) if self.used else None
         return p
 
     def state(self) -> tuple:
@@ -178,7 +182,9 @@ class Perm:
             self.copy_def.name if self.copy_def else None,
         ) + (
             # Absent while none or not kicked: a state hashes as it did before these.
-            ((self.shields,) if self.shields else ()) + (("kicked",) if self.kicked else ())
+            ((self.shields,) if self.shields else ())
+            + (("kicked",) if self.kicked else ())
+            + ((tuple(sorted(self.used.items())),) if self.used else ())
         )
 
 

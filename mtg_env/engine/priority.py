@@ -198,14 +198,15 @@ class Priority(Stack):
         for cid, ch, idx, ab in self._derived().activated[p]:
             if srcs is None:
                 srcs = self.rules.mana_sources(self, p)
-            if self._can_activate(p, cid, ch, ab, sorcery_ok, srcs) is None:
+            if self._can_activate(p, cid, ch, ab, idx, sorcery_ok, srcs) is None:
                 acts.append(action(ACTIVATE, cid, idx))
         for cid in hand:
             for idx in self.cdef[cid].from_hand:  # cycling (702.29a)
                 if srcs is None:
                     srcs = self.rules.mana_sources(self, p)
                 ch = self.chars(cid)
-                if self._can_activate(p, cid, ch, activated_at(ch, idx), sorcery_ok, srcs) is None:
+                ab = activated_at(ch, idx)
+                if self._can_activate(p, cid, ch, ab, idx, sorcery_ok, srcs) is None:
                     acts.append(action(ACTIVATE, cid, idx))
         return acts
 
@@ -215,16 +216,21 @@ class Priority(Stack):
         cid: int,
         ch: Chars,
         ab: ActivatedAbility,
+        idx: int,
         sorcery_ok: bool,
         srcs: list[Source] | None = None,
     ) -> str | None:
-        """None if `ab` of `cid` can be activated by `p` now, else the reason. `srcs`:
-        `p`'s mana sources if already computed (the source itself is left out when it
-        must tap for the ability)."""
+        """None if `ab` (the `idx`-th activated ability) of `cid` can be activated by `p`
+        now, else the reason. `srcs`: `p`'s mana sources if already computed (the source
+        itself is left out when it must tap for the ability)."""
         if ab.timing == "your_turn" and self.active != p:
             return "it can be activated only during your turn"
         if ab.timing == "sorcery" and not sorcery_ok:
             return "it can be activated only as a sorcery"
+        if ab.once_each_turn:
+            used = self.perm[cid].used if cid in self.perm else None
+            if used is not None and used.get(idx) == self.turn:
+                return "it can be activated only once each turn (CR 602.5b)"
         cost = ab.cost
         if cost.tap:
             if self.perm[cid].tapped:
@@ -359,6 +365,9 @@ class Priority(Stack):
     def _begin_activate(self, p: int, cid: int, idx: int) -> None:
         """CR 602.2: announce, choose targets, pay costs; the ability goes on the stack."""
         ab = activated_at(self.chars(cid), idx)
+        if ab.once_each_turn:
+            perm = self.perm[cid]
+            perm.used = {**(perm.used or {}), idx: self.turn}  # 602.5b: as it is activated
         item = StackItem.new(self._new_oid(), ABILITY, cid, self.oid[cid], p, ab, idx)
         self.k.append((F_ACT_DONE,))
         self.ctx = Targets(item, tuple(ab.targets), F_ACT_DONE)

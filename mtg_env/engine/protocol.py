@@ -103,6 +103,7 @@ class GameLike(Kernel):
         cid: int,
         ch: Chars,
         ab: ActivatedAbility,
+        idx: int,
         sorcery_ok: bool,
         srcs: list[Source] | None = None,
     ) -> str | None:

@@ -19,6 +19,7 @@ from .constants import (
     BATTLEFIELD,
     D_TRIGGER_ORDER,
     GRAVEYARD,
+    LAND,
     PERMANENT_TYPES,
     STACK,
     ref_player,
@@ -196,6 +197,14 @@ class Stack(Targeting):
 
     def _etb(self, cid: int) -> None:
         self._fire("enters", cid)
+        if self.cardset.landfall_triggers:
+            ch = self.chars(cid)
+            if ch.types & LAND:
+                # Landfall: "whenever a land you control enters" (603.2), the land itself
+                # included. Only a set with such a trigger looks.
+                for other in list(self.battlefield):
+                    if self.chars(other).controller == ch.controller:
+                        self._fire("landfall", other)
 
     def _fire(self, event: str, cid: int, info: dict[str, Any] | None = None) -> None:
         """Object `cid`'s triggered abilities for `event` (vocab.TRIGGER_EVENTS) trigger

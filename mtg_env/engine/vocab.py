@@ -86,6 +86,7 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
             "702.108a",
             "Whenever you cast a noncreature spell",
         ),
+        EventDef("landfall", "603.2", "Whenever a land you control enters"),
         EventDef(
             "targeted_by_opponent",
             "702.21a",

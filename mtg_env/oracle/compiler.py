@@ -168,6 +168,8 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
         return [], {"kicker": m.group(1).upper()}  # 702.33a; "and/or" (two) is not one
     if low == "prowess":
         return [], {"prowess": True}
+    if low == "changeling":
+        return [], {"changeling": True}  # 702.73a: a card field, every creature type
     if low == "devoid":
         # 702.114a: a characteristic-defining ability, "this object is colorless".
         return [], {"colors": []}
@@ -463,7 +465,7 @@ def _starts(norm: str) -> list[str]:
     norm = norm.lower()
     if norm.startswith("{t} : add"):
         return ["mana", "activated"]
-    if norm.startswith(("when ", "whenever ", "at ")):
+    if norm.startswith(("when ", "whenever ", "at ", "landfall — ")):
         return ["triggered"]
     if re.match(r"^[^.]*? : ", norm):
         return ["activated"]

@@ -56,6 +56,7 @@ cost: cost_part ("," cost_part)*
     | "sacrifice" "~" -> cost_sacrifice_self
 restriction: "activate" "only" "during" "your" "turn" "." -> only_your_turn
     | "activate" "only" "as" "a" "sorcery" "." -> only_sorcery
+    | "activate" "only" "once" "each" "turn" "." -> only_once
 
 // ------------------------------------------------------------------ mana abilities
 mana_out: MANA_SYM -> mana_one
@@ -72,6 +73,7 @@ trigger: "when" "~" "enters" -> t_enters
     | "whenever" "~" "attacks" -> t_attacks
     | "whenever" "~" "blocks" -> t_blocks
     | "whenever" "you" "cast" "a" "noncreature" "spell" -> t_cast_noncreature
+    | "landfall" "—" "whenever" "a" "land" "you" "control" "enters" -> t_landfall
     | "whenever" "~" "deals" "damage" "to" "an" "opponent" -> t_damage_to_opponent
     | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
 _spell_or_ability: "a" "spell" "or" "ability" "an" "opponent" "controls"
@@ -370,7 +372,9 @@ class ToData(Transformer[Any, Any]):
     def activated(self, cost: dict[str, Any], effects: list[Any], timing: Any = None) -> Any:
         out = {**cost, "effects": effects}
         out = _with_targets(out, self.scope)
-        if timing:
+        if timing == "once":
+            out["once_each_turn"] = True  # CR 602.5b
+        elif timing:
             out["timing"] = timing
         return out
 
@@ -440,6 +444,9 @@ class ToData(Transformer[Any, Any]):
     def only_sorcery(self) -> str:
         return "sorcery"
 
+    def only_once(self) -> str:
+        return "once"
+
     # ---------------------------------------------------------------- mana
     def mana_one(self, s: Token) -> list[str]:
         return [_mana(s)[1]]
@@ -477,6 +484,9 @@ class ToData(Transformer[Any, Any]):
 
     def t_cast_noncreature(self) -> dict[str, Any]:
         return {"event": "cast_noncreature"}
+
+    def t_landfall(self) -> dict[str, Any]:
+        return {"event": "landfall"}
 
     def t_damage_to_opponent(self) -> dict[str, Any]:
         self.scope.event = "damage_to_opponent"

@@ -247,6 +247,8 @@ class _Card:
             out.append("Devoid")
         if c.kicker is not None:
             out.append(f"Kicker {_mana(c.kicker)}")  # 702.33a: how the card is cast
+        if c.changeling:
+            out.append("Changeling")  # 702.73a: what the card is, on a line of its own
         kws = set(c.keywords) - {"ward"}
         if "flash" in kws:
             # Flash (how the card is cast) is on a line of its own.
@@ -320,6 +322,8 @@ class _Card:
                 text += " Activate only as a sorcery."
             elif a.timing == "your_turn":
                 text += " Activate only during your turn."
+            if a.once_each_turn:
+                text += " Activate only once each turn."
             return text
         if isinstance(a, TriggeredAbility):
             ab = _Ability(self, a.targets)
@@ -499,6 +503,7 @@ class _Ability:
                 f"Whenever {me} becomes the target of a spell or ability an opponent controls"
             ),
             "cast_noncreature": "Whenever you cast a noncreature spell",
+            "landfall": "Landfall — Whenever a land you control enters",
             "upkeep": f"At the beginning of {whose} upkeep",
             "end_step": f"At the beginning of {whose} end step",
         }[a.event]

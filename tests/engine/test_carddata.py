@@ -216,3 +216,56 @@ def test_a_card_set_name_is_never_a_path(name: str) -> None:
     # data; anything else is refused before a file is looked for.
     with pytest.raises(CardDataError, match="unknown card set"):
         load_cards(name)
+
+
+def test_cr_702_73a_a_changeling_is_every_creature_type_in_every_zone() -> None:
+    """Changeling is a characteristic-defining ability (CR 702.73a, 604.3): the card in
+    hand is a Goblin and an Elf as much as on the battlefield, and no land type."""
+    from mtg_env.scenario import build, parse_scenario
+
+    raw = {
+        "name": "changeling",
+        "format": "pauper",
+        "setup": {
+            "turn": 3,
+            "players": [
+                {
+                    "hand": [{"card": "Avian Changeling", "id": "hand"}],
+                    "battlefield": [
+                        {"card": "Avian Changeling", "id": "out"},
+                        {"card": "Kor Sanctifiers", "id": "kor"},
+                    ],
+                },
+                {},
+            ],
+        },
+        "expect": [{"object": "out", "zone": "battlefield"}],
+    }
+    g, labels = build(parse_scenario(raw, "changeling.yaml"))
+    for where in ("hand", "out"):
+        ch = g.chars(labels[where])
+        assert ch.has_subtype("Goblin") and ch.has_subtype("Elf") and ch.has_subtype("Soldier")
+        assert not ch.has_subtype("Forest") and not ch.has_subtype("Aura")
+    assert not g.chars(labels["kor"]).has_subtype("Goblin")
+
+
+def test_only_a_card_with_kicker_asks_whether_it_was_kicked() -> None:
+    """Kicker's linked abilities (CR 702.33d) need a kicker: the loader says so."""
+    card = {
+        "name": "Not Kicked",
+        "cost": "{R}",
+        "types": ["instant"],
+        "spell": {"effects": [{"kicked": {"effects": [{"draw": {"count": 1}}]}}]},
+    }
+    with pytest.raises(CardDataError, match="only a card with kicker"):
+        parse_card_set({"set": "t", "cards": [card]}, "t.yaml")
+    with pytest.raises(CardDataError, match="'kicked' takes the fields effects, otherwise"):
+        parse_card_set(
+            {
+                "set": "t",
+                "cards": [
+                    {**card, "kicker": "{1}", "spell": {"effects": [{"kicked": {"then": []}}]}}
+                ],
+            },
+            "t.yaml",
+        )

@@ -258,9 +258,9 @@ def _v1_digest() -> str:
 # and when the candidate rows of pass, keep, mulligan and a choice lost the source row they
 # took by mistake from card 0 (the engine action's object field, 0 there, names no card),
 # when the object table gained `keywords3` (ward had no bit: entity env v1), and when the
-# pauper set gained its kicker cards (the other formats' tables unchanged: the env digests
-# of tests/data/identity/envs.json changed for pauper only).
-V1_DIGEST = "3986dc694820d97d46153a93e3d2c9c9fcfdf56f0a0f358e68017de8613cda0c"
+# pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
+# formats' tables unchanged: tests/data/identity/envs.json changed for pauper only).
+V1_DIGEST = "74186ace23d827d0b02f19f833acea44f6ae3e67fa257b0668a30b9ef9df4286"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

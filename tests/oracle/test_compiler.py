@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 61
+    assert len(cards) == 65
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -85,6 +85,9 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'kicked': {'effects'",  # an added effect, and one "instead" ('otherwise')
         "'otherwise'",
         "'if': ['kicked']",
+        "'changeling': True",
+        "'event': 'landfall'",
+        "'once_each_turn': True",
     ):
         assert used in text, used
 
@@ -314,6 +317,52 @@ def test_kicker_templates() -> None:
     # Without kicker nothing asks whether it was kicked (the loader's rule).
     plain = compiled("Draw a card. If this spell was kicked, scry 2.")
     assert not plain.ok and "only a card with kicker" in str(plain.problems[0])
+
+
+def test_landfall_changeling_and_once_each_turn_templates() -> None:
+    """Landfall (an ability word before a trigger) is the event `landfall`; Changeling a
+    card field (CR 702.73a); "Activate only once each turn" a flag of the ability (602.5b)."""
+    lynx = compiled(
+        "Landfall — Whenever a land you control enters, this creature gets +2/+2 until end "
+        "of turn.",
+        "Creature — Cat",
+        "{W}",
+        power="0",
+        toughness="1",
+    )
+    assert lynx.ok and lynx.entry["abilities"] == [
+        {
+            "triggered": {
+                "event": "landfall",
+                "effects": [{"pump": {"what": "self", "power": 2, "toughness": 2}}],
+            }
+        }
+    ]
+    changeling = compiled(
+        "Changeling (This card is every creature type.)\nFlying",
+        "Creature — Shapeshifter",
+        "{2}{W}",
+        power="2",
+        toughness="2",
+    )
+    assert changeling.ok and changeling.entry["changeling"] is True
+    assert changeling.entry["keywords"] == ["flying"]
+    wolf = compiled(
+        "{1}{G}: This creature gets +2/+2 until end of turn. Activate only once each turn.",
+        "Creature — Wolf",
+        "{1}{G}",
+        power="2",
+        toughness="2",
+    )
+    assert wolf.ok and wolf.entry["abilities"] == [
+        {
+            "activated": {
+                "cost": "{1}{G}",
+                "effects": [{"pump": {"what": "self", "power": 2, "toughness": 2}}],
+                "once_each_turn": True,
+            }
+        }
+    ]
 
 
 def test_a_new_token_gets_an_entry_and_a_known_token_its_name() -> None:

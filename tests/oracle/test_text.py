@@ -99,7 +99,7 @@ def test_every_core_card_renders_to_its_oracle_text(core: CardSet) -> None:
 
 
 def test_every_pauper_card_renders_to_its_oracle_text(pauper: CardSet) -> None:
-    assert len(pauper.cards) == 61
+    assert len(pauper.cards) == 65
     differ = {
         name: (expected(card), oracle_text(card, pauper.tokens))
         for name, card in pauper.cards.items()
@@ -220,6 +220,14 @@ def test_the_pauper_templates(pauper: CardSet) -> None:
     assert text("Burst Lightning") == (
         "Kicker {4}\nBurst Lightning deals 2 damage to any target. If this spell was kicked, it "
         "deals 4 damage instead."
+    )
+    assert text("Avian Changeling") == "Changeling\nFlying"  # a line of its own, first
+    assert text("Drake Hatchling") == (
+        "Flying\n{U}: This creature gets +1/+0 until end of turn. Activate only once each turn."
+    )
+    assert text("Plated Geopede") == (
+        "First strike\nLandfall — Whenever a land you control enters, this creature gets +2/+2 "
+        "until end of turn."
     )
     assert text("Kor Sanctifiers") == (
         "Kicker {W}\nWhen this creature enters, if it was kicked, destroy target artifact or "
