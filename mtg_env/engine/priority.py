@@ -365,8 +365,8 @@ class Priority(Stack):
     def _begin_activate(self, p: int, cid: int, idx: int) -> None:
         """CR 602.2: announce, choose targets, pay costs; the ability goes on the stack."""
         ab = activated_at(self.chars(cid), idx)
-        if ab.once_each_turn:
-            perm = self.perm[cid]
+        perm = self.perm.get(cid) if ab.once_each_turn else None
+        if perm is not None:  # (from the hand it is no permanent: the card leaves as a cost)
             perm.used = {**(perm.used or {}), idx: self.turn}  # 602.5b: as it is activated
         item = StackItem.new(self._new_oid(), ABILITY, cid, self.oid[cid], p, ab, idx)
         self.k.append((F_ACT_DONE,))

@@ -120,6 +120,10 @@ def _count_of(n: Any, noun: str, plural: str | None = None) -> str:
     return f"{_number(n)} {plural or noun + 's'}"
 
 
+def _counters(kind: str, n: int) -> str:
+    return f"a {kind} counter" if n == 1 else f"{_number(n)} {kind} counters"
+
+
 def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou8" else "a"
 
@@ -264,11 +268,11 @@ class _Card:
             # After the keywords, before the other abilities: a land's first line.
             out.append(f"{_cap(self.self_word)} enters tapped.")
         for kind, n in c.enters_with:
-            counters = f"a {kind} counter" if n == 1 else f"{_number(n)} {kind} counters"
-            out.append(f"{_cap(self.self_word)} enters with {counters} on it.")
+            out.append(f"{_cap(self.self_word)} enters with {_counters(kind, n)} on it.")
         for kind, n in c.kicked_enters_with:
-            counters = f"a {kind} counter" if n == 1 else f"{_number(n)} {kind} counters"
-            out.append(f"If {self.self_word} was kicked, it enters with {counters} on it.")
+            out.append(
+                f"If {self.self_word} was kicked, it enters with {_counters(kind, n)} on it."
+            )
         rest: list[str] = []
         cycling: list[str] = []
         for a in c.abilities:
@@ -636,7 +640,9 @@ class _Ability:
                 said = f"it deals {then[0].args['amount']} damage"
             else:
                 said = " ".join(t for t, _ in self._plain_sentences(then, False))[:-1]
-            text = f"If this spell was kicked, {said}{' instead' if other else ''}."
+            # A permanent's ability asks of the permanent the kicked spell became.
+            me = "this spell" if self.card.is_spell else self.card.self_word
+            text = f"If {me} was kicked, {said}{' instead' if other else ''}."
             out.append((text if out or cap_first else text[:1].lower() + text[1:], False))
         if run or not out:
             out += self._plain_sentences(run, cap_first and not out)

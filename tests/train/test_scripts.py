@@ -284,7 +284,7 @@ def test_train_ppo_slot_head_smoke(tmp_path: Path) -> None:
 def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
     """Stage 2 of the recipe: new PPO settings on a trained policy's weights (no behaviour
     cloning); a network that does not match the weights is a clear error."""
-    from policy_files import default_uses_race_features, write_policy_like_default
+    from policy_files import default_uses_race_features
 
     from agents.policy import DEFAULT as init
 
@@ -300,7 +300,24 @@ def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
     )
     assert f"initialised the policy from {init}" in stdout
     assert "behaviour cloning" not in stdout
-    # A policy trained without the race summary starts a run that has it (widened).
+    bad = tmp_path / "flat.yaml"
+    bad.write_text(f"head: flat\ninit_from: {init}\n")
+    r = subprocess.run(
+        [sys.executable, "scripts/train_ppo.py", "--config", str(bad), "--smoke"]
+        + ["--out", str(tmp_path / "bad"), "--no-progress"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode != 0 and "does not match" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.long  # a third training run (8 s); make test-all runs it
+def test_train_ppo_init_from_a_policy_without_the_race_summary_widens_it(tmp_path: Path) -> None:
+    """A policy trained without the race summary starts a run that has it (widened)."""
+    from policy_files import write_policy_like_default
+
     plain = write_policy_like_default(tmp_path / "plain.safetensors", race_features=False)
     race = tmp_path / "race.yaml"
     race.write_text(
@@ -315,17 +332,6 @@ def test_train_ppo_init_from_a_trained_policy(tmp_path: Path) -> None:
 
     fe = load_model(tmp_path / "r" / "policy.safetensors").features_extractor
     assert fe.race_features
-    bad = tmp_path / "flat.yaml"
-    bad.write_text(f"head: flat\ninit_from: {init}\n")
-    r = subprocess.run(
-        [sys.executable, "scripts/train_ppo.py", "--config", str(bad), "--smoke"]
-        + ["--out", str(tmp_path / "bad"), "--no-progress"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert r.returncode != 0 and "does not match" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_export_policy_from_checkpoint(ppo_smoke: Path, tmp_path: Path) -> None:
