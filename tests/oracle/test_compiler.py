@@ -319,16 +319,16 @@ def test_kicker_templates() -> None:
     assert not plain.ok and "only a card with kicker" in str(plain.problems[0])
 
 
+def creature(text: str) -> Any:
+    """`text` on a 2/2 creature."""
+    return compiled(text, "Creature — Shapeshifter", "{2}{G}", power="2", toughness="2")
+
+
 def test_landfall_changeling_and_once_each_turn_templates() -> None:
     """Landfall (an ability word before a trigger) is the event `landfall`; Changeling a
     card field (CR 702.73a); "Activate only once each turn" a flag of the ability (602.5b)."""
-    lynx = compiled(
-        "Landfall — Whenever a land you control enters, this creature gets +2/+2 until end "
-        "of turn.",
-        "Creature — Cat",
-        "{W}",
-        power="0",
-        toughness="1",
+    lynx = creature(
+        "Landfall — Whenever a land you control enters, this creature gets +2/+2 until end of turn."
     )
     assert lynx.ok and lynx.entry["abilities"] == [
         {
@@ -338,21 +338,11 @@ def test_landfall_changeling_and_once_each_turn_templates() -> None:
             }
         }
     ]
-    changeling = compiled(
-        "Changeling (This card is every creature type.)\nFlying",
-        "Creature — Shapeshifter",
-        "{2}{W}",
-        power="2",
-        toughness="2",
-    )
+    changeling = creature("Changeling (This card is every creature type.)\nFlying")
     assert changeling.ok and changeling.entry["changeling"] is True
     assert changeling.entry["keywords"] == ["flying"]
-    wolf = compiled(
-        "{1}{G}: This creature gets +2/+2 until end of turn. Activate only once each turn.",
-        "Creature — Wolf",
-        "{1}{G}",
-        power="2",
-        toughness="2",
+    wolf = creature(
+        "{1}{G}: This creature gets +2/+2 until end of turn. Activate only once each turn."
     )
     assert wolf.ok and wolf.entry["abilities"] == [
         {
