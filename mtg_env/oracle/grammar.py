@@ -325,6 +325,8 @@ class Kicked:
 
     effects: list[Any]
     instead: bool
+    # "It deals N damage instead": the amount, to what the sentence before damaged.
+    damage: int | str | None = None
 
 
 def _num(tok: Any) -> int | str:
@@ -519,11 +521,11 @@ class ToData(Transformer[Any, Any]):
             else:
                 before = out.pop()
                 effects = s.effects
-                if effects[0] == {"damage": None}:  # "it deals N damage instead"
+                if s.damage is not None:
                     hit = [op["damage"] for op in before if "damage" in op]
                     if len(hit) != 1:
                         raise Unsupported("damage 'instead' of no one damage")
-                    effects = [{"damage": {**hit[0], "amount": effects[1]}}]
+                    effects = [{"damage": {**hit[0], "amount": s.damage}}]
                 out.append([{"kicked": {"effects": effects, "otherwise": before}}])
         return [op for s in out for op in s]
 
@@ -548,7 +550,7 @@ class ToData(Transformer[Any, Any]):
 
     def kicked_damage_instead(self, _source: Any, n: Any) -> Kicked:
         # The damage's recipient is the sentence before's (`sentences` fills it in).
-        return Kicked([{"damage": None}, _num(n)], True)
+        return Kicked([], True, _num(n))
 
     def clauses(self, *cs: Any) -> list[Any]:
         return self.sentence(*cs)
