@@ -3,6 +3,11 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The tests start hundreds of Python processes (xdist workers, the console scripts run as
+# users run them): with bytecode caching off (PYTHONDONTWRITEBYTECODE, which some container
+# images set) each one compiles the project's modules again and pytest rewrites every test
+# file again in each worker. The caches go to the tree's __pycache__ folders (git-ignored).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: install test test-all test-lowest test-browser screenshot lint docs demo bench regen clean
 
@@ -37,9 +42,13 @@ docs: install
 # exists), then the engine suite again on the pure-Python engine (docs/compiling.md); the
 # layout checks read the source, whatever engine runs, so only the one that imports the
 # engine's classes runs again; the observation encoders are checked on the pure engine by the
-# identity digests (every observation and mask of the recorded games).
+# identity digests (every observation and mask of the recorded games). Of test_compiled.py only
+# what reads the running engine: the rest starts its own processes whatever engine runs here
+# (the compiled-vs-pure hash traces run both), so the first pass has run it.
 PURE_SUITE := tests/scenarios tests/tools/test_golden_perft.py \
-	tests/env/test_identity.py tests/engine/test_engine_api.py tests/engine/test_compiled.py tests/engine/test_state_fields.py \
+	tests/env/test_identity.py tests/engine/test_engine_api.py tests/engine/test_state_fields.py \
+	"tests/engine/test_compiled.py::test_the_engine_runs_compiled_unless_asked_for_pure_python" \
+	"tests/engine/test_compiled.py::test_an_effect_made_from_interpreted_code_has_its_fields" \
 	"tests/test_layout.py::test_game_implements_every_member_of_gamelike" tests/engine/test_format_hooks.py tests/engine/test_formats.py tests/engine/test_layers_api.py \
 	tests/engine/test_combat_legality.py tests/engine/test_rng.py
 

@@ -7,8 +7,11 @@ take the game as."""
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -53,18 +56,19 @@ def _targets(module: str, node: ast.ImportFrom | ast.Import) -> set[str]:
     return out
 
 
-def import_graph() -> dict[str, set[str]]:
+@functools.cache  # read once: the layer checks below each read the whole graph
+def import_graph() -> Mapping[str, frozenset[str]]:
     graph = {}
     for name, path in MODULES.items():
         edges: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import | ast.ImportFrom):
                 edges |= _targets(name, node)
-        graph[name] = edges - {name}
-    return graph
+        graph[name] = frozenset(edges - {name})
+    return MappingProxyType(graph)
 
 
-def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+def circles(graph: Mapping[str, frozenset[str]]) -> list[list[str]]:
     """Strongly connected components with more than one module (Tarjan)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}

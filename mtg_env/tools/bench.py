@@ -350,10 +350,13 @@ def _ppo_settings() -> dict[str, Any]:
     return _config_settings("ppo_default.yaml", _PPO_DEFAULTS)
 
 
-def bench_ppo(fmt: str, rollouts: int = 10) -> dict[str, float]:
+def bench_ppo(
+    fmt: str, rollouts: int = 10, *, n_envs: int | None = None, n_steps: int | None = None
+) -> dict[str, float]:
     """MaskablePPO with the default config's vector env and network; the env's share is
     the time spent inside `SelfPlayEnv.step`/`reset` (opponent moves included), with the
-    opponent agent's own decision time also reported apart."""
+    opponent agent's own decision time also reported apart. `n_envs` and `n_steps` replace
+    the config's (a smaller rollout, for a quick check of the figures' shape)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -364,6 +367,8 @@ def bench_ppo(fmt: str, rollouts: int = 10) -> dict[str, float]:
     from ..nets import EntityExtractor, SlotPolicy
 
     cfg = _ppo_settings()
+    cfg["n_envs"] = n_envs or cfg["n_envs"]
+    cfg["n_steps"] = n_steps or cfg["n_steps"]
     spent = [0.0]
 
     class Timed(SelfPlayEnv):
@@ -402,7 +407,7 @@ def bench_ppo(fmt: str, rollouts: int = 10) -> dict[str, float]:
         SlotPolicy,
         venv,
         n_steps=cfg["n_steps"],
-        batch_size=cfg["batch_size"],
+        batch_size=min(cfg["batch_size"], cfg["n_steps"] * cfg["n_envs"]),
         n_epochs=cfg["n_epochs"],
         device="cpu",
         seed=0,

@@ -326,6 +326,11 @@ def test_compare_uses_the_shared_games_and_refuses_other_schedules(tmp_path: Pat
         compare(fa, fc)
     assert "different schedules" in str(e.value) and "seed" in str(e.value)
     assert "\n" not in str(e.value)
+    # An anchor pinned at another rating (spellbench host --b-rating) is another schedule.
+    pinned = [{"spec": "random", "rating": 1100.0, "file": None}]
+    fd = _result(tmp_path / "d.json", "D", [0, 0, 1, 0], anchors=pinned)
+    with pytest.raises(EvaluateError, match=r"different schedules \(anchors"):
+        compare(fa, fd)
     (tmp_path / "bad.json").write_text("{}")
     with pytest.raises(EvaluateError, match="not an evaluation results file"):
         compare(fa, tmp_path / "bad.json")
