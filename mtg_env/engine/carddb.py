@@ -308,6 +308,8 @@ class CardModel(_Strict):
     kicker: str | None = None
     # Changeling (CR 702.73a): every creature type, in every zone.
     changeling: bool = False
+    # Echo (CR 702.30a) and its cost, a mana cost ("{1}{R}"): its upkeep trigger.
+    echo: str | None = None
     kicked_enters_with: dict[Literal["+1/+1", "-1/-1"], Annotated[int, Field(ge=1, le=100)]] = {}
     text: str = ""
 
@@ -325,6 +327,13 @@ class CardModel(_Strict):
     def _ward(cls, v: str | None) -> str | None:
         if v is not None and not parse_mana_cost(v):
             raise ValueError(f"ward costs some mana, not {v!r}")
+        return v
+
+    @field_validator("echo")
+    @classmethod
+    def _echo(cls, v: str | None) -> str | None:
+        if v is not None and (not parse_mana_cost(v) or parse_mana_cost(v).x):
+            raise ValueError(f"an echo cost is some mana without X, not {v!r}")
         return v
 
     @field_validator("kicker")
@@ -566,6 +575,18 @@ def ward_ability(cost: str) -> TriggeredAbility:
     )
 
 
+def echo_ability(cost: str) -> TriggeredAbility:
+    """Echo [cost] (CR 702.30a): "At the beginning of your upkeep, if this permanent came
+    under your control since the beginning of your last upkeep, sacrifice it unless you pay
+    [cost]" (the condition: `Turn._echo_upkeep`)."""
+    return TriggeredAbility(
+        "upkeep",
+        condition=("echo",),
+        effects=(Op("sacrifice_unless_pay", {"cost": cost}),),
+        text=f"Echo {cost}",
+    )
+
+
 def _from_hand(abilities: tuple[Any, ...]) -> tuple[int, ...]:
     """The indexes of the activated abilities whose cost discards the card, numbered as
     `objects.activated_at` numbers them (mana and activated abilities, in text order)."""
@@ -596,8 +617,10 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
             m.text,
             modes,
         )
-    abilities = tuple(compile_ability(a) for a in m.abilities) + (
-        (ward_ability(m.ward),) if m.ward is not None else ()
+    abilities = (
+        tuple(compile_ability(a) for a in m.abilities)
+        + ((ward_ability(m.ward),) if m.ward is not None else ())
+        + ((echo_ability(m.echo),) if m.echo is not None else ())
     )
     return CardDef(
         name=m.name,

@@ -103,6 +103,10 @@ class Perm:
         "shields",  # regeneration shields (CR 701.15a), used or gone at cleanup (514.2)
         "kicked",  # it was a kicked spell (CR 702.33d): its "if it was kicked" abilities
         "used",  # ability index -> the turn it was last activated ("only once each turn")
+        # Echo (CR 702.30a): the clock as its controller's most recent upkeep began, and the
+        # turn whose upkeep found it come under their control since the one before (-1: none).
+        "upkeep_clock",
+        "echo_turn",
     )
 
     # No initialiser: `Perm()` is the cheapest way to make an instance, in plain Python and
@@ -123,6 +127,8 @@ class Perm:
     shields: int
     kicked: bool
     used: dict[int, int] | None
+    upkeep_clock: int
+    echo_turn: int
 
     @staticmethod
     def new(cid: int, oid: int, controller: int, timestamp: int, clock: int) -> Perm:
@@ -143,6 +149,8 @@ class Perm:
         p.shields = 0
         p.kicked = False
         p.used = None
+        p.upkeep_clock = -1
+        p.echo_turn = -1
         return p
 
     def copy(self) -> Perm:
@@ -163,6 +171,8 @@ class Perm:
         p.shields = self.shields
         p.kicked = self.kicked
         p.used = dict(self.used) if self.used else None
+        p.upkeep_clock = self.upkeep_clock
+        p.echo_turn = self.echo_turn
         return p
 
     def state(self) -> tuple:
@@ -185,6 +195,7 @@ class Perm:
             ((self.shields,) if self.shields else ())
             + (("kicked",) if self.kicked else ())
             + ((tuple(sorted(self.used.items())),) if self.used else ())
+            + ((self.upkeep_clock, self.echo_turn) if self.upkeep_clock >= 0 else ())
         )
 
 

@@ -279,4 +279,6 @@ class Stack(Targeting):
                 return False
             if cond == "kicked" and not p.kicked:
                 return False
+            if cond == "echo" and p.echo_turn != self.turn:
+                return False
         return True

@@ -205,6 +205,14 @@ class Turn(Priority):
             self._dirty = True
         self.fog_turn = -1
 
+    def _echo_upkeep(self, cid: int) -> None:
+        """Echo (CR 702.30a) asks whether the permanent came under its controller's control
+        since the beginning of their last upkeep: as this upkeep begins, note the answer
+        (for the trigger and its recheck on resolution, 603.4) and this upkeep's clock."""
+        p = self.perm[cid]
+        p.echo_turn = self.turn if p.control_since >= p.upkeep_clock else -1
+        p.upkeep_clock = self.clock  # what comes under control from now on is later
+
     def _step_triggers(self, event: str) -> None:
         a = self.active
         for cid in self._derived().triggered:
@@ -218,6 +226,8 @@ class Turn(Priority):
                 if ab.whose == "you":
                     if ch.controller != a:
                         continue
+                    if "echo" in ab.condition:
+                        self._echo_upkeep(cid)
                 elif ab.whose == "enchanted_controller":
                     t = self.perm[cid].attached
                     if t < 0 or self.zone[t] != BATTLEFIELD or self.chars(t).controller != a:

@@ -163,6 +163,9 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"cycling ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"cycling": m.group(1).upper()}
+    m = re.fullmatch(r"echo ((?:\{[0-9wubrg/]+\})+)", low)
+    if m:
+        return [], {"echo": m.group(1).upper()}  # 702.30a; "Echo—Discard a card" is not one
     m = re.fullmatch(r"kicker ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"kicker": m.group(1).upper()}  # 702.33a; "and/or" (two) is not one

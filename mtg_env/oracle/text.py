@@ -281,6 +281,9 @@ class _Card:
             if _is_ward(a):
                 assert isinstance(a, TriggeredAbility)
                 out.append(f"Ward {a.effects[0].args['cost']}")
+            elif _is_echo(a):
+                assert isinstance(a, TriggeredAbility)
+                out.append(f"Echo {a.effects[0].args['cost']}")
             elif isinstance(a, ActivatedAbility) and _is_cycling(a):
                 # Played from the hand, Cycling closes the text (after a spell's effects).
                 cycling.append(f"Cycling {_mana(a.cost.mana)}")
@@ -412,6 +415,18 @@ def _is_ward(a: Any) -> bool:
         and len(a.effects) == 1
         and a.effects[0].name == "counter_unless_pay"
         and "what" not in a.effects[0].args
+    )
+
+
+def _is_echo(a: Any) -> bool:
+    """Echo (CR 702.30a): at your upkeep, if it came under your control since your last
+    one, sacrifice it unless you pay the cost."""
+    return (
+        isinstance(a, TriggeredAbility)
+        and a.event == "upkeep"
+        and a.condition == ("echo",)
+        and len(a.effects) == 1
+        and a.effects[0].name == "sacrifice_unless_pay"
     )
 
 
