@@ -79,8 +79,18 @@ class FilterModel(_Strict):
     # "Target attacking or blocking creature" (a target's filter only: combat is known
     # where targets are chosen and checked).
     in_combat: bool = False
+    # "Target tapped creature", "target untapped creature" (a target's filter only).
+    tapped: bool = False
+    untapped: bool = False
+    # "with power N or greater / N or less", inclusive.
+    min_power: int | None = Field(default=None, ge=0, le=1000)
+    max_power: int | None = Field(default=None, ge=0, le=1000)
 
     _fkw = field_validator("keywords")(_check_keywords)
+
+    def model_post_init(self, __context: Any) -> None:
+        if self.tapped and self.untapped:
+            raise ValueError("a filter asks for tapped or untapped, not both")
 
 
 TARGET_KINDS = Literal[
@@ -451,6 +461,10 @@ def compile_filter(f: FilterModel) -> Filter:
         max_mana_value=-1 if f.max_mana_value is None else f.max_mana_value,
         keywords=frozenset(f.keywords),
         in_combat=f.in_combat,
+        tapped=f.tapped,
+        untapped=f.untapped,
+        min_power=-1 if f.min_power is None else f.min_power,
+        max_power=-1 if f.max_power is None else f.max_power,
     )
 
 

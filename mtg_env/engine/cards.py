@@ -178,6 +178,12 @@ class Filter(Frozen):
     keywords: frozenset[str] = frozenset()  # any of ("creature with flying")
     # "attacking or blocking creature": read by targeting, where combat is known.
     in_combat: bool = False
+    # "tapped creature" / "untapped creature": a status (CR 110.5), read by targeting too.
+    tapped: bool = False
+    untapped: bool = False
+    # "with power N or greater / N or less", inclusive; -1: no bound.
+    min_power: int = -1
+    max_power: int = -1
 
     def words(self) -> tuple[int, frozenset[str]]:
         return self.colors | self.not_colors, self.subtypes | self.not_subtypes

@@ -89,6 +89,10 @@ def matches(f: Filter, ch: Chars, cid: int, source: int, you: int, owner: int) -
         return False
     if f.keywords and not f.keywords & ch.keywords:
         return False
+    if f.min_power >= 0 or f.max_power >= 0:
+        pw = ch.power  # None: not a creature, which has no power (CR 208.1)
+        if pw is None or pw < f.min_power or (f.max_power >= 0 and pw > f.max_power):
+            return False
     return not (f.other and cid == source)
 
 

@@ -123,8 +123,13 @@ class Targeting(StateBasedActions):
         # control.
         if ch.controller != you and "hexproof" in ch.keywords:
             return False
-        if spec.filter.in_combat and cid not in self.attackers and cid not in self.blockers:
+        f = spec.filter
+        if f.in_combat and cid not in self.attackers and cid not in self.blockers:
             return False
+        if f.tapped or f.untapped:
+            p = self.perm.get(cid)
+            if p is None or p.tapped != f.tapped:
+                return False
         return matches(spec.filter, ch, cid, src, you, self.owner[cid])
 
     def _spell_ok(self, spec: TargetSpec, it: StackItem, src: int, you: int) -> bool:

@@ -177,8 +177,10 @@ group: (adjective ","?)* noun_plural controlled?
 it_ref: "it" | "that" "creature" | "that" "permanent"
 target: "target" tfilter
 tfilter: (adjective ","?)* noun ("or" noun)* post*
-?post: controlled | from_graveyard | other_than | that_is | mana_value | with_keywords
+?post: controlled | from_graveyard | other_than | that_is | mana_value | power_bound | with_keywords
 with_keywords: "with" keywords
+power_bound: "with" "power" NUMBER "or" "less" -> power_at_most
+    | "with" "power" NUMBER "or" "greater" -> power_at_least
 mana_value: "with" "mana" "value" NUMBER "or" "less" -> mv_at_most
     | "with" "mana" "value" NUMBER "or" "greater" -> mv_at_least
 controlled: "you" "control" -> ctl_you
@@ -191,6 +193,8 @@ other_than: "other" "than" "~"
 that_is: "that's" COLOR "or" COLOR
 adjective: COLOR -> adj_color
     | "attacking" "or" "blocking" -> adj_in_combat
+    | "tapped" -> adj_tapped
+    | "untapped" -> adj_untapped
     | "non" COLOR -> adj_not_color
     | NONWORD -> adj_not
     | "legendary" -> adj_legendary
@@ -410,6 +414,9 @@ class ToData(Transformer[Any, Any]):
         if kind not in ("creature", "land", "permanent"):
             # The engine attaches Auras to permanents only (no Curses on players).
             raise Unsupported(f"an Aura that enchants a {kind}")
+        if isinstance(spec, dict) and (spec.get("tapped") or spec.get("untapped")):
+            # What an Aura may stay attached to is checked by characteristics (303.4d).
+            raise Unsupported("an Aura that enchants a tapped or untapped permanent")
         return spec
 
     def mana(self, out: list[str], dmg: Any = None) -> dict[str, Any]:
@@ -819,7 +826,13 @@ class ToData(Transformer[Any, Any]):
         return "other"
 
     def group(self, *parts: Any) -> dict[str, Any]:
-        return _merge_filters(parts)
+        f = _merge_filters(parts)
+        # Status and combat are read where a target is chosen; a group ("tapped creatures",
+        # "attacking or blocking creatures") matches by characteristics only.
+        for key in ("tapped", "untapped", "in_combat"):
+            if key in f:
+                raise Unsupported(f"a group of {key.replace('_', ' ')} permanents")
+        return f
 
     def group_subtype(self, tok: Token, ctl: Any = None) -> dict[str, Any]:
         return {"subtypes": [singular(str(tok), self.known)], **(ctl or {})}
@@ -873,6 +886,18 @@ class ToData(Transformer[Any, Any]):
 
     def adj_in_combat(self) -> dict[str, Any]:
         return {"in_combat": True}
+
+    def adj_tapped(self) -> dict[str, Any]:
+        return {"tapped": True}
+
+    def adj_untapped(self) -> dict[str, Any]:
+        return {"untapped": True}
+
+    def power_at_most(self, n: Token) -> dict[str, Any]:
+        return {"max_power": int(n)}
+
+    def power_at_least(self, n: Token) -> dict[str, Any]:
+        return {"min_power": int(n)}
 
     def mv_at_most(self, n: Token) -> dict[str, Any]:
         return {"max_mana_value": int(n)}

@@ -552,6 +552,10 @@ class _Ability:
             adj += _color_words(f.colors)
         if not f.not_colors:
             adj += ["non" + w for w in _type_words(f.not_types)]
+        if f.tapped:
+            adj.append("tapped")
+        if f.untapped:
+            adj.append("untapped")
         if f.in_combat:
             adj.append("attacking or blocking")
         adj += [f"non-{s}" for s in sorted(f.not_subtypes)]
@@ -578,6 +582,10 @@ class _Ability:
             phrase += " you don't control" if mine else " an opponent controls"
         if kind == "graveyard_card":
             phrase += " from your graveyard" if f.owner == "you" else " from a graveyard"
+        if f.min_power >= 0:
+            phrase += f" with power {f.min_power} or greater"
+        if f.max_power >= 0:
+            phrase += f" with power {f.max_power} or less"
         if f.keywords:
             phrase += " with " + _keyword_list(f.keywords)
         if f.other:

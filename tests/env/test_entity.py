@@ -260,7 +260,7 @@ def _v1_digest() -> str:
 # when the object table gained `keywords3` (ward had no bit: entity env v1), and when the
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only).
-V1_DIGEST = "7ff158fd1e5c360832c1f5698e9eef698ab538e227562448540737ccfaad1bf3"
+V1_DIGEST = "fae6ca228b8ade5ca0d61217149a960b05a7e966a1641567ad9c80a028f1c8e6"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
