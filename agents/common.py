@@ -28,6 +28,8 @@ KW_VALUE = {
     "trample": 0.5,
     "vigilance": 0.5,
     "menace": 0.7,
+    "shadow": 1.2,
+    "horsemanship": 1.2,
     "reach": 0.3,
     "haste": 0.3,
     "islandwalk": 0.7,

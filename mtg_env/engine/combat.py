@@ -156,6 +156,20 @@ def block_problem(g: GameLike, b: int, a: int) -> str | None:
             f"{ach.name} has flying and can be blocked only by creatures with flying or "
             "reach (CR 702.9b, 702.17b)"
         )
+    bkw = bch.keywords
+    if ("shadow" in akw) != ("shadow" in bkw):
+        # 702.28b: shadow blocks and is blocked only by shadow.
+        if "shadow" in akw:
+            return (
+                f"{ach.name} has shadow and can be blocked only by creatures with shadow "
+                "(CR 702.28b)"
+            )
+        return f"{bch.name} has shadow and can block only creatures with shadow (CR 702.28b)"
+    if "horsemanship" in akw and "horsemanship" not in bkw:
+        return (
+            f"{ach.name} has horsemanship and can be blocked only by creatures with "
+            "horsemanship (CR 702.31b)"
+        )
     for kw in akw:
         land_type = _LANDWALK.get(kw)
         if land_type and _controls_land_type(g, defender, land_type):

@@ -40,7 +40,8 @@ _FIRST_KEYWORDS = frozenset(
 # whose cards use none of the new keywords is what it was before they existed.
 # "ward" (CR 702.21) has a cost: a card writes it `ward: "{N}"`, which gives the card the
 # keyword (this feature) and its triggered ability.
-_ADDED_KEYWORDS = ("hexproof", "indestructible", "ward")
+# Shadow (702.28) and horsemanship (702.31) are evasion, read where blocks are checked.
+_ADDED_KEYWORDS = ("hexproof", "indestructible", "ward", "shadow", "horsemanship")
 KEYWORD_ORDER: tuple[str, ...] = tuple(sorted(_FIRST_KEYWORDS)) + _ADDED_KEYWORDS
 KEYWORDS = frozenset(KEYWORD_ORDER)
 FIRST_KEYWORDS = _FIRST_KEYWORDS
