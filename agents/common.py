@@ -30,6 +30,7 @@ KW_VALUE = {
     "menace": 0.7,
     "shadow": 1.2,
     "horsemanship": 1.2,
+    "exalted": 0.3,
     "reach": 0.3,
     "haste": 0.3,
     "islandwalk": 0.7,

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
@@ -601,6 +601,17 @@ def echo_ability(cost: str) -> TriggeredAbility:
     )
 
 
+# Exalted (CR 702.83a): "Whenever a creature you control attacks alone, that creature gets
+# +1/+1 until end of turn", the ability the keyword gives its card.
+EXALTED: Final = TriggeredAbility(
+    "attacks_alone",
+    effects=(
+        Op("pump", {"what": "that_object", "power": 1, "toughness": 1, "duration": "end_of_turn"}),
+    ),
+    text="Exalted",
+)
+
+
 def _from_hand(abilities: tuple[Any, ...]) -> tuple[int, ...]:
     """The indexes of the activated abilities whose cost discards the card, numbered as
     `objects.activated_at` numbers them (mana and activated abilities, in text order)."""
@@ -635,6 +646,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         tuple(compile_ability(a) for a in m.abilities)
         + ((ward_ability(m.ward),) if m.ward is not None else ())
         + ((echo_ability(m.echo),) if m.echo is not None else ())
+        + ((EXALTED,) if "exalted" in m.keywords else ())
     )
     return CardDef(
         name=m.name,
@@ -767,7 +779,8 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     every = (*cards.values(), *tokens.values())
     cast = any(_has_event(c, "cast_noncreature") for c in every)
     landfall = any(_has_event(c, "landfall") for c in every)
-    return CardSet(set_name, cards, tokens, path, face_down, layout, cast, landfall)
+    alone = any(_has_event(c, "attacks_alone") for c in every)
+    return CardSet(set_name, cards, tokens, path, face_down, layout, cast, landfall, alone)
 
 
 def _has_event(c: CardDef, event: str) -> bool:

@@ -459,6 +459,8 @@ class CardSet(Frozen):
     # The same for landfall ("whenever a land you control enters"): only then does a land
     # entering look for one.
     landfall_triggers: bool = False
+    # The same for "whenever a creature you control attacks alone" (exalted).
+    alone_triggers: bool = False
 
     def get(self, name: str) -> CardDef:
         try:

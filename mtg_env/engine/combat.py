@@ -123,6 +123,13 @@ def answer_attackers(g: GameLike, a: Action) -> None:
             g._log("attack", cid, g.attackers[cid])
         for cid in g.attackers:
             g._fire("attacks", cid)  # 508.1m: once the attackers are declared
+        if len(g.attackers) == 1 and g.cardset.alone_triggers:
+            # 702.83a (exalted): "whenever a creature you control attacks alone".
+            for lone in g.attackers:
+                info = {"object": (lone, g.oid[lone])}
+                for cid in list(g.battlefield):
+                    if g.chars(cid).controller == g.active:
+                        g._fire("attacks_alone", cid, info)
         return
     g.attackers[a.obj] = a.arg
     g._set_decision(D_ATTACKERS, g.active, -1, "declare attackers (one at a time, then done)")

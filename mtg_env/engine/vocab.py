@@ -41,7 +41,8 @@ _FIRST_KEYWORDS = frozenset(
 # "ward" (CR 702.21) has a cost: a card writes it `ward: "{N}"`, which gives the card the
 # keyword (this feature) and its triggered ability.
 # Shadow (702.28) and horsemanship (702.31) are evasion, read where blocks are checked.
-_ADDED_KEYWORDS = ("hexproof", "indestructible", "ward", "shadow", "horsemanship")
+# "exalted" (702.83a) is a keyword that gives its card a triggered ability (`attacks_alone`).
+_ADDED_KEYWORDS = ("hexproof", "indestructible", "ward", "shadow", "horsemanship", "exalted")
 KEYWORD_ORDER: tuple[str, ...] = tuple(sorted(_FIRST_KEYWORDS)) + _ADDED_KEYWORDS
 KEYWORDS = frozenset(KEYWORD_ORDER)
 FIRST_KEYWORDS = _FIRST_KEYWORDS
@@ -88,6 +89,7 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
             "Whenever you cast a noncreature spell",
         ),
         EventDef("landfall", "603.2", "Whenever a land you control enters"),
+        EventDef("attacks_alone", "702.83a", "Whenever a creature you control attacks alone"),
         EventDef(
             "targeted_by_opponent",
             "702.21a",

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..engine.carddb import EXALTED
 from ..engine.cards import (
     HYBRID_SYMBOLS,
     ActivatedAbility,
@@ -260,8 +261,12 @@ class _Card:
             kws.discard("flash")
         if c.enchant is not None:
             out.append("Enchant " + _Ability(self, ()).target_phrase(c.enchant))
+        # Keywords that Oracle prints with reminder text each have a line of their own.
+        own_line = [k for k in _sorted_keywords(kws) if k in _OWN_LINE_KEYWORDS]
+        kws -= set(own_line)
         if kws:
             out.append(_cap(self._keyword_line(kws)))
+        out += [_cap(k) for k in own_line]
         if any(_is_prowess(a) for a in c.abilities):
             out.append("Prowess")  # a keyword with reminder text: a line of its own
         if c.enters_tapped:
@@ -276,8 +281,8 @@ class _Card:
         rest: list[str] = []
         cycling: list[str] = []
         for a in c.abilities:
-            if _is_prowess(a):
-                continue
+            if _is_prowess(a) or _is_exalted(a):
+                continue  # exalted: the keyword says it
             if _is_ward(a):
                 assert isinstance(a, TriggeredAbility)
                 out.append(f"Ward {a.effects[0].args['cost']}")
@@ -418,6 +423,21 @@ def _is_ward(a: Any) -> bool:
     )
 
 
+# Keywords that Oracle prints each on a line of its own, with their reminder text.
+_OWN_LINE_KEYWORDS: Final = frozenset({"shadow", "horsemanship", "exalted"})
+
+
+def _is_exalted(a: Any) -> bool:
+    """The ability the keyword exalted gives (CR 702.83a), whatever its stored text."""
+    return (
+        isinstance(a, TriggeredAbility)
+        and a.event == EXALTED.event
+        and not a.condition
+        and not a.targets
+        and a.effects == EXALTED.effects
+    )
+
+
 def _is_echo(a: Any) -> bool:
     """Echo (CR 702.30a): at your upkeep, if it came under your control since your last
     one, sacrifice it unless you pay the cost."""
@@ -523,6 +543,7 @@ class _Ability:
             ),
             "cast_noncreature": "Whenever you cast a noncreature spell",
             "landfall": "Landfall — Whenever a land you control enters",
+            "attacks_alone": "Whenever a creature you control attacks alone",
             "upkeep": f"At the beginning of {whose} upkeep",
             "end_step": f"At the beginning of {whose} end step",
         }[a.event]

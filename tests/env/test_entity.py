@@ -260,7 +260,7 @@ def _v1_digest() -> str:
 # when the object table gained `keywords3` (ward had no bit: entity env v1), and when the
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only).
-V1_DIGEST = "e932d010e0748d48c49528d5c07405ab68b88106d425d5197d0ecc391b9bcfc8"
+V1_DIGEST = "73e30bbf41356cec7486915f428263e2d3e22fcb1dad825cc7ee5d76c20f210c"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
