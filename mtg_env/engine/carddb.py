@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 
 from .cards import (
     STATIC_OPS,
@@ -339,18 +339,11 @@ class CardModel(_Strict):
             raise ValueError(f"ward costs some mana, not {v!r}")
         return v
 
-    @field_validator("echo")
+    @field_validator("kicker", "echo")
     @classmethod
-    def _echo(cls, v: str | None) -> str | None:
+    def _mana_without_x(cls, v: str | None, info: ValidationInfo) -> str | None:
         if v is not None and (not parse_mana_cost(v) or parse_mana_cost(v).x):
-            raise ValueError(f"an echo cost is some mana without X, not {v!r}")
-        return v
-
-    @field_validator("kicker")
-    @classmethod
-    def _kicker(cls, v: str | None) -> str | None:
-        if v is not None and (not parse_mana_cost(v) or parse_mana_cost(v).x):
-            raise ValueError(f"a kicker cost is some mana without X, not {v!r}")
+            raise ValueError(f"the {info.field_name} cost is some mana without X, not {v!r}")
         return v
 
     def model_post_init(self, __context: Any) -> None:

@@ -269,3 +269,14 @@ def test_only_a_card_with_kicker_asks_whether_it_was_kicked() -> None:
             },
             "t.yaml",
         )
+
+
+@pytest.mark.parametrize("field", ["kicker", "echo"])
+@pytest.mark.parametrize("cost", ["{X}", "{0}", "{2}{X}"])
+def test_cr_702_30a_702_33a_a_kicker_or_echo_cost_is_mana_without_x(field: str, cost: str) -> None:
+    """Kicker and echo costs are mana the controller pays (702.33a, 702.30a): a cost that is
+    no mana, or has X (nothing would say what X is), is refused naming the card and field."""
+    card = {"name": "Costly", "cost": "{R}", "types": ["creature"], "power": 1, "toughness": 1}
+    with pytest.raises(CardDataError, match=rf"Costly.*{field}.*the {field} cost is some mana"):
+        parse_card_set({"set": "t", "cards": [{**card, field: cost}]}, "t.yaml")
+    assert parse_card_set({"set": "t", "cards": [{**card, field: "{1}{R}"}]}, "t.yaml")
