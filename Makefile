@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # file again in each worker. The caches go to the tree's __pycache__ folders (git-ignored).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install test test-all test-lowest test-browser screenshot lint docs demo bench regen clean
+.PHONY: install test test-lint test-docs test-compiled test-pure test-all test-lowest test-browser screenshot lint docs demo bench regen clean
 
 install: $(STAMP)
 
@@ -39,7 +39,7 @@ docs: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # The whole suite runs on the engine `make install` built (compiled where a C compiler
-# exists), then the engine suite again on the pure-Python engine (docs/compiling.md); the
+# exists), and beside it the engine suite again on the pure-Python engine (docs/compiling.md); the
 # layout checks read the source, whatever engine runs, so only the one that imports the
 # engine's classes runs again; the observation encoders are checked on the pure engine by the
 # identity digests (every observation and mask of the recorded games). Of test_compiled.py only
@@ -52,9 +52,27 @@ PURE_SUITE := tests/scenarios tests/tools/test_golden_perft.py \
 	"tests/test_layout.py::test_game_implements_every_member_of_gamelike" tests/engine/test_format_hooks.py tests/engine/test_formats.py tests/engine/test_layers_api.py \
 	tests/engine/test_combat_legality.py tests/engine/test_rng.py
 
+# make test's four parts run at once and share the two cores: the lint (ruff, mypy), the
+# docs build, the whole suite on the compiled engine, and the engine suite on the pure
+# engine (one worker). Run one after another they left a core idle: while mypy ran alone,
+# and at the end of each suite while its last slow test ran. The compiled suite prints as
+# it goes; the other three print what they said when all have ended (TEST_LOGS, removed
+# after), so that no two outputs mix.
+TEST_LOGS := .make-test
 test: install
-	@# ruff and mypy beside the docs build: one core each.
-	$(MAKE) --no-print-directory -j2 lint docs
+	@rm -rf $(TEST_LOGS) && mkdir $(TEST_LOGS)
+	@$(MAKE) --no-print-directory -k -j4 test-compiled test-lint test-docs test-pure; rc=$$?; \
+	for part in lint docs pure; do \
+		echo "make test: $$part:"; cat $(TEST_LOGS)/$$part.log; \
+	done; rm -rf $(TEST_LOGS); exit $$rc
+
+test-lint: install
+	@$(MAKE) --no-print-directory lint > $(TEST_LOGS)/lint.log 2>&1
+
+test-docs: install
+	@$(MAKE) --no-print-directory docs > $(TEST_LOGS)/docs.log 2>&1
+
+test-compiled: install
 	@if [ -x "$(CHROMIUM)" ]; then \
 		$(BIN)/python -m pytest -n 2 --dist worksteal -rs; \
 	else \
@@ -62,8 +80,11 @@ test: install
 		$(BIN)/python -m pytest -n 2 --dist worksteal -rs -m "not browser"; rc=$$?; \
 		echo "$(NO_BROWSER_NOTE)"; exit $$rc; \
 	fi
-	@echo "make test: the engine suite again, on the pure-Python engine (MTG_ENV_PURE=1)"
-	MTG_ENV_PURE=1 $(BIN)/python -m pytest -n 2 --dist worksteal -rs $(PURE_SUITE)
+
+# The engine suite again on the pure-Python engine (MTG_ENV_PURE=1).
+test-pure: install
+	@echo "MTG_ENV_PURE=1 pytest $(PURE_SUITE)" > $(TEST_LOGS)/pure.log
+	@MTG_ENV_PURE=1 $(BIN)/python -m pytest -n 0 -rs $(PURE_SUITE) >> $(TEST_LOGS)/pure.log 2>&1
 
 # Everything `make test` runs, then what it leaves out for time: the tests marked long (the
 # rest of the identity sweep, the million-decision fuzz), the fuzz chunk on the pure engine
