@@ -262,6 +262,7 @@ class StaticModel(_Strict):
             "doesnt_untap",
             "attacks_each_combat",
             "unblockable",
+            "block_only_flying",
         ]
     ] = []
     spend_mana: SpendModel | None = None
@@ -320,6 +321,12 @@ class CardModel(_Strict):
     changeling: bool = False
     # Echo (CR 702.30a) and its cost, a mana cost ("{1}{R}"): its upkeep trigger.
     echo: str | None = None
+    # Bushido N (CR 702.45a): "Whenever this creature blocks or becomes blocked, it gets
+    # +N/+N until end of turn".
+    bushido: int | None = Field(default=None, ge=1, le=100)
+    # Soulshift N (CR 702.46a): "When this creature dies, you may return target Spirit card
+    # with mana value N or less from your graveyard to your hand".
+    soulshift: int | None = Field(default=None, ge=0, le=1000)
     kicked_enters_with: dict[Literal["+1/+1", "-1/-1"], Annotated[int, Field(ge=1, le=100)]] = {}
     text: str = ""
 
@@ -594,6 +601,41 @@ def echo_ability(cost: str) -> TriggeredAbility:
     )
 
 
+def bushido_ability(n: int) -> TriggeredAbility:
+    """Bushido N (CR 702.45a): blocking or becoming blocked, it gets +N/+N until end of
+    turn."""
+    pump = {"what": "self", "power": n, "toughness": n, "duration": "end_of_turn"}
+    return TriggeredAbility("blocks_or_blocked", effects=(Op("pump", pump),), text=f"Bushido {n}")
+
+
+def soulshift_ability(n: int) -> TriggeredAbility:
+    """Soulshift N (CR 702.46a): as it dies, you may return a Spirit card with mana value N
+    or less from your graveyard to your hand (a target, chosen as the trigger goes on the
+    stack)."""
+    spirit = TargetModel(kind="graveyard_card", subtypes=["Spirit"], max_mana_value=n, owner="you")
+    back = Op("return_to_hand", {"what": "target"})
+    return TriggeredAbility(
+        "dies",
+        targets=(compile_target(spirit),),
+        effects=(Op("may", {"effects": (back,)}),),
+        text=f"Soulshift {n}",
+    )
+
+
+# Flanking (CR 702.25a): "Whenever a creature without flanking blocks this creature, the
+# blocking creature gets -1/-1 until end of turn", the ability the keyword gives its card.
+FLANKING: Final = TriggeredAbility(
+    "flanked",
+    effects=(
+        Op(
+            "pump",
+            {"what": "that_object", "power": -1, "toughness": -1, "duration": "end_of_turn"},
+        ),
+    ),
+    text="Flanking",
+)
+
+
 # Exalted (CR 702.83a): "Whenever a creature you control attacks alone, that creature gets
 # +1/+1 until end of turn", the ability the keyword gives its card.
 EXALTED: Final = TriggeredAbility(
@@ -640,6 +682,9 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         + ((ward_ability(m.ward),) if m.ward is not None else ())
         + ((echo_ability(m.echo),) if m.echo is not None else ())
         + ((EXALTED,) if "exalted" in m.keywords else ())
+        + ((FLANKING,) if "flanking" in m.keywords else ())
+        + ((bushido_ability(m.bushido),) if m.bushido is not None else ())
+        + ((soulshift_ability(m.soulshift),) if m.soulshift is not None else ())
     )
     return CardDef(
         name=m.name,

@@ -155,6 +155,8 @@ def block_problem(g: GameLike, b: int, a: int) -> str | None:
         return f"{bch.name} is tapped (CR 509.1a: only untapped creatures block)"
     if "cant_block" in bch.rules:
         return f"{bch.name} can't block (an effect forbids it, CR 509.1b)"
+    if "block_only_flying" in bch.rules and "flying" not in ach.keywords:
+        return f"{bch.name} can block only creatures with flying (CR 509.1b)"
     if "unblockable" in ach.rules:
         return f"{ach.name} can't be blocked (CR 509.1b)"
     akw = ach.keywords
@@ -300,6 +302,17 @@ def _finish_blocks(g: GameLike) -> None:
         g._log("block", b, a)
     for b in g.blockers:
         g._fire("blocks", b)  # 509.1i: once the blockers are declared
+        g._fire("blocks_or_blocked", b)  # bushido (702.45a)
+    for a in g.attackers:
+        if a not in g.blocked:
+            continue
+        # 509.3c: "becomes blocked" triggers once each combat, however many block it.
+        g._fire("blocked", a)
+        g._fire("blocks_or_blocked", a)
+        for b, x in g.blockers.items():
+            # Flanking (702.25a): each blocker without flanking is "the blocking creature".
+            if x == a and "flanking" not in g.chars(b).keywords:
+                g._fire("flanked", a, {"object": (b, g.oid[b])})
 
 
 # ---------------------------------------------------------------------- damage

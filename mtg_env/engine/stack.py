@@ -251,7 +251,15 @@ class Stack(Targeting):
             if src_ch.colors & tch.prot:
                 return 0  # 702.16e: damage from a source of that color is prevented
             p = self.perm[target]
-            p.damage += amount
+            if "wither" in src_ch.keywords:
+                # 702.80c: damage from a source with wither to a creature is dealt as that
+                # many -1/-1 counters, not marked damage.
+                if p.counters is None:
+                    p.counters = {}
+                p.counters["-1/-1"] = p.counters.get("-1/-1", 0) + amount
+                self._dirty = True
+            else:
+                p.damage += amount
             self._sba_ok = None
             if "deathtouch" in src_ch.keywords:
                 p.deathtouched = True

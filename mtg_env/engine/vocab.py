@@ -41,8 +41,11 @@ _FIRST_KEYWORDS = frozenset(
 # "ward" (CR 702.21) has a cost: a card writes it `ward: "{N}"`, which gives the card the
 # keyword (this feature) and its triggered ability.
 # Shadow (702.28) and horsemanship (702.31) are evasion, read where blocks are checked.
-# "exalted" (702.83a) is a keyword that gives its card a triggered ability (`attacks_alone`).
-_ADDED_KEYWORDS = ("hexproof", "indestructible", "ward", "shadow", "horsemanship", "exalted")
+# "exalted" (702.83a) is a keyword that gives its card a triggered ability (`attacks_alone`),
+# and so is "flanking" (702.25a, `flanked`). Wither (702.80) is read where damage is dealt.
+_ADDED_KEYWORDS = (
+    "hexproof", "indestructible", "ward", "shadow", "horsemanship", "exalted", "wither", "flanking",
+)  # fmt: skip
 KEYWORD_ORDER: tuple[str, ...] = tuple(sorted(_FIRST_KEYWORDS)) + _ADDED_KEYWORDS
 KEYWORDS = frozenset(KEYWORD_ORDER)
 FIRST_KEYWORDS = _FIRST_KEYWORDS
@@ -83,6 +86,11 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
         EventDef("damage_to_opponent", "603.2", "Whenever this deals damage to an opponent"),
         EventDef("attacks", "508.1m", "Whenever this creature attacks"),
         EventDef("blocks", "509.1i", "Whenever this creature blocks"),
+        EventDef("blocked", "509.3c", "Whenever this creature becomes blocked"),
+        EventDef(
+            "blocks_or_blocked", "702.45a", "Whenever this creature blocks or becomes blocked"
+        ),
+        EventDef("flanked", "702.25a", "Whenever a creature without flanking blocks this creature"),
         EventDef(
             "cast_noncreature",
             "702.108a",

@@ -169,6 +169,9 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"kicker ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"kicker": m.group(1).upper()}  # 702.33a; "and/or" (two) is not one
+    m = re.fullmatch(r"(bushido|soulshift) ([0-9]+)", low)
+    if m:
+        return [], {m.group(1): int(m.group(2))}  # 702.45a, 702.46a
     if low == "prowess":
         return [], {"prowess": True}
     if low == "changeling":

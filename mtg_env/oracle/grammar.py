@@ -72,6 +72,8 @@ trigger: "when" "~" "enters" -> t_enters
     | "at" "the" "beginning" "of" "your" "end" "step" -> t_end_step_you
     | "whenever" "~" "attacks" -> t_attacks
     | "whenever" "~" "blocks" -> t_blocks
+    | "whenever" "~" "becomes" "blocked" -> t_blocked
+    | "whenever" "~" "blocks" "or" "becomes" "blocked" -> t_blocks_or_blocked
     | "whenever" "you" "cast" "a" "noncreature" "spell" -> t_cast_noncreature
     | "landfall" "—" "whenever" "a" "land" "you" "control" "enters" -> t_landfall
     | "whenever" "~" "deals" "damage" "to" "an" "opponent" -> t_damage_to_opponent
@@ -100,7 +102,8 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
 
 ?effect: damage | destroy | exile | bounce | counter | counter_unless | draw | discard
     | gain_life | lose_life | drain_gain | mill | scry | surveil | pump | grant | untap | tap
-    | gain_control | create_token | add_counter | fight | prevent | set_base_pt | sacrifice
+    | gain_control | create_token | investigate | add_counter | fight | prevent | set_base_pt
+    | sacrifice
     | return_from_graveyard | animate | regenerate | no_regen
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
@@ -137,6 +140,7 @@ surveil: "surveil" count
 pump: obj ("gets" | "get") PT ("and" ("gains" | "gain") keywords)? until_eot
 grant: obj ("gains" | "gain") keywords until_eot
 set_base_pt: obj "has" "base" "power" "and" "toughness" PT until_eot
+investigate: "investigate"
 create_token: "create" count PT colors? subtypes "creature" ("token" | "tokens") token_keywords?
 token_keywords: "with" keywords
 add_counter: "put" count COUNTER ("counter" | "counters") "on" obj
@@ -158,6 +162,7 @@ ANIM_TYPE: "artifact"
     | affected "doesn't" "untap" "during" _whose_untap "untap" "step" -> static_doesnt_untap
     | affected "attacks" "each" "combat" "if" "able" -> static_attacks_each_combat
     | affected "can't" "be" "blocked" -> static_unblockable
+    | affected "can" "block" "only" "creatures" "with" "flying" -> static_block_only_flying
     | "you" "control" "enchanted" "creature" -> static_control
 _whose_untap: "its" "controller's" | "your"
 static_more: "and" ("has" | "have") keywords -> more_kw
@@ -240,6 +245,25 @@ KEYWORD: KEYWORD_WORDS
 %import common.WS
 %ignore WS
 """
+
+
+# The Clue token (CR 111.10f) as a token entry's characteristics, for "Investigate".
+CLUE: dict[str, Any] = {
+    "types": ["artifact"],
+    "subtypes": ["Clue"],
+    "colors": [],
+    "keywords": [],
+    "abilities": [
+        {
+            "activated": {
+                "cost": "{2}",
+                "sacrifice_self": True,
+                "effects": [{"draw": {"count": 1}}],
+            },
+            "text": "{2}, Sacrifice this artifact: Draw a card.",
+        }
+    ],
+}
 
 
 def singular(word: str, known: frozenset[str] = frozenset()) -> str:
@@ -491,6 +515,12 @@ class ToData(Transformer[Any, Any]):
     def t_blocks(self) -> dict[str, Any]:
         return {"event": "blocks"}
 
+    def t_blocked(self) -> dict[str, Any]:
+        return {"event": "blocked"}
+
+    def t_blocks_or_blocked(self) -> dict[str, Any]:
+        return {"event": "blocks_or_blocked"}
+
     def t_cast_noncreature(self) -> dict[str, Any]:
         return {"event": "cast_noncreature"}
 
@@ -716,6 +746,11 @@ class ToData(Transformer[Any, Any]):
         }
         return {"create_token": {"token": token, "count": n}}
 
+    def investigate(self) -> dict[str, Any]:
+        # CR 701.16a: investigate is "create a Clue token" (111.10f: a colorless Clue
+        # artifact token with "{2}, Sacrifice this token: Draw a card").
+        return {"create_token": {"token": dict(CLUE), "count": 1}}
+
     def token_keywords(self, kws: list[str]) -> tuple[str, list[str]]:
         return ("kws", kws)
 
@@ -776,6 +811,9 @@ class ToData(Transformer[Any, Any]):
 
     def static_kw(self, aff: Any, kws: list[str], *more: dict[str, Any]) -> dict[str, Any]:
         return _merge_more({"affects": aff, "add_keywords": kws}, more)
+
+    def static_block_only_flying(self, aff: Any) -> dict[str, Any]:
+        return {"affects": aff, "rules": ["block_only_flying"]}
 
     def static_cant_block(self, aff: Any) -> dict[str, Any]:
         return {"affects": aff, "rules": ["cant_block"]}

@@ -17,7 +17,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..engine.carddb import EXALTED
+from ..engine.carddb import (
+    EXALTED,
+    FLANKING,
+    CardModel,
+    bushido_ability,
+    compile_card,
+    soulshift_ability,
+)
 from ..engine.cards import (
     HYBRID_SYMBOLS,
     ActivatedAbility,
@@ -45,7 +52,7 @@ from ..engine.constants import (
     SUPERTYPE_NAMES,
     TYPE_NAMES,
 )
-from .grammar import _SAME_PLURAL, NUMBER_WORDS, singular
+from .grammar import _SAME_PLURAL, CLUE, NUMBER_WORDS, singular
 
 # The order Oracle text writes keywords in, on one line and in "has A and B" alike. The
 # core set's texts agree with it except for one pair that they write both ways (trample and
@@ -89,8 +96,11 @@ _PLURAL_REFS: Final = frozenset({"all_creatures", "your_creatures"})
 _HYBRID_TEXT: Final = {mask: sym for sym, mask in HYBRID_SYMBOLS.items()}
 # Events whose trigger names the permanent itself: "it" in the effect then means it.
 _SELF_EVENTS: Final = frozenset(
-    {"enters", "dies", "attacks", "blocks", "damage_to_opponent", "targeted_by_opponent"}
-)
+    {
+        "enters", "dies", "attacks", "blocks", "blocked", "blocks_or_blocked",
+        "damage_to_opponent", "targeted_by_opponent",
+    }
+)  # fmt: skip
 
 
 def oracle_text(card: CardDef, tokens: Mapping[str, CardDef]) -> str:
@@ -281,14 +291,18 @@ class _Card:
         rest: list[str] = []
         cycling: list[str] = []
         for a in c.abilities:
-            if _is_prowess(a) or _is_exalted(a):
-                continue  # exalted: the keyword says it
+            if _is_prowess(a) or _is_exalted(a) or _is_flanking(a):
+                continue  # exalted, flanking: the keyword says it
             if _is_ward(a):
                 assert isinstance(a, TriggeredAbility)
                 out.append(f"Ward {a.effects[0].args['cost']}")
             elif _is_echo(a):
                 assert isinstance(a, TriggeredAbility)
                 out.append(f"Echo {a.effects[0].args['cost']}")
+            elif (bushido := _bushido(a)) is not None:
+                out.append(f"Bushido {bushido}")
+            elif (soulshift := _soulshift(a)) is not None:
+                out.append(f"Soulshift {soulshift}")
             elif isinstance(a, ActivatedAbility) and _is_cycling(a):
                 # Played from the hand, Cycling closes the text (after a spell's effects).
                 cycling.append(f"Cycling {_mana(a.cost.mana)}")
@@ -375,6 +389,8 @@ class _Card:
             parts.append("can't attack")
         elif "cant_block" in rules:
             parts.append("can't block")
+        if "block_only_flying" in rules:
+            parts.append("can block only creatures with flying")
         if "doesnt_untap" in rules:
             # Its own untap step is yours; an enchanted creature's is its controller's.
             whose = "your" if s.affects.relation == "self" else "its controller's"
@@ -424,7 +440,7 @@ def _is_ward(a: Any) -> bool:
 
 
 # Keywords that Oracle prints each on a line of its own, with their reminder text.
-_OWN_LINE_KEYWORDS: Final = frozenset({"shadow", "horsemanship", "exalted"})
+_OWN_LINE_KEYWORDS: Final = frozenset({"shadow", "horsemanship", "exalted", "wither", "flanking"})
 
 
 def _is_exalted(a: Any) -> bool:
@@ -436,6 +452,70 @@ def _is_exalted(a: Any) -> bool:
         and not a.targets
         and a.effects == EXALTED.effects
     )
+
+
+def _rules_of_token(t: CardDef) -> tuple[Any, ...]:
+    """What the rules read of a token: its characteristics and its abilities' costs and
+    effects (not its name or texts)."""
+    abilities = tuple(
+        (type(a).__name__, _mana(a.cost.mana), a.cost.tap, a.cost.sacrifice_self, a.effects)
+        if isinstance(a, ActivatedAbility)
+        else a
+        for a in t.abilities
+    )
+    return (t.types, t.subtypes, t.colors, t.power, t.toughness, t.keywords, abilities)
+
+
+_CLUE: Final = _rules_of_token(
+    compile_card(CardModel.model_validate({"name": "Clue", **CLUE}), "", 0, token=True)
+)
+
+
+def _is_clue(t: CardDef) -> bool:
+    """Whether token `t` is a Clue (CR 111.10f), which "Investigate" creates."""
+    return _rules_of_token(t) == _CLUE
+
+
+def _is_flanking(a: Any) -> bool:
+    """The ability the keyword flanking gives (CR 702.25a), whatever its stored text."""
+    return (
+        isinstance(a, TriggeredAbility)
+        and a.event == FLANKING.event
+        and not a.condition
+        and not a.targets
+        and a.effects == FLANKING.effects
+    )
+
+
+def _bushido(a: Any) -> int | None:
+    """N, where `a` is bushido N (CR 702.45a): the ability `carddb.bushido_ability` makes."""
+    if not (isinstance(a, TriggeredAbility) and a.event == "blocks_or_blocked" and a.effects):
+        return None
+    n = a.effects[0].args.get("power")
+    if not (isinstance(n, int) and n >= 1):
+        return None
+    ref = bushido_ability(n)
+    same = (a.targets, a.effects, a.condition) == (ref.targets, ref.effects, ref.condition)
+    return n if same else None
+
+
+def _soulshift(a: Any) -> int | None:
+    """N, where `a` is soulshift N (CR 702.46a): the ability `carddb.soulshift_ability`
+    makes."""
+    if not (isinstance(a, TriggeredAbility) and a.event == "dies" and len(a.targets) == 1):
+        return None
+    n = a.targets[0].filter.max_mana_value
+    if n < 0:
+        return None
+    ref = soulshift_ability(n)
+    t, r = a.targets[0], ref.targets[0]
+    same = (t.kind, t.filter, a.effects, a.condition) == (
+        r.kind,
+        r.filter,
+        ref.effects,
+        ref.condition,
+    )
+    return n if same else None
 
 
 def _is_echo(a: Any) -> bool:
@@ -537,6 +617,8 @@ class _Ability:
             "dies": f"When {me} dies",
             "attacks": f"Whenever {me} attacks",
             "blocks": f"Whenever {me} blocks",
+            "blocked": f"Whenever {me} becomes blocked",
+            "blocks_or_blocked": f"Whenever {me} blocks or becomes blocked",
             "damage_to_opponent": f"Whenever {me} deals damage to an opponent",
             "targeted_by_opponent": (
                 f"Whenever {me} becomes the target of a spell or ability an opponent controls"
@@ -692,6 +774,14 @@ class _Ability:
             out += self._plain_sentences(run, cap_first and not out)
         return out
 
+    def _investigates(self, sent: _Sentence) -> bool:
+        """A sentence that investigates: a keyword action Oracle prints with its reminder
+        text, a paragraph of its own."""
+        first = sent.clauses[0]
+        if first.kind != "create_token" or first.ops[0].args.get("count", 1) != 1:
+            return False
+        return _is_clue(self.card.tokens[first.ops[0].args["token"]])
+
     def _plain_sentences(self, ops: Sequence[Op], cap_first: bool) -> list[tuple[str, bool]]:
         out: list[tuple[str, bool]] = []
         prev_compound = False
@@ -700,7 +790,8 @@ class _Ability:
             named = set(self.named)
             text = self._sentence(sent, prev_compound)
             text = _cap(text) if i or cap_first else text
-            out.append((text, i > 0 and _own_line(sent, named, i == len(sents) - 1)))
+            own = _own_line(sent, named, i == len(sents) - 1) or self._investigates(sent)
+            out.append((text, i > 0 and own))
             prev_compound = len(sent.clauses) > 1
         return out
 
@@ -873,6 +964,8 @@ class _Ability:
             lead = "a" if n == 1 else _number(n)
             return f"put {lead} {counters} on {self.obj(a['what'])}"
         if name == "create_token":
+            if a.get("count", 1) == 1 and _is_clue(self.card.tokens[a["token"]]):
+                return "investigate"  # CR 701.16a
             return "create " + self._token(a["token"], a.get("count", 1))
         if name in ("scry", "surveil"):
             return f"{name} {a['count']}"

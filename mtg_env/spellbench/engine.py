@@ -631,9 +631,9 @@ class EngineSession:
         self, g: Game, seat: int, t: Any, source: dict[str, Any] | None
     ) -> list[dict[str, Any]]:
         """The objects of the trigger's event where the seat sees them: the source itself
-        for the events about it (it entered, died, attacked, blocked, dealt damage, became
-        a target), and the spell or ability that targeted it while on the stack. The
-        spell whose casting triggered prowess is not recorded: left out."""
+        for the events about it (it entered, died, attacked, blocked or was blocked, dealt
+        damage, became a target), and the spell or ability that targeted it while on the
+        stack. The spell whose casting triggered prowess is not recorded: left out."""
         out = [] if source is None or t.ability.event not in SELF_EVENTS else [source]
         oid = t.info.get("item")
         if oid is not None:
@@ -875,8 +875,11 @@ def _is_answer(arg: int, a: Action) -> bool:
 
 # Trigger events whose object is the trigger's own source (engine.vocab.TRIGGER_EVENTS).
 SELF_EVENTS = frozenset(
-    ("enters", "dies", "attacks", "blocks", "damage_to_opponent", "targeted_by_opponent")
-)
+    (
+        "enters", "dies", "attacks", "blocks", "blocked", "blocks_or_blocked", "flanked",
+        "damage_to_opponent", "targeted_by_opponent",
+    )
+)  # fmt: skip
 
 
 def _own_triggers(g: Game, seat: int) -> list[Any]:
