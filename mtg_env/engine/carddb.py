@@ -47,7 +47,7 @@ from .constants import (
 from .effects import NESTED, OPS, inner_lists
 from .files import MAX_INPUT_BYTES, InputFileError, load_yaml, read_lines
 from .formats import FORMATS
-from .vocab import COLOR_NAMES, SUPERTYPE_NAMES, TYPE_NAMES
+from .vocab import COLOR_NAMES, SOULSHIFT_TYPE, SUPERTYPE_NAMES, TYPE_NAMES
 from .vocab import KEYWORDS as KEYWORDS  # re-exported: the keywords card data may use
 from .vocab import Strict as _Strict
 from .vocab import check_event as _check_event
@@ -263,6 +263,7 @@ class StaticModel(_Strict):
             "attacks_each_combat",
             "unblockable",
             "block_only_flying",
+            "cant_attack_unless_island",
         ]
     ] = []
     spend_mana: SpendModel | None = None
@@ -612,7 +613,9 @@ def soulshift_ability(n: int) -> TriggeredAbility:
     """Soulshift N (CR 702.46a): as it dies, you may return a Spirit card with mana value N
     or less from your graveyard to your hand (a target, chosen as the trigger goes on the
     stack)."""
-    spirit = TargetModel(kind="graveyard_card", subtypes=["Spirit"], max_mana_value=n, owner="you")
+    spirit = TargetModel(
+        kind="graveyard_card", subtypes=[SOULSHIFT_TYPE], max_mana_value=n, owner="you"
+    )
     back = Op("return_to_hand", {"what": "target"})
     return TriggeredAbility(
         "dies",

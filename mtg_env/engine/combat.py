@@ -20,12 +20,14 @@ from __future__ import annotations
 from typing import Final
 
 from .constants import (
+    ARTIFACT,
     CREATURE,
     D_ATTACKERS,
     D_BLOCK_TARGET,
     D_BLOCKERS,
     LAND,
     PASS,
+    B,
     player_ref,
 )
 from .decisions import ATTACKERS, BLOCKERS, BlockTarget
@@ -79,12 +81,23 @@ def attack_problem(g: GameLike, cid: int) -> str | None:
         return f"{name} has defender and can't attack (CR 702.3b)"
     if "cant_attack" in ch.rules:
         return f"{name} can't attack (an effect forbids it, CR 508.1c)"
+    if "cant_attack_unless_island" in ch.rules and not _controls_island(g, 1 - g.active):
+        return f"{name} can't attack unless defending player controls an Island (CR 508.1c)"
     if g.sick(cid) and "haste" not in ch.keywords:
         return (
             f"{name} has summoning sickness (CR 302.6): its controller has not controlled it "
             "continuously since their most recent turn began, and it has no haste (CR 702.10b)"
         )
     return None
+
+
+def _controls_island(g: GameLike, seat: int) -> bool:
+    """Whether `seat` controls an Island (a permanent with that land subtype)."""
+    for c in g.battlefield:
+        ch = g.chars(c)
+        if ch.controller == seat and ch.has_subtype("Island"):
+            return True
+    return False
 
 
 def can_attack_list(g: GameLike) -> list[int]:
@@ -174,6 +187,11 @@ def block_problem(g: GameLike, b: int, a: int) -> str | None:
                 "(CR 702.28b)"
             )
         return f"{bch.name} has shadow and can block only creatures with shadow (CR 702.28b)"
+    if "fear" in akw and not (bch.types & ARTIFACT or bch.colors & B):
+        return (
+            f"{ach.name} has fear and can be blocked only by artifact creatures and/or black "
+            "creatures (CR 702.36b)"
+        )
     if "horsemanship" in akw and "horsemanship" not in bkw:
         return (
             f"{ach.name} has horsemanship and can be blocked only by creatures with "

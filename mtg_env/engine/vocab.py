@@ -4,7 +4,7 @@ card-data model uses."""
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -42,10 +42,16 @@ _FIRST_KEYWORDS = frozenset(
 # keyword (this feature) and its triggered ability.
 # Shadow (702.28) and horsemanship (702.31) are evasion, read where blocks are checked.
 # "exalted" (702.83a) is a keyword that gives its card a triggered ability (`attacks_alone`),
-# and so is "flanking" (702.25a, `flanked`). Wither (702.80) is read where damage is dealt.
+# and so is "flanking" (702.25a, `flanked`). Wither (702.80) is read where damage is dealt,
+# fear (702.36b) where a block is checked.
 _ADDED_KEYWORDS = (
-    "hexproof", "indestructible", "ward", "shadow", "horsemanship", "exalted", "wither", "flanking",
+    "hexproof", "indestructible", "ward", "shadow", "horsemanship", "exalted", "wither",
+    "flanking", "fear",
 )  # fmt: skip
+# Creature types that a keyword's rule names (soulshift, CR 702.46a: "Spirit"): rules words
+# in engine code, as the basic land types are, though a token may be named after one.
+SOULSHIFT_TYPE: Final = "Spirit"
+RULES_SUBTYPES: Final = frozenset({SOULSHIFT_TYPE})
 KEYWORD_ORDER: tuple[str, ...] = tuple(sorted(_FIRST_KEYWORDS)) + _ADDED_KEYWORDS
 KEYWORDS = frozenset(KEYWORD_ORDER)
 FIRST_KEYWORDS = _FIRST_KEYWORDS

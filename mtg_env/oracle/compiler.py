@@ -154,9 +154,9 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     red", "Ward {2}", "Enchant creature", "Equip {1}") as keywords and card fields, or
     None when the line is not one."""
     low = line.lower().rstrip(".")
-    m = re.fullmatch(r"equip (\{[0-9]+\})", low)
+    m = re.fullmatch(r"equip ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
-        return [], {"equip": m.group(1)}
+        return [], {"equip": m.group(1).upper()}
     m = re.fullmatch(r"ward (\{[0-9]+\})", low)
     if m:
         return [], {"ward": m.group(1)}

@@ -102,8 +102,8 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
 
 ?effect: damage | destroy | exile | bounce | counter | counter_unless | draw | discard
     | gain_life | lose_life | drain_gain | mill | scry | surveil | pump | grant | untap | tap
-    | gain_control | create_token | investigate | add_counter | fight | prevent | set_base_pt
-    | sacrifice
+    | gain_control | create_token | investigate | attach | add_counter | fight | prevent
+    | set_base_pt | sacrifice
     | return_from_graveyard | animate | regenerate | no_regen
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
@@ -141,6 +141,7 @@ pump: obj ("gets" | "get") PT ("and" ("gains" | "gain") keywords)? until_eot
 grant: obj ("gains" | "gain") keywords until_eot
 set_base_pt: obj "has" "base" "power" "and" "toughness" PT until_eot
 investigate: "investigate"
+attach: "attach" obj "to" obj
 create_token: "create" count PT colors? subtypes "creature" ("token" | "tokens") token_keywords?
 token_keywords: "with" keywords
 add_counter: "put" count COUNTER ("counter" | "counters") "on" obj
@@ -163,8 +164,10 @@ ANIM_TYPE: "artifact"
     | affected "attacks" "each" "combat" "if" "able" -> static_attacks_each_combat
     | affected "can't" "be" "blocked" -> static_unblockable
     | affected "can" "block" "only" "creatures" "with" "flying" -> static_block_only_flying
+    | affected "can't" "attack" _unless_island -> static_cant_attack_unless_island
     | "you" "control" "enchanted" "creature" -> static_control
 _whose_untap: "its" "controller's" | "your"
+_unless_island: "unless" "defending" "player" "controls" "an" "island"
 static_more: "and" ("has" | "have") keywords -> more_kw
     | "and" "can't" "block" -> more_cant_block
 affected: "enchanted" "creature" -> aff_enchanted
@@ -746,6 +749,9 @@ class ToData(Transformer[Any, Any]):
         }
         return {"create_token": {"token": token, "count": n}}
 
+    def attach(self, what: str, to: str) -> dict[str, Any]:
+        return {"attach": {"what": what, "to": to}}
+
     def investigate(self) -> dict[str, Any]:
         # CR 701.16a: investigate is "create a Clue token" (111.10f: a colorless Clue
         # artifact token with "{2}, Sacrifice this token: Draw a card").
@@ -811,6 +817,9 @@ class ToData(Transformer[Any, Any]):
 
     def static_kw(self, aff: Any, kws: list[str], *more: dict[str, Any]) -> dict[str, Any]:
         return _merge_more({"affects": aff, "add_keywords": kws}, more)
+
+    def static_cant_attack_unless_island(self, aff: Any) -> dict[str, Any]:
+        return {"affects": aff, "rules": ["cant_attack_unless_island"]}
 
     def static_block_only_flying(self, aff: Any) -> dict[str, Any]:
         return {"affects": aff, "rules": ["block_only_flying"]}

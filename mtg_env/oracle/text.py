@@ -391,6 +391,8 @@ class _Card:
             parts.append("can't block")
         if "block_only_flying" in rules:
             parts.append("can block only creatures with flying")
+        if "cant_attack_unless_island" in rules:
+            parts.append("can't attack unless defending player controls an Island")
         if "doesnt_untap" in rules:
             # Its own untap step is yours; an enchanted creature's is its controller's.
             whose = "your" if s.affects.relation == "self" else "its controller's"
@@ -963,6 +965,8 @@ class _Ability:
             counters = f"{a['counter']} counter" if n == 1 else f"{a['counter']} counters"
             lead = "a" if n == 1 else _number(n)
             return f"put {lead} {counters} on {self.obj(a['what'])}"
+        if name == "attach":
+            return f"attach {self.obj(a.get('what', 'self'))} to {self.obj(a['to'])}"
         if name == "create_token":
             if a.get("count", 1) == 1 and _is_clue(self.card.tokens[a["token"]]):
                 return "investigate"  # CR 701.16a

@@ -196,12 +196,13 @@ def _card_name_pattern() -> re.Pattern[str]:
     """Every card and token name of every format, as one pattern (a name as a whole word)."""
     from mtg_env.engine import load_cards
     from mtg_env.engine.constants import BASIC_LAND_TYPES, FACE_DOWN
+    from mtg_env.engine.vocab import RULES_SUBTYPES
 
     names: set[str] = set()
     for fmt in FORMATS.values():
         cs = load_cards(fmt.card_set)
         names |= set(cs.cards) | set(cs.tokens)
-    names -= set(BASIC_LAND_TYPES) | {FACE_DOWN}
+    names -= set(BASIC_LAND_TYPES) | {FACE_DOWN} | RULES_SUBTYPES
     # Longest first, so that a name that contains another is reported whole.
     alts = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n)))
     return re.compile(rf"(?<![\w-])(?:{alts})(?![\w-])")

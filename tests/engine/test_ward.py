@@ -8,7 +8,7 @@ import pytest
 from mtg_env.engine import load_cards
 from mtg_env.engine.carddb import CardDataError, parse_card_set
 from mtg_env.engine.cards import TriggeredAbility
-from mtg_env.engine.vocab import KEYWORD_ORDER, TRIGGER_EVENTS
+from mtg_env.engine.vocab import FIRST_KEYWORDS, KEYWORD_ORDER, TRIGGER_EVENTS
 
 HEAD = {"set": "x", "tokens": []}
 
@@ -45,9 +45,13 @@ def test_ward_needs_a_cost_and_is_not_a_plain_keyword() -> None:
 
 
 def test_ward_is_appended_to_the_keyword_order() -> None:
-    # Append-only: the keywords added since the first ones, in the order they were added.
+    # Append-only: the keywords added since the first ones, in the order they were added
+    # (later ones after them).
     added = ("hexproof", "indestructible", "ward", "shadow", "horsemanship", "exalted")
-    assert KEYWORD_ORDER[-len(added) :] == added
+    start = len(FIRST_KEYWORDS)
+    assert KEYWORD_ORDER[:start] == tuple(sorted(FIRST_KEYWORDS))
+    assert KEYWORD_ORDER[start : start + len(added)] == added
+    assert KEYWORD_ORDER[start + len(added) :] == ("wither", "flanking", "fear")
 
 
 def test_trigger_events_are_declared_once_with_their_rule() -> None:

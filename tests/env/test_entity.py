@@ -260,7 +260,7 @@ def _v1_digest() -> str:
 # when the object table gained `keywords3` (ward had no bit: entity env v1), and when the
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only).
-V1_DIGEST = "729de6e237fd3a993d73228752bd20d798497219c1e6f8ef0e4db59632173672"
+V1_DIGEST = "13bd7960f19fa13b6e5ce2594f1c7643d5db6ddddb4f63a33177a7deda24c598"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
