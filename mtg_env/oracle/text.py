@@ -445,15 +445,20 @@ def _is_ward(a: Any) -> bool:
 _OWN_LINE_KEYWORDS: Final = frozenset({"shadow", "horsemanship", "exalted", "wither", "flanking"})
 
 
-def _is_exalted(a: Any) -> bool:
-    """The ability the keyword exalted gives (CR 702.83a), whatever its stored text."""
+def _is_keyword_trigger(a: Any, given: TriggeredAbility) -> bool:
+    """Whether `a` is the triggered ability a keyword gives (`given`), whatever its stored
+    text: exalted (CR 702.83a), flanking (702.25a)."""
     return (
         isinstance(a, TriggeredAbility)
-        and a.event == EXALTED.event
+        and a.event == given.event
         and not a.condition
         and not a.targets
-        and a.effects == EXALTED.effects
+        and a.effects == given.effects
     )
+
+
+def _is_exalted(a: Any) -> bool:
+    return _is_keyword_trigger(a, EXALTED)
 
 
 def _rules_of_token(t: CardDef) -> tuple[Any, ...]:
@@ -479,14 +484,7 @@ def _is_clue(t: CardDef) -> bool:
 
 
 def _is_flanking(a: Any) -> bool:
-    """The ability the keyword flanking gives (CR 702.25a), whatever its stored text."""
-    return (
-        isinstance(a, TriggeredAbility)
-        and a.event == FLANKING.event
-        and not a.condition
-        and not a.targets
-        and a.effects == FLANKING.effects
-    )
+    return _is_keyword_trigger(a, FLANKING)
 
 
 def _bushido(a: Any) -> int | None:
