@@ -821,7 +821,10 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     cast = any(_has_event(c, "cast_noncreature") for c in every)
     landfall = any(_has_event(c, "landfall") for c in every)
     alone = any(_has_event(c, "attacks_alone") for c in every)
-    return CardSet(set_name, cards, tokens, path, face_down, layout, cast, landfall, alone)
+    block = any(
+        _has_event(c, e) for c in every for e in ("blocked", "blocks_or_blocked", "flanked")
+    )
+    return CardSet(set_name, cards, tokens, path, face_down, layout, cast, landfall, alone, block)
 
 
 def _has_event(c: CardDef, event: str) -> bool:

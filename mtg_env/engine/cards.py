@@ -461,6 +461,9 @@ class CardSet(Frozen):
     landfall_triggers: bool = False
     # The same for "whenever a creature you control attacks alone" (exalted).
     alone_triggers: bool = False
+    # The same for "whenever ~ becomes blocked", "blocks or becomes blocked" and flanking:
+    # only then does declaring blockers look for them.
+    block_triggers: bool = False
 
     def get(self, name: str) -> CardDef:
         try:

@@ -318,8 +318,12 @@ def _finish_blocks(g: GameLike) -> None:
     g.blocked = set(g.blockers.values())  # 509.1h: these attackers are blocked
     for b, a in g.blockers.items():
         g._log("block", b, a)
+    if not g.cardset.block_triggers:
+        for b in g.blockers:
+            g._fire("blocks", b)  # 509.1i: once the blockers are declared
+        return
     for b in g.blockers:
-        g._fire("blocks", b)  # 509.1i: once the blockers are declared
+        g._fire("blocks", b)
         g._fire("blocks_or_blocked", b)  # bushido (702.45a)
     for a in g.attackers:
         if a not in g.blocked:

@@ -280,3 +280,18 @@ def test_cr_702_30a_702_33a_a_kicker_or_echo_cost_is_mana_without_x(field: str, 
     with pytest.raises(CardDataError, match=rf"Costly.*{field}.*the {field} cost is some mana"):
         parse_card_set({"set": "t", "cards": [{**card, field: cost}]}, "t.yaml")
     assert parse_card_set({"set": "t", "cards": [{**card, field: "{1}{R}"}]}, "t.yaml")
+
+
+def test_trigger_flags_follow_the_cards_of_the_set() -> None:
+    # Casting, a land entering, attacking alone and declaring blockers look for their
+    # triggers only in a set that has some: each flag is set by the set's own cards.
+    pauper = load_cards("pauper")
+    assert pauper.block_triggers  # Benalish Cavalry's flanking, Devoted Retainer's bushido
+    assert pauper.alone_triggers and pauper.cast_triggers
+    classic = load_cards("classic")
+    assert not classic.block_triggers
+    flanker = {"name": "Rider", "types": ["creature"], "power": 2, "toughness": 2}
+    plain = parse_card_set(_set(flanker), "t.yaml")
+    assert not plain.block_triggers
+    flanked = parse_card_set(_set({**flanker, "keywords": ["flanking"]}), "t.yaml")
+    assert flanked.block_triggers
