@@ -158,16 +158,27 @@ class ModeModel(_Effects):
     targets: list[TargetField] = []
 
 
+# How effects name a spell's targets, in order (engine.effects reads the same names).
+_TARGET_NAMES: Final = ("target", "target1", "target2")
+
+
 class SpellModel(_Effects):
     targets: list[TargetField] = []
     # "Choose one —" (CR 700.2): the caster chooses one of these as the spell is cast.
     modes: list[ModeModel] = []
+    # "Choose one or both —": two modes, and the caster may choose both (700.2d).
+    one_or_both: bool = False
 
     def model_post_init(self, __context: Any) -> None:
         if self.modes and (self.targets or self.effects):
             raise ValueError("a modal spell has its targets and effects in its modes")
         if len(self.modes) == 1:
             raise ValueError("a modal spell has two or more modes")
+        if self.one_or_both:
+            if len(self.modes) != 2:
+                raise ValueError("'one_or_both' takes exactly two modes")
+            if len(self.modes[0].targets) + len(self.modes[1].targets) > len(_TARGET_NAMES):
+                raise ValueError(f"both modes together have more than {len(_TARGET_NAMES)} targets")
 
 
 class ManaModel(_Strict):
@@ -293,6 +304,19 @@ class EntersAsCopyModel(_Strict):
     except_pt: tuple[int, int] | None = None
 
 
+class AdditionalCostModel(_Strict):
+    """ "As an additional cost to cast this spell, sacrifice a creature" (`sacrifice:
+    [creature]`; "an artifact or creature": `[artifact, creature]`) or "discard a card"
+    (`discard: 1`), CR 601.2b: one of the two."""
+
+    sacrifice: list[TYPE_NAMES] = []
+    discard: int = Field(default=0, ge=0, le=1)
+
+    def model_post_init(self, __context: Any) -> None:
+        if bool(self.sacrifice) == bool(self.discard):
+            raise ValueError("an additional cost sacrifices a permanent or discards a card")
+
+
 class CardModel(_Strict):
     name: str
     cost: str | None = None
@@ -329,6 +353,10 @@ class CardModel(_Strict):
     # with mana value N or less from your graveyard to your hand".
     soulshift: int | None = Field(default=None, ge=0, le=1000)
     kicked_enters_with: dict[Literal["+1/+1", "-1/-1"], Annotated[int, Field(ge=1, le=100)]] = {}
+    additional_cost: AdditionalCostModel | None = None
+    # Flashback (CR 702.34a) and its cost, a mana cost ("{2}{R}"): the instant or sorcery
+    # may be cast from its owner's graveyard for that cost, and is then exiled.
+    flashback: str | None = None
     text: str = ""
 
     _kw = field_validator("keywords")(_check_keywords)
@@ -347,7 +375,7 @@ class CardModel(_Strict):
             raise ValueError(f"ward costs some mana, not {v!r}")
         return v
 
-    @field_validator("kicker", "echo")
+    @field_validator("kicker", "echo", "flashback")
     @classmethod
     def _mana_without_x(cls, v: str | None, info: ValidationInfo) -> str | None:
         if v is not None and (not parse_mana_cost(v) or parse_mana_cost(v).x):
@@ -367,6 +395,8 @@ class CardModel(_Strict):
             raise ValueError("only instants and sorceries have a 'spell' section")
         if spell_like and (self.enters_tapped or self.enters_with or self.kicked_enters_with):
             raise ValueError("only a permanent enters tapped or with counters")
+        if self.flashback is not None and not spell_like:
+            raise ValueError("only an instant or sorcery has flashback")
         if self.kicker is None and (self.kicked_enters_with or _uses_kicked(self)):
             raise ValueError("only a card with kicker asks whether it was kicked")
         if "Aura" in self.subtypes and self.enchant is None:
@@ -663,6 +693,31 @@ def _from_hand(abilities: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _both(first: ModeModel, second: ModeModel) -> SpellAbility:
+    """The mode "both" of a "choose one or both" spell (CR 700.2d): the first mode's
+    targets and effects, then the second's, whose targets follow the first's (its
+    "target" becomes "target1" after a one-target first mode), in printed order."""
+    shift = {
+        n: _TARGET_NAMES[i + len(first.targets)]
+        for i, n in enumerate(_TARGET_NAMES[: len(second.targets)])
+    }
+
+    def renamed(v: Any) -> Any:
+        if isinstance(v, str):
+            return shift.get(v, v)
+        if isinstance(v, list):
+            return [renamed(x) for x in v]
+        if isinstance(v, dict):
+            return {k: renamed(x) for k, x in v.items()}
+        return v
+
+    return SpellAbility(
+        tuple(compile_target(t) for t in [*first.targets, *second.targets]),
+        compile_ops(first.effects) + compile_ops(renamed(second.effects)),
+        f"{first.text} {second.text}",
+    )
+
+
 def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -> CardDef:
     cost = parse_mana_cost(m.cost) if m.cost is not None else None
     colors = _mask(m.colors, COLOR_BITS) if m.colors is not None else colors_of_cost(cost)
@@ -674,11 +729,14 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
             )
             for md in m.spell.modes
         )
+        if m.spell.one_or_both:
+            modes += (_both(*m.spell.modes),)
         spell = SpellAbility(
             tuple(compile_target(t) for t in m.spell.targets),
             compile_ops(m.spell.effects),
             m.text,
             modes,
+            m.spell.one_or_both,
         )
     abilities = (
         tuple(compile_ability(a) for a in m.abilities)
@@ -711,6 +769,11 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         kicker=parse_mana_cost(m.kicker) if m.kicker is not None else None,
         kicked_enters_with=tuple(sorted(m.kicked_enters_with.items())),
         changeling=m.changeling,
+        sacrifice_types=(
+            _mask(m.additional_cost.sacrifice, TYPE_BITS) if m.additional_cost is not None else 0
+        ),
+        discard_cost=m.additional_cost is not None and m.additional_cost.discard > 0,
+        flashback=parse_mana_cost(m.flashback) if m.flashback is not None else None,
         copy_except_pt=(
             tuple(m.enters_as_copy.except_pt)  # type: ignore[arg-type]
             if m.enters_as_copy is not None and m.enters_as_copy.except_pt is not None
@@ -824,7 +887,10 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     block = any(
         _has_event(c, e) for c in every for e in ("blocked", "blocks_or_blocked", "flanked")
     )
-    return CardSet(set_name, cards, tokens, path, face_down, layout, cast, landfall, alone, block)
+    flashback = any(c.flashback is not None for c in cards.values())
+    return CardSet(
+        set_name, cards, tokens, path, face_down, layout, cast, landfall, alone, block, flashback
+    )
 
 
 def _has_event(c: CardDef, event: str) -> bool:

@@ -241,6 +241,8 @@ class SpellAbility(Frozen):
     effects: tuple[Op, ...] = ()
     text: str = ""
     modes: tuple[SpellAbility, ...] = ()
+    # "Choose one or both —" (CR 700.2): the last of `modes` is the first two together.
+    one_or_both: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +389,15 @@ class CardDef(Frozen):
     # with two +1/+1 counters on it", 702.33d/614.1c).
     kicker: ManaCost | None = None
     kicked_enters_with: tuple[tuple[str, int], ...] = ()
+    # "As an additional cost to cast this spell, sacrifice a creature" (or "an artifact or
+    # creature": a mask of card types) or "discard a card" (CR 601.2b, 601.2h): paid with
+    # the rest of the spell's cost, after its targets; without a permanent or another card
+    # to give, the spell can't be cast.
+    sacrifice_types: int = 0
+    discard_cost: bool = False
+    # Flashback (CR 702.34a): the cost to cast this instant or sorcery from its owner's
+    # graveyard; cast that way, it is exiled whenever it would leave the stack.
+    flashback: ManaCost | None = None
     # Changeling (CR 702.73a): a characteristic-defining ability, "this object is every
     # creature type", in every zone.
     changeling: bool = False
@@ -464,6 +475,9 @@ class CardSet(Frozen):
     # The same for "whenever ~ becomes blocked", "blocks or becomes blocked" and flanking:
     # only then does declaring blockers look for them.
     block_triggers: bool = False
+    # Whether some card of the set has flashback (CR 702.34a): only then does a priority
+    # decision look for cards to cast from the graveyard.
+    flashback: bool = False
 
     def get(self, name: str) -> CardDef:
         try:

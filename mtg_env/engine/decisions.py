@@ -31,9 +31,11 @@ class Targets(Frozen):
 
 @dataclass(frozen=True, slots=True)
 class Announce(Frozen):
-    """A spell being cast announces its mode (CR 700.2a, 601.2b) or the value of X (CR
-    107.3a, 601.2b), before its targets. `choices` are the mode numbers or X values offered,
-    in option order; `what` is "mode" or "x"."""
+    """A spell being cast announces its mode (CR 700.2a, 601.2b), whether it is kicked
+    (702.33a) or the value of X (CR 107.3a, 601.2b), before its targets; after them, what
+    its additional cost gives (601.2h). `choices` are the mode numbers, X values or the
+    permanents or cards offered, in option order; `what` is "mode", "kicker", "x" or
+    "extra"."""
 
     item: StackItem
     what: str

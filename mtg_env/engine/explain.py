@@ -19,6 +19,7 @@ from .constants import (
     D_PRIORITY,
     D_TARGET,
     DECISION_NAMES,
+    GRAVEYARD,
     HAND,
     INSTANT,
     LAND,
@@ -32,6 +33,7 @@ from .decisions import BlockTarget
 from .log import describe_action
 from .mana import can_pay
 from .objects import Action, activated_at
+from .priority import extra_cost_choices
 from .protocol import GameLike
 
 _KINDS: Final = {
@@ -70,7 +72,8 @@ def _reason(g: GameLike, a: Action) -> str:
     if d.kind == D_PRIORITY and k == PLAY:
         cid = a.obj
         cd = g.cdef[cid]
-        if g.zone[cid] != HAND or g.owner[cid] != p:
+        flashback = g.zone[cid] == GRAVEYARD and cd.flashback is not None
+        if (g.zone[cid] != HAND and not flashback) or g.owner[cid] != p:
             return f"{cd.name} is not in your hand"
         main = g.active == p and g.step in (MAIN1, MAIN2) and not g.stack
         if cd.types & LAND:
@@ -88,8 +91,14 @@ def _reason(g: GameLike, a: Action) -> str:
                 "empty stack (CR 307.1); only instants and spells with flash (CR 702.8a) "
                 "can be cast now"
             )
-        if cd.cost is not None and not can_pay(g.mana_sources(p), cd.cost):
-            return f"you can't pay {cd.cost.text} (CR 601.2h)"
+        cost = cd.flashback if flashback else cd.cost
+        if cost is not None and not can_pay(g.mana_sources(p), cost):
+            if flashback:
+                return f"you can't pay its flashback cost {cost.text} (CR 702.34a, 601.2h)"
+            return f"you can't pay {cost.text} (CR 601.2h)"
+        if (cd.sacrifice_types or cd.discard_cost) and not extra_cost_choices(g, p, cid):
+            what = "another card to discard" if cd.discard_cost else "a permanent to sacrifice"
+            return f"you have no {what} for its additional cost (CR 601.2b, 601.2h)"
         return "it has no legal targets (CR 601.2c)"
     if d.kind == D_PRIORITY and k == ACTIVATE:
         cid = a.obj

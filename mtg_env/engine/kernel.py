@@ -213,6 +213,10 @@ class Kernel(GameFields):
         elif frm == STACK:
             for i in range(len(self.stack) - 1, -1, -1):
                 if self.stack[i].kind == SPELL and self.stack[i].cid == cid:
+                    if self.stack[i].info.get("flashback"):
+                        # 702.34a: a flashback spell leaving the stack (countered, say)
+                        # is exiled instead of going anywhere else.
+                        to = EXILE
                     del self.stack[i]
                     break
         elif frm == BATTLEFIELD:

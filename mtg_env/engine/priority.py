@@ -13,10 +13,12 @@ from . import combat as cb
 from .cards import (
     ActivatedAbility,
     CardDef,
+    ManaCost,
     spell_targets,
 )
 from .constants import (
     ACTIVATE,
+    ARTIFACT,
     ATTACK,
     BATTLEFIELD,
     BLOCK,
@@ -35,6 +37,7 @@ from .constants import (
     D_SELECT,
     D_TARGET,
     D_TRIGGER_ORDER,
+    GRAVEYARD,
     INSTANT,
     KEEP,
     LAND,
@@ -71,6 +74,7 @@ from .objects import (
     action,
     activated_at,
 )
+from .protocol import GameLike
 from .stack import Stack
 
 PASS_ACTION: Final = action(PASS)
@@ -142,7 +146,8 @@ class Priority(Stack):
             return [PASS_ACTION, *cards] if redraw else cards
         if k == D_SELECT:
             ctx = self.ctx
-            assert isinstance(ctx, Unstable | Legend | Resolving) and ctx.choices is not None
+            assert isinstance(ctx, Unstable | Legend | Resolving | Announce)
+            assert ctx.choices is not None
             return [action(CARD, c) for c in ctx.choices]
         raise AssertionError(k)  # pragma: no cover
 
@@ -171,29 +176,22 @@ class Priority(Stack):
                 continue
             ok = castable.get(cd)
             if ok is None:
-                if cd.cost is None:
-                    ok = False  # a card without a mana cost can't be cast (CR 202.1b)
-                else:
-                    if srcs is None:
-                        srcs = self.rules.mana_sources(self, p)
-                    specs = spell_targets(cd)
-                    # Targets are checked against the spell's colours as it would be cast
-                    # (112.3, 702.16b): a colour effect on cards off the battlefield
-                    # (`everywhere`) applies, so the card's current characteristics.
-                    src = self.chars(cid) if self._offbf[p] else cd
-                    modes = cd.spell.modes if cd.spell is not None else ()
-                    if modes:
-                        # 700.2a: a modal spell can be cast if one of its modes can be chosen.
-                        ok = can_pay(srcs, cd.cost) and any(
-                            not m.targets or self._targets_exist(m.targets, cid, p, SPELL, src)
-                            for m in modes
-                        )
-                    else:
-                        ok = can_pay(srcs, cd.cost) and (
-                            not specs or self._targets_exist(specs, cid, p, SPELL, src)
-                        )
+                if srcs is None:
+                    srcs = self.rules.mana_sources(self, p)
+                ok = self._can_cast(p, cid, cd.cost, srcs)
                 castable[cd] = ok
             if ok:
+                acts.append(action(PLAY, cid))
+        for cid in self.graveyard[self.rules.pile_of[p]] if self.cardset.flashback else ():
+            cd = self.cdef[cid]
+            # 702.34a: flashback casts it from its owner's graveyard, at its usual time.
+            if cd.flashback is None or self.owner[cid] != p:
+                continue
+            if not (sorcery_ok or cd.types & INSTANT or "flash" in cd.keywords):
+                continue
+            if srcs is None:
+                srcs = self.rules.mana_sources(self, p)
+            if self._can_cast(p, cid, cd.flashback, srcs):
                 acts.append(action(PLAY, cid))
         for cid, ch, idx, ab in self._derived().activated[p]:
             if srcs is None:
@@ -209,6 +207,37 @@ class Priority(Stack):
                 if self._can_activate(p, cid, ch, ab, idx, sorcery_ok, srcs) is None:
                     acts.append(action(ACTIVATE, cid, idx))
         return acts
+
+    def _can_cast(self, p: int, cid: int, cost: ManaCost | None, srcs: list[Source]) -> bool:
+        """Whether `p` can cast spell `cid` for `cost` now (its timing already checked): the
+        cost can be paid, an additional cost too, and its targets (or one mode's) exist."""
+        cd = self.cdef[cid]
+        if cost is None:
+            return False  # a card without a mana cost can't be cast (CR 202.1b)
+        if (cd.sacrifice_types or cd.discard_cost) and not extra_cost_choices(self, p, cid):
+            return False  # 601.2h: an additional cost it can't pay
+        if not can_pay(srcs, cost):
+            return False
+        # Targets are checked against the spell's colours as it would be cast (112.3,
+        # 702.16b): a colour effect on cards off the battlefield (`everywhere`) applies, so
+        # the card's current characteristics.
+        src = self.chars(cid) if self._offbf[p] else cd
+        modes = cd.spell.modes if cd.spell is not None else ()
+        if modes:
+            # 700.2a: a modal spell can be cast if one of its modes can be chosen.
+            return any(
+                not m.targets or self._targets_exist(m.targets, cid, p, SPELL, src) for m in modes
+            )
+        specs = spell_targets(cd)
+        return not specs or self._targets_exist(specs, cid, p, SPELL, src)
+
+    def _spell_cost(self, item: StackItem) -> ManaCost | None:
+        """What casting spell `item` costs before X and kicker: its flashback cost when
+        cast from the graveyard (702.34a, an alternative cost), else the format's cost."""
+        cd = self.cdef[item.cid]
+        if item.info.get("flashback"):
+            return cd.flashback
+        return self.rules.cost(self, item.controller, cd)
 
     def _can_activate(
         self,
@@ -274,8 +303,11 @@ class Priority(Stack):
         """CR 601.2: move the card to the stack, announce its mode and X, choose targets
         one at a time, pay."""
         cd = self.cdef[cid]
+        flashback = self.zone[cid] == GRAVEYARD  # 702.34a: cast with flashback
         self._move(cid, STACK)
         item = StackItem.new(self.oid[cid], SPELL, cid, self.oid[cid], p, cd.spell, -1)
+        if flashback:
+            item.info["flashback"] = 1
         self.stack.append(item)
         self.k.append((F_CAST_DONE,))
         self._announce(item)
@@ -307,7 +339,7 @@ class Priority(Stack):
             )
             return
         if cd.kicker is not None and "kicked" not in item.info:
-            total = self.rules.cost(self, p, cd)
+            total = self._spell_cost(item)
             total = cd.kicker if total is None else total.with_x(0).plus(cd.kicker)
             if can_pay(self.rules.mana_sources(self, p), total):
                 self.ctx = Announce(item, "kicker", (0, 1))
@@ -322,7 +354,7 @@ class Priority(Stack):
             item.info["kicked"] = 0
         # Only a card with {X} printed asks; what is paid is the format's cost of it.
         cost = (
-            self.rules.cost(self, p, cd)
+            self._spell_cost(item)
             if cd.cost is not None and cd.cost.x and "x" not in item.info
             else None
         )
@@ -357,6 +389,11 @@ class Priority(Stack):
         elif ctx.what == "kicker":
             item.info["kicked"] = value
             self._log("announce", item.controller, item.cid, "kicker", value)
+        elif ctx.what == "extra":
+            # The additional cost's permanent or card, chosen as the costs are paid
+            # (601.2h); the cast goes on where it paused (`_f_cast_done`).
+            item.info["extra"] = value
+            return
         else:
             item.info["x"] = value
             self._log("announce", item.controller, item.cid, "x", value)
@@ -375,16 +412,35 @@ class Priority(Stack):
 
     def _f_cast_done(self) -> None:
         ctx = self.ctx
-        assert isinstance(ctx, Targets)
+        assert isinstance(ctx, Targets | Announce)
         item = ctx.item
-        self.ctx = None
         cd = self.cdef[item.cid]
-        cost = self.rules.cost(self, item.controller, cd)
+        p = item.controller
+        if (cd.sacrifice_types or cd.discard_cost) and "extra" not in item.info:
+            # 601.2h: the additional cost is paid with the rest, after the targets; the
+            # caster chooses what to give, then this frame runs again.
+            choices = extra_cost_choices(self, p, item.cid)
+            self.k.append((F_CAST_DONE,))
+            self.ctx = Announce(item, "extra", choices)
+            if cd.discard_cost:
+                self._set_decision(D_DISCARD, p, item.cid, f"discard a card to cast {cd.name}")
+            else:
+                what = "an artifact or creature" if cd.sacrifice_types & ARTIFACT else "a creature"
+                self._set_decision(D_SELECT, p, item.cid, f"sacrifice {what} to cast {cd.name}")
+            return
+        self.ctx = None
+        cost = self._spell_cost(item)
         if cost is not None and cost.x:  # 601.2f: X's mana is part of the total cost
             cost = cost.with_x(item.info.get("x", 0))
         if item.info.get("kicked") and cd.kicker is not None:
             cost = cd.kicker if cost is None else cost.plus(cd.kicker)  # and the kicker's
         self._pay_mana(item.controller, cost)
+        extra = item.info.get("extra")
+        if extra is not None:
+            if cd.discard_cost:
+                self._discard(p, extra)
+            else:
+                self._to_graveyard(extra, "sacrificed")
         self._log("cast", item.controller, item.cid, tuple(item.targets))
         if not cd.types & CREATURE:
             self._fire_cast(item.controller)  # 702.108a: prowess
@@ -410,3 +466,15 @@ class Priority(Stack):
         self._log("activate", p, cid, item.ab_index, tuple(item.targets))
         self._targeted(item)
         self.k.append((F_PRIO, self.rules.priority_after(p)))
+
+
+def extra_cost_choices(g: GameLike, p: int, cid: int) -> tuple[int, ...]:
+    """What `p` may give for spell `cid`'s additional cost (CR 601.2b): a permanent of
+    theirs of one of its sacrifice types, or another card in their hand to discard."""
+    cd = g.cdef[cid]
+    if cd.discard_cost:
+        return tuple(c for c in g.hand[p] if c != cid)
+    types = cd.sacrifice_types
+    return tuple(
+        c for c in g.battlefield if (ch := g.chars(c)).controller == p and ch.types & types
+    )

@@ -18,6 +18,7 @@ from .cards import (
 from .constants import (
     BATTLEFIELD,
     D_TRIGGER_ORDER,
+    EXILE,
     GRAVEYARD,
     LAND,
     PERMANENT_TYPES,
@@ -116,7 +117,7 @@ class Stack(Targeting):
                 self._log("fizzle", item.cid)
                 self.stack.pop()
                 if item.kind == SPELL:
-                    self._move(item.cid, GRAVEYARD)
+                    self._spell_leaves_stack(item)
                 return
             item.info["illegal"] = tuple(i for i, ok in enumerate(legal) if not ok)
         if item.kind == TRIGGER and item.ability.condition:
@@ -193,7 +194,16 @@ class Stack(Targeting):
         if self.stack and self.stack[-1] is item:
             self.stack.pop()
         if item.kind == SPELL and self.zone[item.cid] == STACK:
-            self._move(item.cid, GRAVEYARD)  # 608.2n
+            self._spell_leaves_stack(item)  # 608.2n
+
+    def _spell_leaves_stack(self, item: StackItem) -> None:
+        """A spell that resolved or didn't resolve goes to its owner's graveyard (608.2n),
+        or to exile if it was cast with flashback (702.34a)."""
+        if item.info.get("flashback"):
+            self._move(item.cid, EXILE)
+            self._log("exiled", item.cid)
+        else:
+            self._move(item.cid, GRAVEYARD)
 
     def _etb(self, cid: int) -> None:
         self._fire("enters", cid)

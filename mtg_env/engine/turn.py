@@ -329,6 +329,8 @@ class Turn(Priority):
             if isinstance(ctx, CleanupDiscard):
                 self._discard(p, a.obj)
                 self.ctx = None
+            elif isinstance(ctx, Announce):
+                self._announced(ctx, a.obj)  # a card to discard as a spell's cost
             else:
                 assert self.res is not None
                 self.res.vars["answer"] = a.obj
@@ -349,6 +351,8 @@ class Turn(Priority):
         if k == D_SELECT:
             if isinstance(ctx, Legend):
                 self.ctx = LegendKeep(a.obj)
+            elif isinstance(ctx, Announce):
+                self._announced(ctx, a.obj)  # a permanent to sacrifice as a spell's cost
             elif isinstance(ctx, Resolving):
                 assert self.res is not None
                 self.res.vars["answer"] = a.obj

@@ -104,7 +104,7 @@ and `env.describe_action(i)` returns a readable string for the current state:
 | `target_player` | 2 | target yourself (0) or the opponent (1) |
 | `object_own`, `object_opp` | 40, 40 | target or select a permanent (own or the opponent's slot) |
 | `target_stack` | 20 | target the spell at this stack position (0 = top) |
-| `target_graveyard_own`, `target_graveyard_opp` | cards | target a card of this identity in a graveyard |
+| `target_graveyard_own`, `target_graveyard_opp` | cards | target a card of this identity in a graveyard; at a priority decision, `target_graveyard_own` casts it with flashback |
 | `choose` | 40 | option c of a choice (mode, land type, yes/no, trigger order, ...) |
 
 Cards in hand and graveyard are identified by name: two copies of a card are equivalent

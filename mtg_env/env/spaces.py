@@ -284,6 +284,10 @@ class Layout:
                 if a.arg >= len(cd.halves):
                     return a0["hand_card"] + self.ident[cd.name]
                 return a0["play"] + self.ident[cd.halves[a.arg].name]
+            if g.zone[a.obj] == GRAVEYARD:
+                # Flashback (702.34a): the card in the graveyard, as a target of one is
+                # named. No other priority action uses `target_graveyard_own`.
+                return a0["target_graveyard_own"] + self.ident[cd.name]
             return a0["play"] + self.ident[cd.name]
         if k == ACTIVATE:
             s = own.get(a.obj)

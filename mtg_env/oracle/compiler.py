@@ -169,6 +169,9 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"kicker ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"kicker": m.group(1).upper()}  # 702.33a; "and/or" (two) is not one
+    m = re.fullmatch(r"flashback ((?:\{[0-9wubrg/]+\})+)", low)
+    if m:
+        return [], {"flashback": m.group(1).upper()}  # 702.34a; "Flashback—[cost]" is not
     m = re.fullmatch(r"(bushido|soulshift) ([0-9]+)", low)
     if m:
         return [], {m.group(1): int(m.group(2))}  # 702.45a, 702.46a
@@ -195,6 +198,11 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
 
 
 # --------------------------------------------------------------------------- compile
+
+_ADDITIONAL_COST = re.compile(
+    r"As an additional cost to cast this spell, (sacrifice (?:a creature|an artifact or "
+    r"creature)|discard a card)\."
+)
 
 
 @dataclass
@@ -348,6 +356,7 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
     abilities: list[dict[str, Any]] = []
     spell_lines: list[str] = []
     modes: list[dict[str, Any]] = []
+    one_or_both = False
     lines = strip_reminders(card.text).splitlines()
     i = 0
     while i < len(lines):
@@ -363,6 +372,17 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
                 out.problems.append(_problem(line, card.name, e))
                 out.lines.append(("enchant", False))
             continue
+        m = _ADDITIONAL_COST.fullmatch(line)
+        if m:
+            # CR 601.2b: a card field, paid as the spell is cast (not an ability).
+            give = m.group(1).lower()
+            entry["additional_cost"] = (
+                {"discard": 1}
+                if give == "discard a card"
+                else {"sacrifice": give.removeprefix("sacrifice ").split(" ", 1)[1].split(" or ")}
+            )
+            out.lines.append(("additional cost", True))
+            continue
         kl = keyword_line(line)
         if kl is not None:
             kws, fields = kl
@@ -377,16 +397,19 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             out.lines.append(("keywords", True))
             continue
         if line.lower().startswith("choose "):
-            # "Choose one —" only: the engine's modal spells have exactly one mode chosen
-            # (CR 700.2); "choose one or both", "choose two" are reported, not misread.
+            # "Choose one —", and "Choose one or both —" of two modes (CR 700.2d: "both"
+            # is a third mode, the two together); "choose two" is reported, not misread.
             bullets = []
             while i < len(lines) and lines[i].startswith("•"):
                 bullets.append(lines[i].lstrip("• ").strip())
                 i += 1
-            if not is_spell or len(bullets) < 2 or line.rstrip(" —-") != "Choose one":
+            choose = line.rstrip(" —-")
+            both = choose == "Choose one or both" and len(bullets) == 2
+            if not is_spell or len(bullets) < 2 or not (choose == "Choose one" or both):
                 out.problems.append(Problem(normalize(line, card.name), "a modal ability"))
                 out.lines.append(("modal", False))
                 continue
+            one_or_both = both
             before = len(out.problems)
             for b in bullets:
                 try:
@@ -434,6 +457,8 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
         elif modes or any(kind == "modal" for kind, _ in out.lines):
             if modes:
                 entry["spell"] = {"modes": modes}
+                if one_or_both:
+                    entry["spell"]["one_or_both"] = True
         else:
             text = normalize(" ".join(spell_lines), card.name)
             try:

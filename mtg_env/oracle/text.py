@@ -269,6 +269,8 @@ class _Card:
             # Flash (how the card is cast) is on a line of its own.
             out.append("Flash")
             kws.discard("flash")
+        if c.sacrifice_types or c.discard_cost:
+            out.append(f"As an additional cost to cast this spell, {_additional_cost(c)}.")
         if c.enchant is not None:
             out.append("Enchant " + _Ability(self, ()).target_phrase(c.enchant))
         # Keywords that Oracle prints with reminder text each have a line of their own.
@@ -311,6 +313,8 @@ class _Card:
         out += rest
         if c.spell is not None:
             out += self.spell(c.spell)
+        if c.flashback is not None:
+            out.append(f"Flashback {_mana(c.flashback)}")  # 702.34a: cast from the graveyard
         return out + cycling
 
     def _keyword_line(self, kws: set[str]) -> str:
@@ -324,9 +328,10 @@ class _Card:
 
     def spell(self, spell: SpellAbility) -> list[str]:
         if spell.modes:
-            return ["Choose one —"] + [
-                "• " + _Ability(self, m.targets).effects(m.effects) for m in spell.modes
-            ]
+            # "Choose one or both": the last mode is the first two together (CR 700.2d).
+            modes = spell.modes[:2] if spell.one_or_both else spell.modes
+            head = "Choose one or both —" if spell.one_or_both else "Choose one —"
+            return [head] + ["• " + _Ability(self, m.targets).effects(m.effects) for m in modes]
         lines: list[str] = []
         for text, new_line in _Ability(self, spell.targets).sentences(spell.effects):
             if new_line or not lines:
@@ -540,6 +545,14 @@ def _is_prowess(a: Any) -> bool:
         and [(o.name, o.args) for o in a.effects]
         == [("pump", {"what": "self", "power": 1, "toughness": 1, "duration": "end_of_turn"})]
     )
+
+
+def _additional_cost(c: CardDef) -> str:
+    """What a spell's additional cost gives (CR 601.2b), as its Oracle text says it."""
+    if c.discard_cost:
+        return "discard a card"
+    names = " or ".join(n for bit, n in TYPE_NAMES.items() if c.sacrifice_types & bit)
+    return f"sacrifice {_article(names)} {names}"
 
 
 def _is_cycling(a: ActivatedAbility) -> bool:

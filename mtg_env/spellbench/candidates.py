@@ -52,6 +52,7 @@ from ..engine.constants import (
     D_PRIORITY,
     D_SELECT,
     D_TARGET,
+    GRAVEYARD,
     KEEP,
     LAND,
     PASS,
@@ -113,8 +114,11 @@ def priority_candidates(
             text = f"Play {name}"
         elif a.kind == PLAY:
             source = observer.ref(g, seat, a.obj)
-            semantic = {"kind": "cast_spell", "source": source, "method": "normal"}
-            text = f"Cast {name}"
+            # Flashback (702.34a): cast from the graveyard (pauper cards only).
+            flashback = g.zone[a.obj] == GRAVEYARD
+            method = "flashback" if flashback else "normal"
+            semantic = {"kind": "cast_spell", "source": source, "method": method}
+            text = f"Cast {name} with flashback" if flashback else f"Cast {name}"
         elif a.kind == ACTIVATE:
             index, ability = activated_ability(g, a.obj, a.arg)
             semantic = {

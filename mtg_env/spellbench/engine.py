@@ -564,7 +564,10 @@ class EngineSession:
             elif self.group is None and d.kind == D_BLOCKERS:
                 self.group = Group("block", seat, cb.blocker_choices(g))
             elif self.group is None and d.kind == D_DISCARD:
-                self.group = self._discard_group(g, seat)
+                try:
+                    self.group = self._discard_group(g, seat)
+                except Unsupported as e:
+                    return self._terminal("halted", f"engine_contract_failure: {e}")
             elif self.group is None and _looking(g):
                 self.group = self._arrangement(g, seat)
             if self.group is not None and self.group.size == 0:
@@ -724,6 +727,8 @@ class EngineSession:
         discard: a fixed selection of as many cards as must go, one per decision."""
         if isinstance(g.ctx, CleanupDiscard):
             group = Group("discard", seat, [], len(g.hand[seat]) - (g.rules.max_hand or 0))
+        elif g.res is None:  # a spell's additional cost (pauper cards only): not posed yet
+            raise Unsupported(f"the discard decision ({type(g.ctx).__name__}) is not posed yet")
         else:
             assert g.res is not None
             group = Group("discard", seat, [], g.res.vars["discard"][1])

@@ -260,7 +260,7 @@ def _v1_digest() -> str:
 # when the object table gained `keywords3` (ward had no bit: entity env v1), and when the
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only).
-V1_DIGEST = "13bd7960f19fa13b6e5ce2594f1c7643d5db6ddddb4f63a33177a7deda24c598"
+V1_DIGEST = "eafebb66b6264ae2fe163a1b8733a4864dceef6795ba4d3e1ea3041a2e2ca3f3"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

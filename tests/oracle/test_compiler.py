@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 90
+    assert len(cards) == 98
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -107,6 +107,11 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'cant_attack_unless_island'",
         "'attach': {'what': 'self', 'to': 'target'}",
         "'cost': '{2}{R}', 'timing': 'sorcery'",  # an equip cost with colored mana
+        "'one_or_both': True",
+        "'additional_cost': {'sacrifice': ['creature']}",
+        "'additional_cost': {'sacrifice': ['artifact', 'creature']}",
+        "'additional_cost': {'discard': 1}",
+        "'flashback': '{4}{R}'",
     ):
         assert used in text, used
 
@@ -426,10 +431,10 @@ def test_a_new_token_gets_an_entry_and_a_known_token_its_name() -> None:
             OracleCard(
                 "Both",
                 "Instant",
-                "Choose one or both —\n• Draw a card.\n• Scry 1.",
+                "Choose two —\n• Draw a card.\n• Scry 1.\n• Surveil 1.",
                 "{U}",
             ),
-            "Choose one or both —",
+            "Choose two —",
             "a modal ability",
         ),
         (

@@ -265,3 +265,36 @@ def test_attacks_one_creature_at_a_time() -> None:
         g.apply(next(a for a in g.legal_actions() if a.kind == PASS))
         groups += 1
     assert groups > 5
+
+
+def test_a_card_cast_with_flashback_is_cast_spell_method_flashback() -> None:
+    # Flashback (702.34a; pauper cards, a format the engine role does not offer yet): the
+    # card cast from its owner's graveyard is `cast_spell` with method `flashback`, and the
+    # same card in the hand with method `normal`.
+    from mtg_env.engine import Game
+    from mtg_env.engine.constants import MAIN1
+
+    zones = {"exile": [], "library": ["Mountain"] * 3}
+    g, ids = Game.setup(
+        [
+            {
+                "life": 20,
+                **zones,
+                "hand": [{"card": "Firebolt", "id": "in_hand"}],
+                "graveyard": [{"card": "Firebolt", "id": "in_yard"}],
+                "battlefield": ["Mountain"] * 5,
+            },
+            {"life": 20, **zones, "hand": [], "graveyard": [], "battlefield": []},
+        ],
+        format="pauper",
+        turn=3,
+        active=0,
+        step=MAIN1,
+    )
+    obs = Observer(SECRET)
+    methods = {
+        a.obj: s["method"] for s, _, a in priority_candidates(g, 0, obs) if s["kind"] == "cast_spell"
+    }
+    assert methods == {ids["in_hand"]: "normal", ids["in_yard"]: "flashback"}
+    texts = [t for s, t, _ in priority_candidates(g, 0, obs) if s["kind"] == "cast_spell"]
+    assert sorted(texts) == ["Cast Firebolt", "Cast Firebolt with flashback"]
