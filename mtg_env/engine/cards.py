@@ -271,7 +271,7 @@ class ActivatedAbility(Frozen):
 
 @dataclass(frozen=True, slots=True)
 class TriggeredAbility(Frozen):
-    event: str  # a name in vocab.TRIGGER_EVENTS, or next_end_step (a delayed trigger)
+    event: str  # a name in vocab.TRIGGER_EVENTS, or next_end_step, next_upkeep (delayed)
     whose: str = "you"  # for step triggers: "you" | "enchanted_controller" | "each"
     condition: tuple[str, ...] = ()  # intervening "if" clauses (CR 603.4)
     targets: tuple[TargetSpec, ...] = ()

@@ -12,8 +12,9 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
-from .cards import Component, Op, StaticAbility, TriggeredAbility, parse_mana_cost
+from .cards import Component, Filter, Op, StaticAbility, TriggeredAbility, parse_mana_cost
 from .constants import (
+    BASIC,
     BASIC_LAND_TYPES,
     BATTLEFIELD,
     COLOR_BITS,
@@ -36,6 +37,7 @@ from .constants import (
     L_PT_SWITCH,
     L_TEXT,
     L_TYPE,
+    LAND,
     LIBRARY,
     STACK,
     TYPE_BITS,
@@ -66,6 +68,8 @@ from .opschema import (
     LookOp,
     MillOp,
     PumpOp,
+    RestrictOp,
+    SearchOp,
     SubtypeOp,
     SwitchOp,
     TokenCopyOp,
@@ -73,9 +77,9 @@ from .opschema import (
     WhatOp,
 )
 from .protocol import GameLike
-from .rng import HAND_PICK
+from .rng import HAND_PICK, SHUFFLE
 from .text import words
-from .vocab import Strict
+from .vocab import NameSet, Strict
 
 DURATION: Final = {
     "end_of_turn": DUR_EOT,
@@ -399,6 +403,60 @@ def op_surveil(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return _look(g, res, a, "graveyard")
 
 
+def op_search_basic_land(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Search your library for a basic land card (CR 701.19a), then shuffle it. The choice
+    is among the names of the card set's basic lands and "find nothing" (701.19b: a
+    search for a card with a stated quality need not find one), the same options whatever
+    the library holds, so neither the options nor the legal moves tell anything about the
+    hidden library; a name with no card of it left in the library finds nothing. A card
+    found is revealed and put into the hand (`to: hand`) or onto the battlefield tapped."""
+    seat = res.item.controller
+    pile = g.library[g.rules.pile_of[seat]]
+    names = basic_land_names(g)
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        g._log("search", seat)
+        _ask(
+            g,
+            res,
+            D_CHOICE,
+            seat,
+            "search your library for a basic land card",
+            (*names, "find nothing"),
+            purpose="search",
+        )
+        return False
+    found = -1
+    if ans < len(names):
+        for c in reversed(pile):  # any copy: copies of a basic land are alike
+            if g.cdef[c].name == names[ans]:
+                found = c
+                break
+    if found < 0:
+        g._log("search_nothing", seat)
+    elif a["to"] == "hand":
+        g._move(found, HAND)
+        g._log("search_reveal", seat, found)  # 701.19a: "reveal it": public
+    else:
+        g._move(found, BATTLEFIELD, controller=seat)
+        g.perm[found].tapped = True  # it enters tapped (614.1c), before anything triggers
+        g._log("search_battlefield", seat, found)
+        g._etb(found)
+    g.rng.for_seat(seat, SHUFFLE).shuffle(pile)
+    return True
+
+
+def basic_land_names(g: GameLike) -> tuple[str, ...]:
+    """The names of the basic land cards of the game's card set, in name order."""
+    return tuple(
+        sorted(
+            c.name
+            for c in g.cardset.cards.values()
+            if c.supertypes & BASIC and c.types & LAND and not c.token
+        )
+    )
+
+
 def op_fight(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """`what` fights `other` (CR 701.14a): each deals damage equal to its power to the
     other; if either is no longer a creature on the battlefield, neither deals damage
@@ -471,9 +529,30 @@ def _pt(layer: int, op: str) -> Any:
 
 def op_grant(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     cids = _on_battlefield(g, res, a["what"])
-    comp = Component(L_ABILITY, "add_keywords", frozenset(a["keywords"]))
+    comp = Component(L_ABILITY, "add_keywords", NameSet(a["keywords"]))
     _effect(g, res, (comp,), cids, a["duration"], "gains " + ", ".join(a["keywords"]))
     return True
+
+
+# What a restriction's own static ability affects: the object that has it.
+SELF_FILTER: Final = Filter(relation="self")
+
+
+def op_restrict(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Target creature can't block this turn": the objects gain a static ability of
+    their own with those rules (layer 6) for the duration."""
+    cids = _on_battlefield(g, res, a["what"])
+    rules = NameSet(a["rules"])
+    ab = StaticAbility(SELF_FILTER, rules=rules, text=_restrict_text(a["rules"]))
+    comp = Component(L_ABILITY, "add_abilities", (ab,))
+    _effect(g, res, (comp,), cids, a["duration"], _restrict_text(a["rules"]))
+    return True
+
+
+def _restrict_text(rules: list[str]) -> str:
+    if rules == ["unblockable"]:
+        return "can't be blocked"
+    return "can't " + " or ".join(r.removeprefix("cant_") for r in rules)
 
 
 def op_lose_abilities(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
@@ -493,7 +572,7 @@ def op_gain_control(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 def op_add_subtypes(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     cids = _on_battlefield(g, res, a["what"])
-    comp = Component(L_TYPE, "add_subtypes", frozenset(a["subtypes"]))
+    comp = Component(L_TYPE, "add_subtypes", NameSet(a["subtypes"]))
     _effect(g, res, (comp,), cids, a["duration"], "becomes " + " ".join(a["subtypes"]))
     return True
 
@@ -850,6 +929,23 @@ def op_may(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_at_next_upkeep(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Draw a card at the beginning of the next turn's upkeep": a delayed triggered
+    ability (CR 603.7a), controlled by this spell's or ability's controller, that triggers
+    once, as the next upkeep begins (603.7c), whoever's turn it is."""
+    item = res.item
+    ab = TriggeredAbility(
+        "next_upkeep",
+        effects=a["effects"],
+        text="at the beginning of the next turn's upkeep, "
+        + "; ".join(op_text(o) for o in a["effects"]),
+    )
+    g.delayed.append(
+        Trigger(item.controller, item.cid, item.src_oid, ab, -1, {"at": "next_upkeep"})
+    )
+    return True
+
+
 def op_kicked(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Kicker's linked abilities (CR 702.33d): `effects` if the spell was kicked (for an
     ability, the permanent that kicked spell became), else `otherwise` ("... instead")."""
@@ -877,6 +973,10 @@ def op_text(op: Op) -> str:
 
 def _may_text(a: dict[str, Any]) -> str:
     return "you may: " + "; ".join(op_text(o) for o in a["effects"])
+
+
+def _next_upkeep_text(a: dict[str, Any]) -> str:
+    return "at the next upkeep: " + "; ".join(op_text(o) for o in a["effects"])
 
 
 def _kicked_text(a: dict[str, Any]) -> str:
@@ -926,6 +1026,18 @@ OPS: Final[dict[str, OpDef]] = {
             "grant", GrantOp, op_grant, lambda a: f"{a['what']} gains {', '.join(a['keywords'])}"
         ),
         OpDef("lose_abilities", SwitchOp, op_lose_abilities),
+        OpDef(
+            "search_basic_land",
+            SearchOp,
+            op_search_basic_land,
+            lambda a: f"search for a basic land card ({a['to']})",
+        ),
+        OpDef(
+            "restrict",
+            RestrictOp,
+            op_restrict,
+            lambda a: f"{a['what']} {_restrict_text(a['rules'])}",
+        ),
         OpDef("gain_control", ControlOp, op_gain_control),
         OpDef("add_subtypes", SubtypeOp, op_add_subtypes),
         OpDef("animate", AnimateOp, op_animate),
@@ -954,6 +1066,7 @@ OPS: Final[dict[str, OpDef]] = {
         # which checks the ops inside them (`NESTED`).
         OpDef("may", None, op_may, _may_text),
         OpDef("kicked", None, op_kicked, _kicked_text),
+        OpDef("at_next_upkeep", None, op_at_next_upkeep, _next_upkeep_text),
     )
 }
 
@@ -961,6 +1074,7 @@ OPS: Final[dict[str, OpDef]] = {
 NESTED: Final[dict[str, tuple[str, ...]]] = {
     "may": ("effects",),
     "kicked": ("effects", "otherwise"),
+    "at_next_upkeep": ("effects",),
 }
 
 

@@ -171,6 +171,14 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  {n(e[1])} is milled"
     if k == "scry":
         return f"  player {e[1]} scries {e[2]}"
+    if k == "search":
+        return f"  player {e[1]} searches their library"
+    if k == "search_nothing":
+        return f"  player {e[1]} finds nothing and shuffles their library"
+    if k == "search_reveal":
+        return f"  player {e[1]} reveals {n(e[2])}, puts it into their hand and shuffles"
+    if k == "search_battlefield":
+        return f"  player {e[1]} puts {n(e[2])} onto the battlefield tapped and shuffles"
     if k == "surveil":
         return f"  player {e[1]} surveils {e[2]}"
     if k == "look_top":

@@ -81,6 +81,24 @@ class SwitchOp(Strict):
     duration: DURATIONS = "end_of_turn"
 
 
+class RestrictOp(Strict):
+    """ "Target creature can't block this turn" (`rules: [cant_block]`), "can't attack or
+    block this turn" (`[cant_attack, cant_block]`), "can't be blocked this turn"
+    (`[unblockable]`): the rules the objects get for the duration."""
+
+    what: REFS
+    rules: list[Literal["cant_attack", "cant_block", "unblockable"]] = Field(min_length=1)
+    duration: DURATIONS = "end_of_turn"
+
+
+class SearchOp(Strict):
+    """ "Search your library for a basic land card, reveal it, put it into your hand, then
+    shuffle" (`to: hand`) or "..., put it onto the battlefield tapped, then shuffle"
+    (`to: battlefield_tapped`), CR 701.19."""
+
+    to: Literal["hand", "battlefield_tapped"]
+
+
 class GrantOp(Strict):
     what: REFS
     keywords: list[str]

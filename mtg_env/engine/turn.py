@@ -236,10 +236,13 @@ class Turn(Priority):
                 if not self._condition_holds(ab, cid, ch.controller):
                     continue
                 self._add_trigger(ch.controller, cid, ab, idx, info)
-        if event == "end_step" and self.delayed:
+        if self.delayed and event in ("end_step", "upkeep"):
+            # Delayed triggers (603.7): "at the beginning of the next end step" or "of
+            # the next turn's upkeep" trigger once, as that step begins.
+            at = "next_end_step" if event == "end_step" else "next_upkeep"
             rest: list[Trigger] = []
             for trig in self.delayed:
-                if trig.info.get("at") == "next_end_step":
+                if trig.info.get("at") == at:
                     self.triggers.append(trig)
                 else:
                     rest.append(trig)

@@ -121,6 +121,21 @@ def check_event(v: str) -> str:
     return v
 
 
+class NameSet(frozenset[str]):
+    """A frozenset of names (keywords, rules, subtypes) whose repr lists them in sorted
+    order. An effect made during a game enters the state hash through its repr
+    (`fields.effect_state`), which must be the same in every process; a plain frozenset
+    of two or more strings lists them in the order of the per-process string hash. With
+    one name the repr is a plain frozenset's."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self:
+            return "frozenset()"
+        return "frozenset({" + ", ".join(sorted(repr(x) for x in self)) + "})"
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

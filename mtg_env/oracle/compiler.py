@@ -23,7 +23,7 @@ from ..engine.carddb import parse_card_set
 from ..engine.cards import CardDataError, parse_mana_cost
 from ..engine.effects import NESTED
 from ..engine.vocab import KEYWORDS, SUPERTYPE_NAMES, TYPE_NAMES
-from .grammar import COLOR_OF_WORD, ToData, Unsupported, parser
+from .grammar import BASIC_LANDCYCLING, COLOR_OF_WORD, ToData, Unsupported, parser
 
 SELF_WORDS = (
     "this creature",
@@ -163,6 +163,9 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"cycling ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"cycling": m.group(1).upper()}
+    m = re.fullmatch(r"basic landcycling ((?:\{[0-9wubrg/]+\})+)", low)
+    if m:
+        return [], {"landcycling": m.group(1).upper()}  # 702.29e
     m = re.fullmatch(r"echo ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"echo": m.group(1).upper()}  # 702.30a; "Echo—Discard a card" is not one
@@ -391,6 +394,8 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
                 abilities.append(_equip(fields.pop("equip")))
             if "cycling" in fields:
                 abilities.append(_cycling(fields.pop("cycling")))
+            if "landcycling" in fields:
+                abilities.append(_cycling(fields.pop("landcycling"), BASIC_LANDCYCLING))
             if fields.pop("prowess", False):
                 abilities.append(_prowess())
             entry.update(fields)
@@ -514,14 +519,14 @@ def _prowess() -> dict[str, Any]:
     }
 
 
-def _cycling(cost: str) -> dict[str, Any]:
+def _cycling(cost: str, effect: dict[str, Any] | None = None) -> dict[str, Any]:
     """Cycling [cost] (CR 702.29a): "[Cost], Discard this card: Draw a card", activated
-    only from the hand."""
+    only from the hand; basic landcycling (702.29e) searches for a basic land instead."""
     return {
         "activated": {
             "cost": cost,
             "discard_self": True,
-            "effects": [{"draw": {"count": 1, "who": "you"}}],
+            "effects": [effect or {"draw": {"count": 1, "who": "you"}}],
         }
     }
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from lark import Lark, Token, Transformer, v_args
 
@@ -34,6 +34,10 @@ NUMBER_WORDS = {
 
 # "white" -> "W": the engine's color words, as card data writes colors.
 COLOR_OF_WORD = {w: colors_to_letters(bit)[0] for w, bit in COLOR_WORDS.items()}
+
+# Basic landcycling's effect (CR 702.29e): "Search your library for a basic land card,
+# reveal it, put it into your hand, then shuffle."
+BASIC_LANDCYCLING: Final[dict[str, Any]] = {"search_basic_land": {"to": "hand"}}
 
 GRAMMAR = r"""
 // ------------------------------------------------------------------ entry points
@@ -103,7 +107,7 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
 ?effect: damage | destroy | exile | bounce | counter | counter_unless | draw | discard
     | gain_life | lose_life | drain_gain | mill | scry | surveil | pump | grant | untap | tap
     | gain_control | create_token | investigate | attach | add_counter | fight | prevent
-    | set_base_pt | sacrifice
+    | set_base_pt | sacrifice | restrict | next_upkeep | search
     | return_from_graveyard | animate | regenerate | no_regen
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
@@ -147,6 +151,15 @@ token_keywords: "with" keywords
 add_counter: "put" count COUNTER ("counter" | "counters") "on" obj
 fight: obj "fights" obj
 prevent: "prevent" "all" "combat" "damage" "that" "would" "be" "dealt" "this" "turn"
+restrict: obj "can't" "block" "this" "turn" -> restrict_block
+    | obj "can't" "attack" "or" "block" "this" "turn" -> restrict_attack_block
+    | obj "can't" "be" "blocked" "this" "turn" -> restrict_unblockable
+next_upkeep: draw "at" "the" "beginning" "of" "the" "next" "turn's" "upkeep"
+search: _search_basic "," "reveal" "it" "," "put" "it" "into" _your_hand _shuffle -> search_to_hand
+    | _search_basic "," "put" "it" "onto" "the" "battlefield" "tapped" _shuffle -> search_to_bf
+_your_hand: "your" "hand"
+_search_basic: "search" "your" "library" "for" "a" "basic" "land" "card"
+_shuffle: "," "then" "shuffle"
 until_eot: "until" "end" "of" "turn"
 animate: obj "becomes" "a" PT SUBTYPE* ANIM_TYPE* "creature" all_types? until_eot still_land?
     | until_eot "," obj "becomes" "a" PT SUBTYPE* ANIM_TYPE* "creature" all_types? still_land?
@@ -774,6 +787,28 @@ class ToData(Transformer[Any, Any]):
 
     def prevent(self) -> dict[str, Any]:
         return {"prevent_combat_damage": {}}
+
+    def restrict_block(self, what: str) -> dict[str, Any]:
+        return {"restrict": {"what": what, "rules": ["cant_block"]}}
+
+    def restrict_attack_block(self, what: str) -> dict[str, Any]:
+        return {"restrict": {"what": what, "rules": ["cant_attack", "cant_block"]}}
+
+    def restrict_unblockable(self, what: str) -> dict[str, Any]:
+        return {"restrict": {"what": what, "rules": ["unblockable"]}}
+
+    def search_to_hand(self) -> dict[str, Any]:
+        return {"search_basic_land": {"to": "hand"}}
+
+    def search_to_bf(self) -> dict[str, Any]:
+        return {"search_basic_land": {"to": "battlefield_tapped"}}
+
+    def next_upkeep(self, draw: dict[str, Any]) -> dict[str, Any]:
+        # A delayed trigger has no targets of its own (CR 603.7): only the spell's or
+        # ability's controller draws.
+        if draw["draw"].get("who", "you") != "you":
+            raise Unsupported("a delayed draw by another player")
+        return {"at_next_upkeep": {"effects": [draw]}}
 
     def until_eot(self) -> bool:
         return True

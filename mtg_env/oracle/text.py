@@ -52,7 +52,7 @@ from ..engine.constants import (
     SUPERTYPE_NAMES,
     TYPE_NAMES,
 )
-from .grammar import _SAME_PLURAL, CLUE, NUMBER_WORDS, singular
+from .grammar import _SAME_PLURAL, BASIC_LANDCYCLING, CLUE, NUMBER_WORDS, singular
 
 # The order Oracle text writes keywords in, on one line and in "has A and B" alike. The
 # core set's texts agree with it except for one pair that they write both ways (trample and
@@ -308,6 +308,8 @@ class _Card:
             elif isinstance(a, ActivatedAbility) and _is_cycling(a):
                 # Played from the hand, Cycling closes the text (after a spell's effects).
                 cycling.append(f"Cycling {_mana(a.cost.mana)}")
+            elif isinstance(a, ActivatedAbility) and _is_cycling(a, BASIC_LANDCYCLING):
+                cycling.append(f"Basic landcycling {_mana(a.cost.mana)}")  # 702.29e
             else:
                 rest.append(self.ability(a))
         out += rest
@@ -555,18 +557,26 @@ def _additional_cost(c: CardDef) -> str:
     return f"sacrifice {_article(names)} {names}"
 
 
-def _is_cycling(a: ActivatedAbility) -> bool:
-    """Cycling (CR 702.29a): pay the mana and discard this card to draw a card."""
+def _is_cycling(a: ActivatedAbility, effect: dict[str, Any] | None = None) -> bool:
+    """Cycling (CR 702.29a): pay the mana and discard this card to draw a card; with
+    `effect`, a cycling that does that instead (basic landcycling, 702.29e)."""
     c = a.cost
-    return (
+    if not (
         c.discard_self
         and not c.tap
         and not c.sacrifice_self
         and not a.targets
         and a.timing != "sorcery"
-        and [(o.name, o.args.get("who", "you"), o.args.get("count", 1)) for o in a.effects]
-        == [("draw", "you", 1)]
-    )
+        and len(a.effects) == 1
+    ):
+        return False
+    o = a.effects[0]
+    if effect is None:
+        return (
+            o.name == "draw" and o.args.get("who", "you") == "you" and o.args.get("count", 1) == 1
+        )
+    ((name, args),) = effect.items()
+    return o.name == name and dict(o.args) == args
 
 
 def _is_equip(a: ActivatedAbility) -> bool:
@@ -884,6 +894,12 @@ class _Ability:
                 )
             sub = _Sentence([_Clause(o.name, [o], None) for o in inner])
             return "you may " + self._sentence(sub, False)[:-1]
+        if name == "restrict":
+            subj = self.obj(a["what"], subject_of_sentence=start, after_compound=after)
+            return f"{subj} {_restriction(a['rules'])} this turn"
+        if name == "at_next_upkeep":
+            sub = _Sentence([_Clause(o.name, [o], "you") for o in a["effects"]])
+            return self._sentence(sub, False)[:-1] + " at the beginning of the next turn's upkeep"
         if name in ("pump", "grant", "set_base_pt", "fight", "animate"):
             what = a["what"]
             subj = self.obj(what, subject_of_sentence=start, after_compound=after)
@@ -986,6 +1002,13 @@ class _Ability:
             return f"{name} {a['count']}"
         if name == "prevent_combat_damage":
             return "prevent all combat damage that would be dealt this turn"
+        if name == "search_basic_land":
+            put = (
+                "reveal it, put it into your hand"
+                if a["to"] == "hand"
+                else "put it onto the battlefield tapped"
+            )
+            return f"search your library for a basic land card, {put}, then shuffle"
         raise ValueError(f"no Oracle template writes the op {name!r}")
 
     def _token(self, name: str, n: Any) -> str:
@@ -1013,13 +1036,20 @@ def _own_line(sent: _Sentence, named: set[str], last: bool) -> bool:
     first = sent.clauses[0]
     if first.kind == "surveil":
         return True
-    if last and len(sent.clauses) == 1 and _cantrip(first):
+    if last and len(sent.clauses) == 1 and (_cantrip(first) or first.kind == "at_next_upkeep"):
         return True
     return (
         first.subject in _TARGET_REFS
         and first.subject not in named
         and any(r in named for r in _TARGET_REFS)
     )
+
+
+def _restriction(rules: Sequence[str]) -> str:
+    """ "can't block", "can't attack or block", "can't be blocked" (the `restrict` op)."""
+    if list(rules) == ["unblockable"]:
+        return "can't be blocked"
+    return "can't " + " or ".join(r.removeprefix("cant_") for r in rules)
 
 
 def _cantrip(c: _Clause) -> bool:
@@ -1066,8 +1096,10 @@ def _clauses(ops: Sequence[Op]) -> list[_Clause]:
             subject = what
         elif op.name == "damage":
             subject = "self"
-        elif op.name == "may":
+        elif op.name in ("may", "at_next_upkeep"):
             subject = "you"
+        elif op.name == "restrict":
+            subject = what
         else:
             subject = None
         objects = [v for k, v in a.items() if k in ("what", "other", "to") and isinstance(v, str)]

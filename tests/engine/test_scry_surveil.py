@@ -144,3 +144,43 @@ def test_a_pending_look_survives_resampling_hidden_cards() -> None:
             while x.decision is not None and x.decision.kind == D_CHOICE:
                 x.apply(x.legal_actions()[-1])
             assert sorted(x.library[0]) == sorted(g.library[0])
+
+
+def _search(library: list[Any]) -> Runner:
+    raw = {
+        "name": "search",
+        "format": "pauper",
+        "setup": {
+            "turn": 3,
+            "step": "main1",
+            "players": [
+                {"battlefield": [{"card": "Evolving Wilds", "id": "wilds"}], "library": library},
+                {"library": ["Plains"]},
+            ],
+        },
+        "expect": [{"game_over": False}],
+    }
+    g, labels = build(parse_scenario(raw, "test"))
+    r = Runner(g, labels)
+    run_steps(r, [{"player": 0, "activate": "wilds", "ability": 0}, "resolve"])
+    return r
+
+
+def test_a_search_offers_the_same_choice_whatever_the_library_holds() -> None:
+    # CR 701.19: the library is hidden, so what the search offers must not depend on it
+    # (the options, the legal moves and the prompt are all the acting seat sees of it).
+    a = _search(["Island", "Island", "Swamp"])
+    b = _search(["Forest", "Mountain", "Plains", "Plains", "Swamp"])
+    da, db = a.g.decision, b.g.decision
+    assert da is not None and db is not None and da.kind == db.kind == D_CHOICE
+    assert (
+        da.options
+        == db.options
+        == ("Forest", "Island", "Mountain", "Plains", "Swamp", "find nothing")
+    )
+    assert da.prompt == db.prompt
+    assert a.g.legal_actions() == b.g.legal_actions()
+    # One Island found: the library keeps the rest.
+    run_steps(a, [{"player": 0, "choose": "Island"}])
+    assert sorted(a.g.cdef[c].name for c in a.g.library[0]) == ["Island", "Swamp"]
+    assert [a.g.cdef[c].name for c in a.g.hand[0]] == []

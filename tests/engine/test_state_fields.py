@@ -89,3 +89,39 @@ def test_the_generated_state_code_is_current() -> None:
     # The source file, whichever build runs (the package's __init__ is always Python).
     source = Path(mtg_env.engine.__file__).with_name("state.py")
     assert source.read_text() == fields.generate()
+
+
+_HASH_AFTER = """
+import sys
+from mtg_env.scenario.runner import Runner, build, run_steps
+from mtg_env.scenario.schema import load_scenario
+
+sc = load_scenario(sys.argv[1])
+g, labels = build(sc)
+r = Runner(g, labels)
+run_steps(r, sc.model.script[:3])  # Traitorous Blood resolved: trample and haste granted
+print(r.g.state_hash())
+"""
+
+
+def test_the_state_hash_of_an_effect_is_the_same_in_every_process() -> None:
+    # An effect that grants two keywords holds a set of two names; the state hash reads
+    # the effect through its repr, which must not follow the per-process string hash
+    # (PYTHONHASHSEED) that orders a plain frozenset of strings.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    scenario = Path(__file__).parents[1] / "scenarios/core/cards/red/card_traitorous_blood.yaml"
+    hashes = {
+        subprocess.run(
+            [sys.executable, "-c", _HASH_AFTER, str(scenario)],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in range(10)  # seeds 7 and 8 order {"haste", "trample"} the other way
+    }
+    assert len(hashes) == 1, hashes

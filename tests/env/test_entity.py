@@ -260,7 +260,7 @@ def _v1_digest() -> str:
 # when the object table gained `keywords3` (ward had no bit: entity env v1), and when the
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only).
-V1_DIGEST = "eafebb66b6264ae2fe163a1b8733a4864dceef6795ba4d3e1ea3041a2e2ca3f3"
+V1_DIGEST = "08961fcf21614ae7683f4a87656e3b77108aa7a75da4b6b5116675c0e4fcf3ad"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

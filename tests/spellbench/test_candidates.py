@@ -293,7 +293,9 @@ def test_a_card_cast_with_flashback_is_cast_spell_method_flashback() -> None:
     )
     obs = Observer(SECRET)
     methods = {
-        a.obj: s["method"] for s, _, a in priority_candidates(g, 0, obs) if s["kind"] == "cast_spell"
+        a.obj: s["method"]
+        for s, _, a in priority_candidates(g, 0, obs)
+        if s["kind"] == "cast_spell"
     }
     assert methods == {ids["in_hand"]: "normal", ids["in_yard"]: "flashback"}
     texts = [t for s, t, _ in priority_candidates(g, 0, obs) if s["kind"] == "cast_spell"]
