@@ -137,6 +137,17 @@ def refs(g: GameLike, res: Resolution, what: str) -> list[int]:
         return [player_ref(item.controller)]
     if what == "that_player":
         return [player_ref(item.info["player"])]
+    if what == "target_controller":
+        # "Its controller": the controller of the first target, as it is now or as it
+        # last was on the battlefield (608.2h: "Destroy target creature. Its controller
+        # loses 2 life").
+        if not item.targets or item.targets[0][0] < 0:
+            return []
+        c, oid = item.targets[0]
+        if g.zone[c] == BATTLEFIELD and g.oid[c] == oid:
+            return [player_ref(g.chars(c).controller)]
+        last = g.lki.get(c)
+        return [player_ref(last[1].controller)] if last is not None and last[0] == oid else []
     if what == "each_opponent":
         return [player_ref(1 - item.controller)]
     if what == "that_object":

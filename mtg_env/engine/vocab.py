@@ -64,6 +64,7 @@ REFS = Literal[
     "enchanted",
     "you",
     "that_player",
+    "target_controller",
     "all_creatures",
     "each_opponent",
     "your_creatures",

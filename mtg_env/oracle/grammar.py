@@ -237,6 +237,7 @@ player: "you" -> p_you
     | "target" "opponent" -> p_target_opponent
     | "each" "opponent" -> p_each_opponent
     | "that" "player" -> p_that_player
+    | "its" "controller" -> p_its_controller
     | "each" "player" -> p_each_player
 
 // ------------------------------------------------------------------ words
@@ -1065,6 +1066,16 @@ class ToData(Transformer[Any, Any]):
         # The owner of a returned permanent, the controller of a countered spell: no
         # reference in the vocabulary names them.
         raise Unsupported("'that player' for a player the text names through an object")
+
+    def p_its_controller(self) -> str:
+        # "Destroy target creature. Its controller loses 2 life": the controller of the
+        # spell's first target, a permanent, as it last was (608.2h).
+        t = self.scope.targets
+        if self.scope.last != "target" or not t or t[0] in ("player", "opponent", "spell"):
+            raise Unsupported("'its controller' of anything but the first target permanent")
+        if isinstance(t[0], dict) and t[0].get("kind") in ("spell", "graveyard_card"):
+            raise Unsupported("'its controller' of a spell or a card")
+        return "target_controller"
 
     def p_each_player(self) -> str:
         return "each_player"

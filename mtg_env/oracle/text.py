@@ -752,6 +752,8 @@ class _Ability:
         }.get(ref, ref)
 
     def player(self, ref: str) -> str:
+        if ref == "target_controller":
+            return "its controller"
         if ref in _TARGET_REFS:
             if ref not in self.named:
                 self.named.add(ref)

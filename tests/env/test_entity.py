@@ -260,7 +260,7 @@ def _v1_digest() -> str:
 # when the object table gained `keywords3` (ward had no bit: entity env v1), and when the
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only).
-V1_DIGEST = "08961fcf21614ae7683f4a87656e3b77108aa7a75da4b6b5116675c0e4fcf3ad"
+V1_DIGEST = "f7f8ff28e49010f1a8a9c739a0f958acac0da87a4320a408527de067f9514fc4"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
