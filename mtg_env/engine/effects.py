@@ -69,6 +69,7 @@ from .opschema import (
     MillOp,
     PumpOp,
     RestrictOp,
+    RevealDiscardOp,
     SearchOp,
     SubtypeOp,
     SwitchOp,
@@ -455,6 +456,57 @@ def op_search_basic_land(g: GameLike, res: Resolution, a: dict[str, Any]) -> boo
         g._etb(found)
     g.rng.for_seat(seat, SHUFFLE).shuffle(pile)
     return True
+
+
+def op_reveal_discard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """A player reveals their hand (CR 701.20a: everyone sees it, so the log names every
+    card); the spell's controller chooses a card of the given types from it, by name
+    (copies of a card are alike), and that player discards it. No such card: nothing."""
+    seats = _players(g, res, a["who"])
+    if not seats:
+        return True
+    seat = seats[0]
+    hand = g.hand[seat]
+    want = _type_mask(a["types"])
+    avoid = _type_mask(a["not_types"])
+    names = sorted(
+        {
+            g.cdef[c].name
+            for c in hand
+            if (not want or g.cdef[c].types & want) and not g.cdef[c].types & avoid
+        }
+    )
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        g._log("reveal_hand", seat, tuple(hand))
+        if not names:
+            return True
+        res.vars["reveal_names"] = tuple(names)
+        _ask(
+            g,
+            res,
+            D_CHOICE,
+            res.item.controller,
+            f"choose a card from player {seat}'s hand: they discard it",
+            tuple(names),
+            purpose="reveal_discard",
+        )
+        return False
+    # The answer names a card of the hand as it was revealed; in a copy whose hidden cards
+    # `resample_hidden` re-dealt, the name may be gone: then nothing is discarded.
+    pick = res.vars.pop("reveal_names", names)
+    for c in hand:
+        if ans < len(pick) and g.cdef[c].name == pick[ans]:
+            g._discard(seat, c)
+            break
+    return True
+
+
+def _type_mask(names: list[str]) -> int:
+    mask = 0
+    for n in names:
+        mask |= TYPE_BITS[n]
+    return mask
 
 
 def basic_land_names(g: GameLike) -> tuple[str, ...]:
@@ -1037,6 +1089,12 @@ OPS: Final[dict[str, OpDef]] = {
             "grant", GrantOp, op_grant, lambda a: f"{a['what']} gains {', '.join(a['keywords'])}"
         ),
         OpDef("lose_abilities", SwitchOp, op_lose_abilities),
+        OpDef(
+            "reveal_discard",
+            RevealDiscardOp,
+            op_reveal_discard,
+            lambda a: f"{a['who']} reveals their hand and discards a card you choose",
+        ),
         OpDef(
             "search_basic_land",
             SearchOp,

@@ -171,6 +171,9 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  {n(e[1])} is milled"
     if k == "scry":
         return f"  player {e[1]} scries {e[2]}"
+    if k == "reveal_hand":
+        shown = ", ".join(n(c) for c in e[2]) or "no cards"
+        return f"  player {e[1]} reveals their hand: {shown}"
     if k == "search":
         return f"  player {e[1]} searches their library"
     if k == "search_nothing":

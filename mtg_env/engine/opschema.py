@@ -99,6 +99,16 @@ class SearchOp(Strict):
     to: Literal["hand", "battlefield_tapped"]
 
 
+class RevealDiscardOp(Strict):
+    """ "Target opponent reveals their hand. You choose a nonland card from it. That player
+    discards that card." (`who: target`, `not_types: [land]`): the card types chosen from
+    (any of `types`, none of `not_types`; empty: any card)."""
+
+    who: REFS
+    types: list[TYPE_NAMES] = []
+    not_types: list[TYPE_NAMES] = []
+
+
 class GrantOp(Strict):
     what: REFS
     keywords: list[str]

@@ -49,6 +49,18 @@ static: static_sentence "." (doesnt_remove ".")?
     | "~" "enters" "with" count COUNTER ("counter" | "counters") "on" "it" "." -> enters_with
     | _if_kicked "it" "enters" "with" count COUNTER _counters "on" "it" "." -> kicked_enters_with
 _counters: "counter" | "counters"
+// "Target opponent reveals their hand. You choose a nonland card from it. That player
+// discards that card." (three sentences, one effect)
+reveal_discard: player _reveals _you_choose card_kind "card" "from" "it" "." _discards
+_reveals: "reveals" "their" "hand" "."
+_you_choose: "you" "choose" ("a" | "an")
+_discards: "that" "player" "discards" "that" "card" "."
+card_kind: -> ck_any
+    | NONWORD -> ck_non
+    | NONWORD "permanent" -> ck_non_permanent
+    | NONWORD "," NONWORD -> ck_non_two
+    | TYPE "or" TYPE -> ck_two
+    | TYPE -> ck_type
 doesnt_remove: "this" "effect" "doesn't" "remove" "~"
 mana: "{t}" ":" "add" mana_out "." (damage_to_you ".")?
 enchant: "enchant" tfilter
@@ -87,7 +99,7 @@ intervening: "if" "~" "didn't" "attack" "this" "turn" "," -> if_not_attacked
     | "if" "it" "was" "kicked" "," -> if_kicked
 
 // ------------------------------------------------------------------ sentences
-sentences: (sentence | kicked)+
+sentences: (sentence | kicked | reveal_discard)+
 sentence: clauses "."
 // Kicker's linked abilities (CR 702.33d): more effects when kicked, or other ones instead
 // of the sentence before ("it deals 4 damage instead": to what that sentence damaged).
@@ -582,6 +594,33 @@ class ToData(Transformer[Any, Any]):
                     effects = [{"damage": {**hit[0], "amount": s.damage}}]
                 out.append([{"kicked": {"effects": effects, "otherwise": before}}])
         return [op for s in out for op in s]
+
+    def reveal_discard(self, who: str, kind: dict[str, Any]) -> list[Any]:
+        if who not in ("target",) or self.scope.targets[-1] not in ("player", "opponent"):
+            raise Unsupported("a hand revealed by a player the text doesn't target")
+        return [{"reveal_discard": {"who": who, **kind}}]
+
+    def ck_any(self) -> dict[str, Any]:
+        return {}
+
+    def ck_non(self, tok: Token) -> dict[str, Any]:
+        return {"not_types": [str(tok)[3:].lower()]}
+
+    def ck_non_permanent(self, tok: Token) -> dict[str, Any]:
+        # "nonland permanent card": an artifact, creature or enchantment card (no
+        # planeswalker or battle is card data here).
+        if str(tok).lower() != "nonland":
+            raise Unsupported(f"a {tok} permanent card")
+        return {"types": ["artifact", "creature", "enchantment"]}
+
+    def ck_non_two(self, a: Token, b: Token) -> dict[str, Any]:
+        return {"not_types": [str(a)[3:].lower(), str(b)[3:].lower()]}
+
+    def ck_type(self, a: Token) -> dict[str, Any]:
+        return {"types": [str(a).lower()]}
+
+    def ck_two(self, a: Token, b: Token) -> dict[str, Any]:
+        return {"types": [str(a).lower(), str(b).lower()]}
 
     def sentence(self, *clauses: Any) -> list[Any]:
         self.scope.subject = "you"

@@ -757,7 +757,12 @@ class _Ability:
         if ref in _TARGET_REFS:
             if ref not in self.named:
                 self.named.add(ref)
-                return "target player"
+                spec = self._spec(ref)
+                return (
+                    "target opponent"
+                    if spec is not None and spec.kind == "opponent"
+                    else "target player"
+                )
             return "that player"
         return self.obj(ref)
 
@@ -896,6 +901,11 @@ class _Ability:
                 )
             sub = _Sentence([_Clause(o.name, [o], None) for o in inner])
             return "you may " + self._sentence(sub, False)[:-1]
+        if name == "reveal_discard":
+            return (
+                f"{self.player(a['who'])} reveals their hand. You choose {_card_kind(a)} "
+                "from it. That player discards that card"
+            )
         if name == "restrict":
             subj = self.obj(a["what"], subject_of_sentence=start, after_compound=after)
             return f"{subj} {_restriction(a['rules'])} this turn"
@@ -1045,6 +1055,20 @@ def _own_line(sent: _Sentence, named: set[str], last: bool) -> bool:
         and first.subject not in named
         and any(r in named for r in _TARGET_REFS)
     )
+
+
+def _card_kind(a: Mapping[str, Any]) -> str:
+    """ "a nonland card", "a noncreature, nonland card", "an artifact or creature card",
+    "a nonland permanent card", "a card" (the `reveal_discard` op's choice)."""
+    types, avoid = list(a.get("types", ())), list(a.get("not_types", ()))
+    if avoid:
+        words = ", ".join("non" + t for t in avoid)
+    elif types == ["artifact", "creature", "enchantment"]:
+        words = "nonland permanent"
+    else:
+        words = " or ".join(types)
+    words = f"{words} card" if words else "card"
+    return f"{_article(words)} {words}"
 
 
 def _restriction(rules: Sequence[str]) -> str:

@@ -260,7 +260,7 @@ def _v1_digest() -> str:
 # when the object table gained `keywords3` (ward had no bit: entity env v1), and when the
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only).
-V1_DIGEST = "f7f8ff28e49010f1a8a9c739a0f958acac0da87a4320a408527de067f9514fc4"
+V1_DIGEST = "27482b18a4d42bec7f18d9d7ca6feea4bf163afc09d1b361580b5fad24e3e31a"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 106
+    assert len(cards) == 108
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -119,6 +119,8 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'search_basic_land': {'to': 'hand'}",
         "'search_basic_land': {'to': 'battlefield_tapped'}",
         "'who': 'target_controller'",
+        "'reveal_discard': {'who': 'target', 'not_types': ['creature', 'land']}",
+        "'reveal_discard': {'who': 'target', 'types': ['artifact', 'creature']}",
     ):
         assert used in text, used
 
