@@ -43,6 +43,7 @@ from .constants import (
     MANA_BITS,
     SUPERTYPE_BITS,
     TYPE_BITS,
+    bit_mask,
 )
 from .effects import NESTED, OPS, inner_lists
 from .files import MAX_INPUT_BYTES, InputFileError, load_yaml, read_lines
@@ -468,23 +469,16 @@ class SetModel(_Strict):
 # --------------------------------------------------------------------------- compile
 
 
-def _mask(names: Sequence[str], table: dict[str, int]) -> int:
-    m = 0
-    for n in names:
-        m |= table[n]
-    return m
-
-
 def compile_filter(f: FilterModel) -> Filter:
     return Filter(
-        types=_mask(f.types, TYPE_BITS),
-        not_types=_mask(f.not_types, TYPE_BITS),
+        types=bit_mask(f.types, TYPE_BITS),
+        not_types=bit_mask(f.not_types, TYPE_BITS),
         subtypes=frozenset(f.subtypes),
         not_subtypes=frozenset(f.not_subtypes),
-        supertypes=_mask(f.supertypes, SUPERTYPE_BITS),
-        not_supertypes=_mask(f.not_supertypes, SUPERTYPE_BITS),
-        colors=_mask(f.colors, COLOR_BITS),
-        not_colors=_mask(f.not_colors, COLOR_BITS),
+        supertypes=bit_mask(f.supertypes, SUPERTYPE_BITS),
+        not_supertypes=bit_mask(f.not_supertypes, SUPERTYPE_BITS),
+        colors=bit_mask(f.colors, COLOR_BITS),
+        not_colors=bit_mask(f.not_colors, COLOR_BITS),
         controller=f.controller,
         owner=f.owner,
         other=f.other,
@@ -521,7 +515,9 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
     if s.control:
         comps.append(Component(STATIC_OPS["control"], "control", s.control))
     if s.add_types:
-        comps.append(Component(STATIC_OPS["add_types"], "add_types", _mask(s.add_types, TYPE_BITS)))
+        comps.append(
+            Component(STATIC_OPS["add_types"], "add_types", bit_mask(s.add_types, TYPE_BITS))
+        )
     if s.add_subtypes:
         comps.append(
             Component(STATIC_OPS["add_subtypes"], "add_subtypes", frozenset(s.add_subtypes))
@@ -532,7 +528,7 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
         comps.append(Component(STATIC_OPS["set_land_type"], "set_land_type", s.set_land_type))
     if s.set_colors is not None:
         comps.append(
-            Component(STATIC_OPS["set_colors"], "set_colors", _mask(s.set_colors, COLOR_BITS))
+            Component(STATIC_OPS["set_colors"], "set_colors", bit_mask(s.set_colors, COLOR_BITS))
         )
     if s.add_keywords:
         comps.append(
@@ -563,7 +559,7 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
         affects = compile_filter(s.affects)
     spend = None
     if s.spend_mana is not None:
-        spend = (_mask(s.spend_mana.any_color, COLOR_BITS), s.spend_mana.other_colorless)
+        spend = (bit_mask(s.spend_mana.any_color, COLOR_BITS), s.spend_mana.other_colorless)
     if not comps and not s.rules and not s.cda and spend is None:
         raise ValueError("a static ability must do something")
     cda = None
@@ -580,7 +576,7 @@ def compile_ability(a: AbilityModel) -> Any:
     text = a.text
     if a.mana is not None:
         return ManaAbility(
-            parse_cost(a.mana.cost), _mask(a.mana.add, MANA_BITS), a.mana.damage_to_you, text
+            parse_cost(a.mana.cost), bit_mask(a.mana.add, MANA_BITS), a.mana.damage_to_you, text
         )
     if a.activated is not None:
         m = a.activated
@@ -720,7 +716,7 @@ def _both(first: ModeModel, second: ModeModel) -> SpellAbility:
 
 def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -> CardDef:
     cost = parse_mana_cost(m.cost) if m.cost is not None else None
-    colors = _mask(m.colors, COLOR_BITS) if m.colors is not None else colors_of_cost(cost)
+    colors = bit_mask(m.colors, COLOR_BITS) if m.colors is not None else colors_of_cost(cost)
     spell = None
     if m.spell is not None:
         modes = tuple(
@@ -749,9 +745,9 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
     )
     return CardDef(
         name=m.name,
-        types=_mask(m.types, TYPE_BITS),
+        types=bit_mask(m.types, TYPE_BITS),
         subtypes=frozenset(m.subtypes),
-        supertypes=_mask(m.supertypes, SUPERTYPE_BITS),
+        supertypes=bit_mask(m.supertypes, SUPERTYPE_BITS),
         colors=colors,
         cost=cost,
         power=None if m.power is None else (0 if m.power == "*" else m.power),
@@ -770,7 +766,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         kicked_enters_with=tuple(sorted(m.kicked_enters_with.items())),
         changeling=m.changeling,
         sacrifice_types=(
-            _mask(m.additional_cost.sacrifice, TYPE_BITS) if m.additional_cost is not None else 0
+            bit_mask(m.additional_cost.sacrifice, TYPE_BITS) if m.additional_cost is not None else 0
         ),
         discard_cost=m.additional_cost is not None and m.additional_cost.discard > 0,
         flashback=parse_mana_cost(m.flashback) if m.flashback is not None else None,

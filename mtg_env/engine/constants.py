@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 # Card types (CR 300.1) as a bit mask.
@@ -189,3 +190,11 @@ DUR_COMBAT: Final = 3
 
 # The name a two-part card has while it is played face down as a mana source (pocket).
 FACE_DOWN: Final = "Face-down mana source"
+
+
+def bit_mask(names: Iterable[str], table: dict[str, int]) -> int:
+    """The union of the bits `table` gives `names` (types, colors, mana symbols)."""
+    m = 0
+    for n in names:
+        m |= table[n]
+    return m

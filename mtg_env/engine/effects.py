@@ -41,6 +41,7 @@ from .constants import (
     LIBRARY,
     STACK,
     TYPE_BITS,
+    bit_mask,
     player_ref,
     ref_player,
 )
@@ -76,6 +77,7 @@ from .opschema import (
     TokenCopyOp,
     TokenOp,
     WhatOp,
+    restriction_text,
 )
 from .protocol import GameLike
 from .rng import HAND_PICK, SHUFFLE
@@ -467,8 +469,8 @@ def op_reveal_discard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         return True
     seat = seats[0]
     hand = g.hand[seat]
-    want = _type_mask(a["types"])
-    avoid = _type_mask(a["not_types"])
+    want = bit_mask(a["types"], TYPE_BITS)
+    avoid = bit_mask(a["not_types"], TYPE_BITS)
     names = sorted(
         {
             g.cdef[c].name
@@ -500,13 +502,6 @@ def op_reveal_discard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
             g._discard(seat, c)
             break
     return True
-
-
-def _type_mask(names: list[str]) -> int:
-    mask = 0
-    for n in names:
-        mask |= TYPE_BITS[n]
-    return mask
 
 
 def basic_land_names(g: GameLike) -> tuple[str, ...]:
@@ -606,16 +601,10 @@ def op_restrict(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     their own with those rules (layer 6) for the duration."""
     cids = _on_battlefield(g, res, a["what"])
     rules = NameSet(a["rules"])
-    ab = StaticAbility(SELF_FILTER, rules=rules, text=_restrict_text(a["rules"]))
+    ab = StaticAbility(SELF_FILTER, rules=rules, text=restriction_text(a["rules"]))
     comp = Component(L_ABILITY, "add_abilities", (ab,))
-    _effect(g, res, (comp,), cids, a["duration"], _restrict_text(a["rules"]))
+    _effect(g, res, (comp,), cids, a["duration"], restriction_text(a["rules"]))
     return True
-
-
-def _restrict_text(rules: list[str]) -> str:
-    if rules == ["unblockable"]:
-        return "can't be blocked"
-    return "can't " + " or ".join(r.removeprefix("cant_") for r in rules)
 
 
 def op_lose_abilities(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
@@ -1105,7 +1094,7 @@ OPS: Final[dict[str, OpDef]] = {
             "restrict",
             RestrictOp,
             op_restrict,
-            lambda a: f"{a['what']} {_restrict_text(a['rules'])}",
+            lambda a: f"{a['what']} {restriction_text(a['rules'])}",
         ),
         OpDef("gain_control", ControlOp, op_gain_control),
         OpDef("add_subtypes", SubtypeOp, op_add_subtypes),

@@ -201,6 +201,7 @@ class Kernel(GameFields):
         self._sba_ok = None
         frm = self.zone[cid]
         owner = self.owner[cid]
+        exiled = False
         pile = self.rules.pile_of[owner]  # library and graveyard index
         if frm == LIBRARY:
             self.library[pile].remove(cid)
@@ -214,9 +215,11 @@ class Kernel(GameFields):
             for i in range(len(self.stack) - 1, -1, -1):
                 if self.stack[i].kind == SPELL and self.stack[i].cid == cid:
                     if self.stack[i].info.get("flashback"):
-                        # 702.34a: a flashback spell leaving the stack (countered, say)
-                        # is exiled instead of going anywhere else.
+                        # 702.34a: a flashback spell leaving the stack (resolved,
+                        # countered or without a legal target) is exiled instead of going
+                        # anywhere else.
                         to = EXILE
+                        exiled = True
                     del self.stack[i]
                     break
         elif frm == BATTLEFIELD:
@@ -245,6 +248,8 @@ class Kernel(GameFields):
         elif to == BATTLEFIELD:
             self._enter_battlefield(cid, owner if controller is None else controller)
         del s
+        if exiled:
+            self._log("exiled", cid)
         if frm == BATTLEFIELD or to == BATTLEFIELD:
             self._dirty = True
         elif (to == GRAVEYARD or frm == GRAVEYARD) and not self._dirty and self._derived().cda:

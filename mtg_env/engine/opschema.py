@@ -8,6 +8,7 @@ classes and their validators at import time, which classes compiled by mypyc do 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
@@ -89,6 +90,14 @@ class RestrictOp(Strict):
     what: REFS
     rules: list[Literal["cant_attack", "cant_block", "unblockable"]] = Field(min_length=1)
     duration: DURATIONS = "end_of_turn"
+
+
+def restriction_text(rules: Sequence[str]) -> str:
+    """The words of a `restrict` op's rules: "can't block", "can't attack or block",
+    "can't be blocked" (the effect's description and the text view both say them)."""
+    if list(rules) == ["unblockable"]:
+        return "can't be blocked"
+    return "can't " + " or ".join(r.removeprefix("cant_") for r in rules)
 
 
 class SearchOp(Strict):

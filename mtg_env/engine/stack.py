@@ -18,7 +18,6 @@ from .cards import (
 from .constants import (
     BATTLEFIELD,
     D_TRIGGER_ORDER,
-    EXILE,
     GRAVEYARD,
     LAND,
     PERMANENT_TYPES,
@@ -115,9 +114,10 @@ class Stack(Targeting):
             if not any(legal):
                 # 608.2b: every target illegal: it doesn't resolve.
                 self._log("fizzle", item.cid)
-                self.stack.pop()
                 if item.kind == SPELL:
-                    self._spell_leaves_stack(item)
+                    self._move(item.cid, GRAVEYARD)  # 608.2b, 702.34a in _move
+                else:
+                    self.stack.pop()
                 return
             item.info["illegal"] = tuple(i for i, ok in enumerate(legal) if not ok)
         if item.kind == TRIGGER and item.ability.condition:
@@ -191,19 +191,12 @@ class Stack(Targeting):
             frame[1] = pc + 1
         item = res.item
         self.res = None
-        if self.stack and self.stack[-1] is item:
-            self.stack.pop()
         if item.kind == SPELL and self.zone[item.cid] == STACK:
-            self._spell_leaves_stack(item)  # 608.2n
-
-    def _spell_leaves_stack(self, item: StackItem) -> None:
-        """A spell that resolved or didn't resolve goes to its owner's graveyard (608.2n),
-        or to exile if it was cast with flashback (702.34a)."""
-        if item.info.get("flashback"):
-            self._move(item.cid, EXILE)
-            self._log("exiled", item.cid)
-        else:
+            # 608.2n: an instant or sorcery goes to its owner's graveyard (`_move` takes
+            # it off the stack, and exiles it instead if it was cast with flashback).
             self._move(item.cid, GRAVEYARD)
+        elif self.stack and self.stack[-1] is item:
+            self.stack.pop()
 
     def _etb(self, cid: int) -> None:
         self._fire("enters", cid)

@@ -52,6 +52,7 @@ from ..engine.constants import (
     SUPERTYPE_NAMES,
     TYPE_NAMES,
 )
+from ..engine.opschema import restriction_text
 from .grammar import _SAME_PLURAL, BASIC_LANDCYCLING, CLUE, NUMBER_WORDS, singular
 
 # The order Oracle text writes keywords in, on one line and in "has A and B" alike. The
@@ -908,7 +909,7 @@ class _Ability:
             )
         if name == "restrict":
             subj = self.obj(a["what"], subject_of_sentence=start, after_compound=after)
-            return f"{subj} {_restriction(a['rules'])} this turn"
+            return f"{subj} {restriction_text(a['rules'])} this turn"
         if name == "at_next_upkeep":
             sub = _Sentence([_Clause(o.name, [o], "you") for o in a["effects"]])
             return self._sentence(sub, False)[:-1] + " at the beginning of the next turn's upkeep"
@@ -1069,13 +1070,6 @@ def _card_kind(a: Mapping[str, Any]) -> str:
         words = " or ".join(types)
     words = f"{words} card" if words else "card"
     return f"{_article(words)} {words}"
-
-
-def _restriction(rules: Sequence[str]) -> str:
-    """ "can't block", "can't attack or block", "can't be blocked" (the `restrict` op)."""
-    if list(rules) == ["unblockable"]:
-        return "can't be blocked"
-    return "can't " + " or ".join(r.removeprefix("cant_") for r in rules)
 
 
 def _cantrip(c: _Clause) -> bool:

@@ -143,3 +143,18 @@ def test_mana_value_bounds_in_card_data() -> None:
     bad = {**card, "spell": {**card["spell"], "targets": [{"kind": "spell", "max_mana_value": -1}]}}
     with pytest.raises(CardDataError, match="max_mana_value"):
         parse_card_set({**head, "cards": [bad]}, "x.yaml")
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    ["cr_702_34a_flashback", "cr_702_34a_flashback_countered", "cr_702_34a_flashback_fizzle"],
+)
+def test_cr_702_34a_the_log_says_a_flashback_spell_is_exiled(scenario: str) -> None:
+    """However a flashback spell leaves the stack (resolved, countered, without a legal
+    target), it is exiled, and the log says so once."""
+    from mtg_env.scenario import load_scenario, run_scenario
+
+    r = run_scenario(load_scenario(f"tests/scenarios/pauper/{scenario}.yaml"))
+    assert r.ok, r.message
+    exiled = [line for line in r.log.splitlines() if line.endswith(" is exiled")]
+    assert len(exiled) == 1, r.log
