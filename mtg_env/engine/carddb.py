@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .cards import (
     STATIC_OPS,
@@ -38,6 +38,7 @@ from .cards import (
     parse_mana_cost,
 )
 from .constants import (
+    BASIC_LAND_TYPES,
     COLOR_BITS,
     FACE_DOWN,
     MANA_BITS,
@@ -186,14 +187,18 @@ class ManaModel(_Strict):
     cost: str = "{T}"
     add: list[Literal["W", "U", "B", "R", "G", "C"]]
     damage_to_you: int = 0
+    # "{T}, Sacrifice this artifact: Add one mana of any color" (the token of CR
+    # 111.10a), "Sacrifice this creature: Add {C}" (cost "").
+    sacrifice_self: bool = False
 
-    @field_validator("cost")
-    @classmethod
-    def _cost(cls, v: str) -> str:
-        c = parse_cost(v)
-        if not c.tap or c.mana:
-            raise ValueError("mana abilities in this set cost exactly {T}")
-        return v
+    @model_validator(mode="after")
+    def _cost(self) -> ManaModel:
+        c = parse_cost(self.cost)
+        if c.mana or not (c.tap or self.sacrifice_self):
+            raise ValueError(
+                "field cost: a mana ability costs {T}, {T} and sacrificing it, or sacrificing it"
+            )
+        return self
 
 
 class ActivatedModel(_Effects):
@@ -575,9 +580,10 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
 def compile_ability(a: AbilityModel) -> Any:
     text = a.text
     if a.mana is not None:
-        return ManaAbility(
-            parse_cost(a.mana.cost), bit_mask(a.mana.add, MANA_BITS), a.mana.damage_to_you, text
-        )
+        c = parse_cost(a.mana.cost)
+        if a.mana.sacrifice_self:
+            c = type(c)(c.mana, c.tap, True, c.text)
+        return ManaAbility(c, bit_mask(a.mana.add, MANA_BITS), a.mana.damage_to_you, text)
     if a.activated is not None:
         m = a.activated
         c = parse_cost(m.cost)
@@ -743,6 +749,12 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         + ((bushido_ability(m.bushido),) if m.bushido is not None else ())
         + ((soulshift_ability(m.soulshift),) if m.soulshift is not None else ())
     )
+    mana = [a for a in abilities if isinstance(a, ManaAbility)]
+    if any(a.cost.sacrifice_self for a in mana) and (
+        len(mana) > 1 or set(m.subtypes) & set(BASIC_LAND_TYPES)
+    ):
+        # Payment treats a permanent as one source: sacrificed when used, or not.
+        raise ValueError("a card with a mana ability that sacrifices it has no other one")
     return CardDef(
         name=m.name,
         types=bit_mask(m.types, TYPE_BITS),
@@ -1263,6 +1275,57 @@ def _lookup(name: str, cs: CardSet, folded: dict[str, str]) -> str | None:
     return None
 
 
+def deck_text_lines(
+    text: str, path: str, limit: int
+) -> tuple[list[tuple[int, str, int, bool]], list[tuple[int, str]]]:
+    """The entries of a text deck list, as written: (line number, name, count, in the
+    sideboard), and the problems of its lines with their line numbers (not a deck-list
+    line, a count out of 1 to `limit`, a line too long). Names are not checked here
+    (`parse_deck_text` checks them against a card set, `mtg-env cards compile --deck`
+    against a card database)."""
+    problems: list[tuple[int, str]] = []
+    out: list[tuple[int, str, int, bool]] = []
+    sideboard = False
+    # A byte-order mark (Windows editors write one) is not part of the first line.
+    for lineno, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        where = f"{path}:{lineno}"
+        if len(raw) > MAX_DECK_LINE:
+            problems.append(
+                (
+                    lineno,
+                    f"{where}: a line of {len(raw):,} characters is not a deck-list line "
+                    f"(at most {MAX_DECK_LINE})",
+                )
+            )
+            continue
+        line = raw.strip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        if _header(line) in _MAIN_HEADERS:
+            sideboard = False
+            continue
+        if _header(line) in _SIDE_HEADERS:
+            sideboard = True
+            continue
+        in_side = sideboard
+        if line[:3].lower() == "sb:":
+            in_side, line = True, line[3:].strip()
+        m = _TEXT_LINE.match(line)
+        if m is None:
+            problems.append((lineno, f"{where}: not a deck-list line: {line[:60]!r}"))
+            continue
+        digits, card = m.group(1), m.group(2)
+        # Bounded before int(): a line of thousands of digits is an error, not a slow
+        # conversion (and no list of that many names is ever built).
+        count = int(digits) if len(digits) <= 9 else limit + 1
+        if count < 1:
+            problems.append((lineno, f"{where}: a count is at least 1, not {count}"))
+        elif count > limit:
+            problems.append((lineno, f"{where}: a count is at most {limit}, not {digits[:12]}"))
+        out.append((lineno, card, count, in_side))
+    return out, problems
+
+
 def parse_deck_text(
     text: str,
     path: str,
@@ -1287,46 +1350,18 @@ def parse_deck_text(
         # Two names equal but for case are ambiguous: neither is matched loosely.
         folded[n.casefold()] = "" if n.casefold() in folded else n
     folded = {k: v for k, v in folded.items() if v}
-    problems: list[str] = []
+    lines, line_problems = deck_text_lines(text, path, limit)
     entries: list[tuple[str, int]] = []  # main deck only: (name, count)
-    sideboard = False
-    # A byte-order mark (Windows editors write one) is not part of the first line.
-    for lineno, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+    name_problems: list[tuple[int, str]] = []
+    for lineno, card, count, in_side in lines:
         where = f"{path}:{lineno}"
-        if len(raw) > MAX_DECK_LINE:
-            problems.append(
-                f"{where}: a line of {len(raw):,} characters is not a deck-list line "
-                f"(at most {MAX_DECK_LINE})"
-            )
-            continue
-        line = raw.strip()
-        if not line or line.startswith(("#", "//")):
-            continue
-        if _header(line) in _MAIN_HEADERS:
-            sideboard = False
-            continue
-        if _header(line) in _SIDE_HEADERS:
-            sideboard = True
-            continue
-        in_side = sideboard
-        if line[:3].lower() == "sb:":
-            in_side, line = True, line[3:].strip()
-        m = _TEXT_LINE.match(line)
-        if m is None:
-            problems.append(f"{where}: not a deck-list line: {line[:60]!r}")
-            continue
-        digits, card = m.group(1), m.group(2)
-        # Bounded before int(): a line of thousands of digits is an error, not a slow
-        # conversion (and no list of that many names is ever built).
-        count = int(digits) if len(digits) <= 9 else limit + 1
-        if count < 1:
-            problems.append(f"{where}: a count is at least 1, not {count}")
-        elif count > limit:
-            problems.append(f"{where}: a count is at most {limit}, not {digits[:12]}")
         if card in cs.cards and cs.cards[card].half_of:
-            problems.append(
-                f"{where}: {card[:60]!r} is half of a card; list the whole card "
-                f"{cs.cards[card].half_of!r}"
+            name_problems.append(
+                (
+                    lineno,
+                    f"{where}: {card[:60]!r} is half of a card; list the whole card "
+                    f"{cs.cards[card].half_of!r}",
+                )
             )
             continue
         found = _lookup(card, cs, folded)
@@ -1334,14 +1369,19 @@ def parse_deck_text(
             # Suggestions only for the problems that will be shown (each is a search).
             close = (
                 difflib.get_close_matches(card, wholes, n=1)
-                if len(problems) < MAX_DECK_PROBLEMS
+                if len(line_problems) + len(name_problems) < MAX_DECK_PROBLEMS
                 else []
             )
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            problems.append(f"{where}: unknown card {card[:60]!r} in set {cs.name!r}{hint}")
+            name_problems.append(
+                (lineno, f"{where}: unknown card {card[:60]!r} in set {cs.name!r}{hint}")
+            )
             continue
         if 1 <= count <= limit and not in_side:
             entries.append((found, count))
+    # Every problem in the order of the lines: a line's own first, then its name's (a
+    # stable sort of the two lists by line).
+    problems = [m for _, m in sorted(line_problems + name_problems, key=lambda p: p[0])]
     total = sum(n for _, n in entries)
     if size is not None and total != size:
         article = "an" if fmt[0] in "aeiou" else "a"

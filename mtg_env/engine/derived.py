@@ -64,7 +64,8 @@ class Derived:
                 sba.append((cid, ch))
             seat = ch.controller
             colors = free = pain = 0
-            other = triggered = False
+            other = triggered = sac = False
+            tap = True
             idx = -1
             for ab in ch.abilities:
                 # `type(ab) is` narrows the ability's type: the compiled build then reads
@@ -72,6 +73,11 @@ class Derived:
                 if type(ab) is ManaAbility:
                     idx += 1
                     colors |= ab.produce & 31
+                    if ab.cost.sacrifice_self:
+                        # The loader gives such a card no other mana ability, so the
+                        # whole source is sacrificed when used.
+                        sac = True
+                        tap = ab.cost.tap
                     if ab.pain:
                         pain = ab.pain
                     else:
@@ -100,8 +106,9 @@ class Derived:
                 elif only_generic:
                     free &= 32
             creature = bool(ch.types & CREATURE)
-            score = (100 if creature else 0) + (5 if other else 0) + _BITS[colors]
-            src = Source(cid, colors, pain, score, free)
+            score = (100 if creature else 0) + (200 if sac else 0) + (5 if other else 0)
+            score += _BITS[colors]
+            src = Source(cid, colors, pain, score, free, sac, tap)
             mana[seat].append((cid, creature, "haste" in ch.keywords, src))
         self.sba = sba
         self.mana = mana

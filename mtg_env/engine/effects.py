@@ -163,6 +163,11 @@ def refs(g: GameLike, res: Resolution, what: str) -> list[int]:
         return [
             c for c in g.battlefield if g.chars(c).types & CREATURE and g.chars(c).controller == you
         ]
+    if what == "opponent_creatures":  # "creatures your opponents control" (611.2c, too)
+        you = item.controller
+        return [
+            c for c in g.battlefield if g.chars(c).types & CREATURE and g.chars(c).controller != you
+        ]
     raise AssertionError(what)  # pragma: no cover - validated when loading
 
 
@@ -285,6 +290,18 @@ def op_return_to_hand(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         if g.zone[c] in (BATTLEFIELD, GRAVEYARD):
             g._move(c, HAND)
             g._log("to_hand", c)
+    return True
+
+
+def op_return_to_battlefield(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Return a card from a graveyard to the battlefield, under the control of the spell's
+    or ability's controller (CR 110.2a: the player who puts it onto the battlefield)."""
+    seat = res.item.controller
+    for c in _objects(g, res, a["what"]):
+        if g.zone[c] == GRAVEYARD:
+            g._move(c, BATTLEFIELD, controller=seat)
+            g._log("to_battlefield", c)
+            g._etb(c)
     return True
 
 
@@ -426,23 +443,25 @@ def op_search_basic_land(g: GameLike, res: Resolution, a: dict[str, Any]) -> boo
     found is revealed and put into the hand (`to: hand`) or onto the battlefield tapped."""
     seat = res.item.controller
     pile = g.library[g.rules.pile_of[seat]]
-    names = basic_land_names(g)
+    land_type = a.get("land_type")
+    names = basic_land_names(g) if land_type is None else land_type_names(g, land_type)
     ans = res.vars.pop("answer", None)
     if ans is None:
         g._log("search", seat)
+        what = "a basic land" if land_type is None else f"{_a(land_type)} {land_type}"
         _ask(
             g,
             res,
             D_CHOICE,
             seat,
-            "search your library for a basic land card",
+            f"search your library for {what} card",
             (*names, "find nothing"),
             purpose="search",
         )
         return False
     found = -1
     if ans < len(names):
-        for c in reversed(pile):  # any copy: copies of a basic land are alike
+        for c in reversed(pile):  # any copy: copies of a card are alike
             if g.cdef[c].name == names[ans]:
                 found = c
                 break
@@ -513,6 +532,18 @@ def basic_land_names(g: GameLike) -> tuple[str, ...]:
             if c.supertypes & BASIC and c.types & LAND and not c.token
         )
     )
+
+
+def land_type_names(g: GameLike, land_type: str) -> tuple[str, ...]:
+    """The names of the cards of the game's card set with basic land type `land_type`
+    (basic or not: "an Island card", CR 205.3i), in name order."""
+    return tuple(
+        sorted(c.name for c in g.cardset.cards.values() if land_type in c.subtypes and not c.token)
+    )
+
+
+def _a(word: str) -> str:
+    return "an" if word[0] in "AEIOU" else "a"
 
 
 def op_fight(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
@@ -1059,6 +1090,7 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("regenerate", WhatOp, op_regenerate),
         OpDef("sacrifice", WhatOp, op_sacrifice),
         OpDef("return_to_hand", WhatOp, op_return_to_hand),
+        OpDef("return_to_battlefield", WhatOp, op_return_to_battlefield),
         OpDef("counter", WhatOp, op_counter),
         OpDef("untap", WhatOp, op_untap),
         OpDef("tap", WhatOp, op_tap),
@@ -1088,7 +1120,7 @@ OPS: Final[dict[str, OpDef]] = {
             "search_basic_land",
             SearchOp,
             op_search_basic_land,
-            lambda a: f"search for a basic land card ({a['to']})",
+            lambda a: f"search for {a.get('land_type') or 'a basic land'} card ({a['to']})",
         ),
         OpDef(
             "restrict",

@@ -212,6 +212,8 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return None
     if k == "to_hand":
         return f"  {n(e[1])} returns to its owner's hand"
+    if k == "to_battlefield":
+        return f"  {n(e[1])} returns to the battlefield"
     if k == "countered":
         return f"  {n(e[1])} is countered"
     if k == "ability_countered":

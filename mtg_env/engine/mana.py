@@ -1,10 +1,12 @@
 """Automatic, deterministic mana payment (docs/design.md).
 
-A source is an untapped permanent with a {T} mana ability. Each source makes one mana.
+A source is an untapped permanent with a {T} mana ability, or a permanent with a mana
+ability whose cost is to sacrifice it (CR 111.10a's token). Each source makes one mana.
 Payment is a bipartite matching of colored pips to sources, plus enough other sources
 for the generic part. Among the payments that exist, the engine picks one greedily by a
 fixed preference so that the most options stay open: lands before creatures (a creature
-tapped for mana can't attack or block), painless before painful, single-color sources
+tapped for mana can't attack or block), both before sources that are sacrificed, painless
+before painful, single-color sources
 before flexible ones, and pips of the scarcest color first.
 """
 
@@ -22,14 +24,27 @@ class Source:
     """One mana source: `colors` it can pay colored pips with (bit mask), whether that
     colored mana hurts (`pain`), and a preference `score` (lower is tapped first)."""
 
-    __slots__ = ("cid", "colors", "pain", "score", "free")
+    __slots__ = ("cid", "colors", "pain", "score", "free", "sac", "tap")
 
-    def __init__(self, cid: int, colors: int, pain: int, score: int, free: int) -> None:
+    def __init__(
+        self,
+        cid: int,
+        colors: int,
+        pain: int,
+        score: int,
+        free: int,
+        sac: bool = False,
+        tap: bool = True,
+    ) -> None:
         self.cid = cid
         self.colors = colors  # mask of colors it can pay a colored pip with
         self.pain = pain  # damage dealt to controller if used for colored mana
         self.score = score
         self.free = free  # mask of colors it makes without pain (C counts as 32)
+        # "{T}, Sacrifice this artifact: Add ..." (CR 111.10a's token): using it
+        # sacrifices it; "Sacrifice this creature: Add {C}" does not tap it (`tap`).
+        self.sac = sac
+        self.tap = tap
 
 
 def _match(pips: tuple[int, ...] | list[int], srcs: list[Source]) -> bool:

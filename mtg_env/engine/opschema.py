@@ -103,9 +103,11 @@ def restriction_text(rules: Sequence[str]) -> str:
 class SearchOp(Strict):
     """ "Search your library for a basic land card, reveal it, put it into your hand, then
     shuffle" (`to: hand`) or "..., put it onto the battlefield tapped, then shuffle"
-    (`to: battlefield_tapped`), CR 701.19."""
+    (`to: battlefield_tapped`), CR 701.19; with `land_type`, for a card of that basic land
+    type instead ("an Island card", which landcycling of a type looks for, 702.29e)."""
 
     to: Literal["hand", "battlefield_tapped"]
+    land_type: Literal["Plains", "Island", "Swamp", "Mountain", "Forest"] | None = None
 
 
 class RevealDiscardOp(Strict):

@@ -95,13 +95,15 @@ class Stack(Targeting):
 
     def _targeted(self, item: StackItem) -> None:
         """`item`, now on the stack, has become a spell or ability that targets its
-        targets: each permanent among them that an opponent of its controller controls
-        triggers "targeted_by_opponent" (ward, CR 702.21a), once per permanent."""
+        targets: each permanent among them triggers "targeted" (CR 603.2), and each that an
+        opponent of its controller controls "targeted_by_opponent" (ward, 702.21a), once
+        per permanent."""
         seen: list[int] = []
         for ref, oid in item.targets:
             if ref < 0 or ref in seen or self.zone[ref] != BATTLEFIELD or self.oid[ref] != oid:
                 continue
             seen.append(ref)
+            self._fire("targeted", ref, {"item": item.oid})
             if self.chars(ref).controller != item.controller:
                 self._fire("targeted_by_opponent", ref, {"item": item.oid})
 

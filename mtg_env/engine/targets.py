@@ -75,6 +75,10 @@ class Targeting(StateBasedActions):
         if k == "graveyard_card":
             for seat in (0, 1):
                 for cid in self.graveyard[seat]:
+                    # 115.5: a spell can't target itself. Cast from a graveyard (flashback)
+                    # it is on the stack by the time it targets, no longer a card there.
+                    if cid == src and kind == SPELL:
+                        continue
                     if self._target_ok(spec, cid, src, you, src_colors):
                         yield cid
             return

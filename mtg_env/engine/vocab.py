@@ -68,6 +68,7 @@ REFS = Literal[
     "all_creatures",
     "each_opponent",
     "your_creatures",
+    "opponent_creatures",
 ]
 
 
@@ -105,6 +106,11 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
         ),
         EventDef("landfall", "603.2", "Whenever a land you control enters"),
         EventDef("attacks_alone", "702.83a", "Whenever a creature you control attacks alone"),
+        EventDef(
+            "targeted",
+            "603.2",
+            "When this permanent becomes the target of a spell or ability",
+        ),
         EventDef(
             "targeted_by_opponent",
             "702.21a",

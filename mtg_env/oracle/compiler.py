@@ -23,7 +23,14 @@ from ..engine.carddb import parse_card_set
 from ..engine.cards import CardDataError, parse_mana_cost
 from ..engine.effects import NESTED
 from ..engine.vocab import KEYWORDS, SUPERTYPE_NAMES, TYPE_NAMES
-from .grammar import BASIC_LANDCYCLING, COLOR_OF_WORD, ToData, Unsupported, parser
+from .grammar import (
+    BASIC_LANDCYCLING,
+    COLOR_OF_WORD,
+    ToData,
+    Unsupported,
+    parser,
+    typecycling,
+)
 
 SELF_WORDS = (
     "this creature",
@@ -166,6 +173,10 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"basic landcycling ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"landcycling": m.group(1).upper()}  # 702.29e
+    m = re.fullmatch(r"(plains|island|swamp|mountain|forest)cycling ((?:\{[0-9wubrg/]+\})+)", low)
+    if m:
+        # Typecycling (702.29e): "Islandcycling {2}" searches for an Island card.
+        return [], {"typecycling": (m.group(1).capitalize(), m.group(2).upper())}
     m = re.fullmatch(r"echo ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"echo": m.group(1).upper()}  # 702.30a; "Echo—Discard a card" is not one
@@ -396,6 +407,9 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
                 abilities.append(_cycling(fields.pop("cycling")))
             if "landcycling" in fields:
                 abilities.append(_cycling(fields.pop("landcycling"), BASIC_LANDCYCLING))
+            if "typecycling" in fields:
+                land_type, cost = fields.pop("typecycling")
+                abilities.append(_cycling(cost, typecycling(land_type)))
             if fields.pop("prowess", False):
                 abilities.append(_prowess())
             entry.update(fields)
@@ -499,7 +513,7 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
 
 def _starts(norm: str) -> list[str]:
     norm = norm.lower()
-    if norm.startswith("{t} : add"):
+    if re.match(r"(\{t\}|\{t\} , sacrifice ~|sacrifice ~) : add ", norm):
         return ["mana", "activated"]
     if norm.startswith(("when ", "whenever ", "at ", "landfall — ")):
         return ["triggered"]

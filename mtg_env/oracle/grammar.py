@@ -39,6 +39,13 @@ COLOR_OF_WORD = {w: colors_to_letters(bit)[0] for w, bit in COLOR_WORDS.items()}
 # reveal it, put it into your hand, then shuffle."
 BASIC_LANDCYCLING: Final[dict[str, Any]] = {"search_basic_land": {"to": "hand"}}
 
+
+def typecycling(land_type: str) -> dict[str, Any]:
+    """Landcycling of a basic land type's effect (702.29e): "Search your library for an
+    Island card, reveal it, put it into your hand, then shuffle." """
+    return {"search_basic_land": {"to": "hand", "land_type": land_type}}
+
+
 GRAMMAR = r"""
 // ------------------------------------------------------------------ entry points
 spell: sentences
@@ -62,7 +69,10 @@ card_kind: -> ck_any
     | TYPE "or" TYPE -> ck_two
     | TYPE -> ck_type
 doesnt_remove: "this" "effect" "doesn't" "remove" "~"
-mana: "{t}" ":" "add" mana_out "." (damage_to_you ".")?
+mana: mana_cost ":" "add" mana_out "." (damage_to_you ".")?
+mana_cost: "{t}" -> mc_tap
+    | "{t}" "," "sacrifice" "~" -> mc_tap_sacrifice
+    | "sacrifice" "~" -> mc_sacrifice
 enchant: "enchant" tfilter
 
 // ------------------------------------------------------------------ costs
@@ -94,6 +104,7 @@ trigger: "when" "~" "enters" -> t_enters
     | "landfall" "—" "whenever" "a" "land" "you" "control" "enters" -> t_landfall
     | "whenever" "~" "deals" "damage" "to" "an" "opponent" -> t_damage_to_opponent
     | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
+    | "when" "~" "becomes" "the" "target" "of" "a" "spell" "or" "ability" -> t_targeted_any
 _spell_or_ability: "a" "spell" "or" "ability" "an" "opponent" "controls"
 intervening: "if" "~" "didn't" "attack" "this" "turn" "," -> if_not_attacked
     | "if" "it" "was" "kicked" "," -> if_kicked
@@ -119,8 +130,8 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
 ?effect: damage | destroy | exile | bounce | counter | counter_unless | draw | discard
     | gain_life | lose_life | drain_gain | mill | scry | surveil | pump | grant | untap | tap
     | gain_control | create_token | investigate | attach | add_counter | fight | prevent
-    | set_base_pt | sacrifice | restrict | next_upkeep | search
-    | return_from_graveyard | animate | regenerate | no_regen
+    | set_base_pt | sacrifice | sacrifice_unless | restrict | next_upkeep | search
+    | return_from_graveyard | reanimate | animate | regenerate | no_regen
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
 ?source: "~" | "it"
@@ -137,8 +148,10 @@ regenerate: "regenerate" obj
 no_regen: ("it" | "they") "can't" "be" "regenerated"
 exile: "exile" obj
 sacrifice: "sacrifice" obj
+sacrifice_unless: "sacrifice" "~" "unless" "you" "pay" MANA_COST
 bounce: "return" obj "to" "its" "owner's" "hand"
 return_from_graveyard: "return" target "to" "your" "hand"
+reanimate: "return" target "to" "the" "battlefield"
 counter: "counter" target
 counter_unless: "counter" target "unless" "its" "controller" "pays" MANA_COST
 untap: "untap" obj
@@ -159,6 +172,8 @@ set_base_pt: obj "has" "base" "power" "and" "toughness" PT until_eot
 investigate: "investigate"
 attach: "attach" obj "to" obj
 create_token: "create" count PT colors? subtypes "creature" ("token" | "tokens") token_keywords?
+    | "create" count PREDEFINED ("token" | "tokens") -> create_predefined
+PREDEFINED: "treasure" | "food" | "clue"
 token_keywords: "with" keywords
 add_counter: "put" count COUNTER ("counter" | "counters") "on" obj
 fight: obj "fights" obj
@@ -167,10 +182,13 @@ restrict: obj "can't" "block" "this" "turn" -> restrict_block
     | obj "can't" "attack" "or" "block" "this" "turn" -> restrict_attack_block
     | obj "can't" "be" "blocked" "this" "turn" -> restrict_unblockable
 next_upkeep: draw "at" "the" "beginning" "of" "the" "next" "turn's" "upkeep"
-search: _search_basic "," "reveal" "it" "," "put" "it" "into" _your_hand _shuffle -> search_to_hand
-    | _search_basic "," "put" "it" "onto" "the" "battlefield" "tapped" _shuffle -> search_to_bf
+search: _search_for "," "reveal" "it" "," "put" "it" "into" _your_hand _shuffle -> search_to_hand
+    | _search_for "," "put" "it" "onto" "the" "battlefield" "tapped" _shuffle -> search_to_bf
 _your_hand: "your" "hand"
-_search_basic: "search" "your" "library" "for" "a" "basic" "land" "card"
+_search_for: "search" "your" "library" "for" search_what "card"
+search_what: "a" "basic" "land" -> sw_basic
+    | ("a" | "an") LAND_TYPE -> sw_land_type
+LAND_TYPE: "Plains" | "Island" | "Swamp" | "Mountain" | "Forest"
 _shuffle: "," "then" "shuffle"
 until_eot: "until" "end" "of" "turn"
 animate: obj "becomes" "a" PT SUBTYPE* ANIM_TYPE* "creature" all_types? until_eot still_land?
@@ -207,6 +225,7 @@ group: (adjective ","?)* noun_plural controlled?
 ?obj: target | "~" -> self_ref | it_ref | "enchanted" "creature" -> enchanted_ref
     | "equipped" "creature" -> equipped_ref | "all" "creatures" -> all_creatures_ref
     | "creatures" "you" "control" -> your_creatures_ref
+    | "creatures" "your" "opponents" "control" -> opponent_creatures_ref
 it_ref: "it" | "that" "creature" | "that" "permanent"
 target: "target" tfilter
 tfilter: (adjective ","?)* noun ("or" noun)* post*
@@ -293,6 +312,39 @@ CLUE: dict[str, Any] = {
         }
     ],
 }
+
+
+# The other predefined tokens (CR 111.10) the compiler creates by name: a Treasure
+# (111.10a) and a Food (111.10b).
+TREASURE: dict[str, Any] = {
+    "types": ["artifact"],
+    "subtypes": ["Treasure"],
+    "colors": [],
+    "keywords": [],
+    "abilities": [
+        {
+            "mana": {"add": ["W", "U", "B", "R", "G"], "sacrifice_self": True},
+            "text": "{T}, Sacrifice this artifact: Add one mana of any color.",
+        }
+    ],
+}
+FOOD: dict[str, Any] = {
+    "types": ["artifact"],
+    "subtypes": ["Food"],
+    "colors": [],
+    "keywords": [],
+    "abilities": [
+        {
+            "activated": {
+                "cost": "{2}, {T}",
+                "sacrifice_self": True,
+                "effects": [{"gain_life": {"amount": 3}}],
+            },
+            "text": "{2}, {T}, Sacrifice this artifact: You gain 3 life.",
+        }
+    ],
+}
+PREDEFINED_TOKENS: dict[str, dict[str, Any]] = {"Clue": CLUE, "Treasure": TREASURE, "Food": FOOD}
 
 
 def singular(word: str, known: frozenset[str] = frozenset()) -> str:
@@ -472,11 +524,20 @@ class ToData(Transformer[Any, Any]):
             raise Unsupported("an Aura that enchants a tapped or untapped permanent")
         return spec
 
-    def mana(self, out: list[str], dmg: Any = None) -> dict[str, Any]:
-        d: dict[str, Any] = {"add": out}
+    def mana(self, cost: dict[str, Any], out: list[str], dmg: Any = None) -> dict[str, Any]:
+        d: dict[str, Any] = {**cost, "add": out}
         if dmg:
             d["damage_to_you"] = dmg
         return d
+
+    def mc_tap(self) -> dict[str, Any]:
+        return {}
+
+    def mc_tap_sacrifice(self) -> dict[str, Any]:
+        return {"sacrifice_self": True}
+
+    def mc_sacrifice(self) -> dict[str, Any]:
+        return {"cost": "", "sacrifice_self": True}
 
     # ---------------------------------------------------------------- costs
     def cost(self, *parts: Any) -> dict[str, Any]:
@@ -562,6 +623,9 @@ class ToData(Transformer[Any, Any]):
 
     def t_targeted(self) -> dict[str, Any]:
         return {"event": "targeted_by_opponent"}
+
+    def t_targeted_any(self) -> dict[str, Any]:
+        return {"event": "targeted"}
 
     def if_not_attacked(self) -> str:
         return "not_attacked_this_turn"
@@ -697,11 +761,22 @@ class ToData(Transformer[Any, Any]):
     def sacrifice(self, what: str) -> dict[str, Any]:
         return {"sacrifice": {"what": what}}
 
+    def sacrifice_unless(self, cost: Token) -> dict[str, Any]:
+        # The source's own upkeep cost (as echo's, 702.30a, but every upkeep).
+        return {"sacrifice_unless_pay": {"cost": _mana(cost)}}
+
     def bounce(self, what: str) -> dict[str, Any]:
         return {"return_to_hand": {"what": what}}
 
     def return_from_graveyard(self, what: str) -> dict[str, Any]:
         return {"return_to_hand": {"what": what}}
+
+    def reanimate(self, what: str) -> dict[str, Any]:
+        spec = self.scope.targets[-1] if what.startswith("target") else None
+        kind = spec.get("kind") if isinstance(spec, dict) else spec
+        if kind != "graveyard_card":
+            raise Unsupported("a permanent returned to the battlefield from another zone")
+        return {"return_to_battlefield": {"what": what}}
 
     def counter(self, what: str) -> dict[str, Any]:
         return {"counter": {"what": what}}
@@ -805,6 +880,11 @@ class ToData(Transformer[Any, Any]):
     def attach(self, what: str, to: str) -> dict[str, Any]:
         return {"attach": {"what": what, "to": to}}
 
+    def create_predefined(self, n: Any, kind: Token) -> dict[str, Any]:
+        # CR 111.10: "a Treasure token" is a token with the characteristics the rules give.
+        token = PREDEFINED_TOKENS[str(kind).capitalize()]
+        return {"create_token": {"token": dict(token), "count": n}}
+
     def investigate(self) -> dict[str, Any]:
         # CR 701.16a: investigate is "create a Clue token" (111.10f: a colorless Clue
         # artifact token with "{2}, Sacrifice this token: Draw a card").
@@ -837,11 +917,17 @@ class ToData(Transformer[Any, Any]):
     def restrict_unblockable(self, what: str) -> dict[str, Any]:
         return {"restrict": {"what": what, "rules": ["unblockable"]}}
 
-    def search_to_hand(self) -> dict[str, Any]:
-        return {"search_basic_land": {"to": "hand"}}
+    def search_to_hand(self, what: dict[str, Any]) -> dict[str, Any]:
+        return {"search_basic_land": {"to": "hand", **what}}
 
-    def search_to_bf(self) -> dict[str, Any]:
-        return {"search_basic_land": {"to": "battlefield_tapped"}}
+    def search_to_bf(self, what: dict[str, Any]) -> dict[str, Any]:
+        return {"search_basic_land": {"to": "battlefield_tapped", **what}}
+
+    def sw_basic(self) -> dict[str, Any]:
+        return {}
+
+    def sw_land_type(self, t: Token) -> dict[str, Any]:
+        return {"land_type": str(t).capitalize()}
 
     def next_upkeep(self, draw: dict[str, Any]) -> dict[str, Any]:
         # A delayed trigger has no targets of its own (CR 603.7): only the spell's or
@@ -984,6 +1070,9 @@ class ToData(Transformer[Any, Any]):
 
     def your_creatures_ref(self) -> str:
         return "your_creatures"
+
+    def opponent_creatures_ref(self) -> str:
+        return "opponent_creatures"
 
     def target(self, spec: Any) -> str:
         return self.scope.add_target(spec)

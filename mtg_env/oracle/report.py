@@ -165,6 +165,64 @@ def compile_database(
     return results, cov
 
 
+@dataclass
+class DeckCoverage:
+    """How much of one deck list compiles: its main deck's cards counted with their copies,
+    and each card that does not compile with why (`mtg-env cards compile --deck`)."""
+
+    name: str
+    cards: int = 0
+    compiled: int = 0
+    missing: list[tuple[int, str, str]] = field(default_factory=list)  # (count, name, why)
+
+    @property
+    def plays(self) -> bool:
+        """Whether every card of the deck compiles, so the deck plays in the engine."""
+        return self.cards > 0 and not self.missing
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "deck": self.name,
+            "cards": self.cards,
+            "compiled": self.compiled,
+            "missing": [{"count": n, "card": c, "why": w} for n, c, w in self.missing],
+        }
+
+    def markdown(self) -> list[str]:
+        out = [f"### {self.name}: {self.compiled} of {self.cards} cards compile", ""]
+        out += [f"- {n} {c}: {w}" for n, c, w in self.missing]
+        return [*out, ""]
+
+
+def deck_coverage(
+    name: str,
+    entries: Iterable[tuple[str, int]],
+    results: Iterable[Compiled],
+    cards: Iterable[DbCard],
+) -> DeckCoverage:
+    """The coverage of a deck list (main-deck `entries`: name, count) in one compile:
+    `results` are its compiled cards, `cards` the database's."""
+    compiled = {r.card.name: r for r in results}
+    known = {c.card.name: c for c in cards}
+    d = DeckCoverage(name)
+    for card, count in entries:
+        d.cards += count
+        r = compiled.get(card)
+        if r is not None and r.ok:
+            d.compiled += count
+            continue
+        if r is not None:
+            why = "; ".join(str(p) for p in r.problems) or "it does not compile"
+        elif card not in known:
+            why = "no card of that name in the database"
+        elif known[card].layout.split(" (")[0] not in ONE_FACE or "faces)" in known[card].layout:
+            why = f"layout {known[card].layout}: the engine's cards have one face"
+        else:
+            why = "not compiled (not a paper card, or outside the sets asked for)"
+        d.missing.append((count, card, why))
+    return d
+
+
 def card_set_yaml(set_name: str, results: Iterable[Compiled]) -> str:
     """The compiled cards as a card-set file (`engine.carddb`'s schema): the set, the
     tokens they create and the cards."""

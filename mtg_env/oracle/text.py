@@ -42,6 +42,7 @@ from ..engine.cards import (
 )
 from ..engine.constants import (
     ARTIFACT,
+    BASIC_LAND_TYPES,
     COLOR_WORD_OF,
     CREATURE,
     ENCHANTMENT,
@@ -53,7 +54,14 @@ from ..engine.constants import (
     TYPE_NAMES,
 )
 from ..engine.opschema import restriction_text
-from .grammar import _SAME_PLURAL, BASIC_LANDCYCLING, CLUE, NUMBER_WORDS, singular
+from .grammar import (
+    _SAME_PLURAL,
+    BASIC_LANDCYCLING,
+    NUMBER_WORDS,
+    PREDEFINED_TOKENS,
+    singular,
+    typecycling,
+)
 
 # The order Oracle text writes keywords in, on one line and in "has A and B" alike. The
 # core set's texts agree with it except for one pair that they write both ways (trample and
@@ -93,13 +101,13 @@ _TYPE_ORDER: Final = (ARTIFACT, CREATURE, ENCHANTMENT, LAND)
 _PLAYER_OPS: Final = frozenset({"damage", "draw", "discard", "gain_life", "lose_life", "mill"})
 _TARGET_REFS: Final = ("target", "target1", "target2")
 # Group references a P/T change or keyword grant covers, with the plural verb ("get").
-_PLURAL_REFS: Final = frozenset({"all_creatures", "your_creatures"})
+_PLURAL_REFS: Final = frozenset({"all_creatures", "your_creatures", "opponent_creatures"})
 _HYBRID_TEXT: Final = {mask: sym for sym, mask in HYBRID_SYMBOLS.items()}
 # Events whose trigger names the permanent itself: "it" in the effect then means it.
 _SELF_EVENTS: Final = frozenset(
     {
         "enters", "dies", "attacks", "blocks", "blocked", "blocks_or_blocked",
-        "damage_to_opponent", "targeted_by_opponent",
+        "damage_to_opponent", "targeted", "targeted_by_opponent",
     }
 )  # fmt: skip
 
@@ -311,6 +319,8 @@ class _Card:
                 cycling.append(f"Cycling {_mana(a.cost.mana)}")
             elif isinstance(a, ActivatedAbility) and _is_cycling(a, BASIC_LANDCYCLING):
                 cycling.append(f"Basic landcycling {_mana(a.cost.mana)}")  # 702.29e
+            elif isinstance(a, ActivatedAbility) and (t := _typecycling(a)) is not None:
+                cycling.append(f"{t}cycling {_mana(a.cost.mana)}")  # 702.29e
             else:
                 rest.append(self.ability(a))
         out += rest
@@ -475,20 +485,30 @@ def _rules_of_token(t: CardDef) -> tuple[Any, ...]:
     abilities = tuple(
         (type(a).__name__, _mana(a.cost.mana), a.cost.tap, a.cost.sacrifice_self, a.effects)
         if isinstance(a, ActivatedAbility)
+        else (type(a).__name__, a.cost.tap, a.cost.sacrifice_self, a.produce, a.pain)
+        if isinstance(a, ManaAbility)
         else a
         for a in t.abilities
     )
     return (t.types, t.subtypes, t.colors, t.power, t.toughness, t.keywords, abilities)
 
 
-_CLUE: Final = _rules_of_token(
-    compile_card(CardModel.model_validate({"name": "Clue", **CLUE}), "", 0, token=True)
-)
+_PREDEFINED: Final = {
+    _rules_of_token(
+        compile_card(CardModel.model_validate({"name": name, **t}), "", 0, token=True)
+    ): name
+    for name, t in PREDEFINED_TOKENS.items()
+}
+
+
+def _predefined(t: CardDef) -> str | None:
+    """The name of the predefined token (CR 111.10) token `t` is, if it is one."""
+    return _PREDEFINED.get(_rules_of_token(t))
 
 
 def _is_clue(t: CardDef) -> bool:
     """Whether token `t` is a Clue (CR 111.10f), which "Investigate" creates."""
-    return _rules_of_token(t) == _CLUE
+    return _predefined(t) == "Clue"
 
 
 def _is_flanking(a: Any) -> bool:
@@ -577,7 +597,16 @@ def _is_cycling(a: ActivatedAbility, effect: dict[str, Any] | None = None) -> bo
             o.name == "draw" and o.args.get("who", "you") == "you" and o.args.get("count", 1) == 1
         )
     ((name, args),) = effect.items()
-    return o.name == name and dict(o.args) == args
+    # The loader fills in the defaults of the op's arguments (None when not given).
+    return o.name == name and {k: v for k, v in o.args.items() if v is not None} == args
+
+
+def _typecycling(a: ActivatedAbility) -> str | None:
+    """The land type of a landcycling of a basic land type ("Islandcycling", 702.29e)."""
+    for t in BASIC_LAND_TYPES:
+        if _is_cycling(a, typecycling(t)):
+            return t
+    return None
 
 
 def _is_equip(a: ActivatedAbility) -> bool:
@@ -644,6 +673,7 @@ class _Ability:
             "blocked": f"Whenever {me} becomes blocked",
             "blocks_or_blocked": f"Whenever {me} blocks or becomes blocked",
             "damage_to_opponent": f"Whenever {me} deals damage to an opponent",
+            "targeted": f"When {me} becomes the target of a spell or ability",
             "targeted_by_opponent": (
                 f"Whenever {me} becomes the target of a spell or ability an opponent controls"
             ),
@@ -747,6 +777,7 @@ class _Ability:
             "enchanted": "enchanted creature",
             "all_creatures": "all creatures",
             "your_creatures": "creatures you control",
+            "opponent_creatures": "creatures your opponents control",
             "each_opponent": "each opponent",
             "you": "you",
             "that_player": "that player",
@@ -984,7 +1015,7 @@ class _Ability:
             text = simple[name](self.obj(a["what"]))
             if name == "destroy" and a.get("regenerate") is False:
                 # Its own sentence in Oracle text, after the destruction (CR 701.15b).
-                they = a["what"] in ("all_creatures", "your_creatures")
+                they = a["what"] in _PLURAL_REFS
                 text += f". {'They' if they else 'It'} can't be regenerated"
             return text
         if name == "return_to_hand":
@@ -993,6 +1024,8 @@ class _Ability:
             if spec is not None and spec.kind == "graveyard_card":
                 return f"return {w} to your hand"
             return f"return {w} to its owner's hand"
+        if name == "return_to_battlefield":
+            return f"return {self.obj(a['what'])} to the battlefield"
         if name == "gain_control":
             text = f"gain control of {self.obj(a['what'])}"
             if a.get("duration", "end_of_turn") == "end_of_turn":
@@ -1000,6 +1033,8 @@ class _Ability:
             return text
         if name == "counter_unless_pay":
             return f"counter {self.obj(a['what'])} unless its controller pays {a['cost']}"
+        if name == "sacrifice_unless_pay":
+            return f"sacrifice {self.obj('self')} unless you pay {a['cost']}"
         if name == "add_counter":
             n = a.get("count", 1)
             counters = f"{a['counter']} counter" if n == 1 else f"{a['counter']} counters"
@@ -1021,11 +1056,17 @@ class _Ability:
                 if a["to"] == "hand"
                 else "put it onto the battlefield tapped"
             )
-            return f"search your library for a basic land card, {put}, then shuffle"
+            t = a.get("land_type")
+            what = "a basic land" if t is None else f"{_article(t)} {t}"
+            return f"search your library for {what} card, {put}, then shuffle"
         raise ValueError(f"no Oracle template writes the op {name!r}")
 
     def _token(self, name: str, n: Any) -> str:
         t = self.card.tokens[name]
+        known = _predefined(t)
+        if known is not None:
+            # "a Treasure token", "two Food tokens" (CR 111.10).
+            return f"{_article(known)} {known} token" if n == 1 else f"{_number(n)} {known} tokens"
         colors = _color_words(t.colors)
         words = [
             f"{t.power}/{t.toughness}",

@@ -103,6 +103,10 @@ def check_state(g: Game) -> None:
         if p.counters and any(v <= 0 for v in p.counters.values()):
             raise InvariantError(f"non-positive counter count on {p.cid}: {p.counters}")
     d = g.decision
+    if not g.is_over and not g.legal_actions():
+        # No dead ends: a decision always has something to choose (a spell cast without a
+        # legal target left one once).
+        raise InvariantError(f"a decision with no legal action: {d}")
     if not g.is_over and d is not None and d.kind == D_PRIORITY:
         if g._sba_collect():
             raise InvariantError(f"state-based actions pending at priority: {g._sba_collect()}")

@@ -295,3 +295,49 @@ def test_trigger_flags_follow_the_cards_of_the_set() -> None:
     assert not plain.block_triggers
     flanked = parse_card_set(_set({**flanker, "keywords": ["flanking"]}), "t.yaml")
     assert flanked.block_triggers
+
+
+@pytest.mark.parametrize(
+    ("mana", "why"),
+    [
+        ({"cost": "{1}, {T}", "add": ["R"]}, "field cost"),  # a filter: not a source of its own
+        ({"cost": "", "add": ["R"]}, "field cost"),  # costs nothing at all
+    ],
+)
+def test_a_mana_ability_costs_tapping_or_sacrificing_the_permanent(
+    mana: dict[str, object], why: str
+) -> None:
+    with pytest.raises(CardDataError, match=rf"Odd Relic.*{why}"):
+        parse_card_set(
+            _set(
+                {
+                    "name": "Odd Relic",
+                    "cost": "{1}",
+                    "types": ["artifact"],
+                    "abilities": [{"mana": mana}],
+                }
+            ),
+            "x.yaml",
+        )
+
+
+def test_a_permanent_sacrificed_for_mana_has_no_other_mana_ability() -> None:
+    """Payment treats a permanent as one source, sacrificed when spent or not (engine.mana):
+    a card with both kinds of mana ability is refused, naming it."""
+    abilities = [
+        {"mana": {"add": ["G"]}},
+        {"mana": {"add": ["R"], "sacrifice_self": True}},
+    ]
+    with pytest.raises(CardDataError, match="Two Ways"):
+        parse_card_set(
+            _set(
+                {"name": "Two Ways", "cost": "{1}", "types": ["artifact"], "abilities": abilities}
+            ),
+            "x.yaml",
+        )
+    ok = parse_card_set(
+        _set({"name": "Petal", "cost": "{0}", "types": ["artifact"], "abilities": abilities[1:]}),
+        "x.yaml",
+    )
+    (ab,) = ok.cards["Petal"].abilities
+    assert ab.cost.tap and ab.cost.sacrifice_self

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 108
+    assert len(cards) == 119
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -121,6 +121,15 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'who': 'target_controller'",
         "'reveal_discard': {'who': 'target', 'not_types': ['creature', 'land']}",
         "'reveal_discard': {'who': 'target', 'types': ['artifact', 'creature']}",
+        "'token': 'Treasure'",
+        "'token': 'Food'",
+        "'mana': {'sacrifice_self': True",
+        "'land_type': 'Island'",
+        "'land_type': 'Forest'",
+        "'sacrifice_unless_pay'",
+        "'event': 'targeted'",
+        "'what': 'opponent_creatures'",
+        "'return_to_battlefield'",
     ):
         assert used in text, used
 

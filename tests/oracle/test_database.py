@@ -236,3 +236,40 @@ def test_cards_compile_on_a_bad_file_is_one_line_exit_2_and_writes_nothing(tmp_p
     (tmp_path / "db.json").write_text(json.dumps(atomic()))
     r2 = run("cards", "compile", "db.json", "--set", "XYZ", cwd=tmp_path)
     assert r2.returncode == 2 and "no paper card of XYZ" in r2.stderr
+
+
+def test_cards_compile_reports_how_much_of_each_deck_list_compiles(tmp_path: Path) -> None:
+    """`--deck`: each deck list's cards that compile, counted with their copies, and each
+    one that does not with why; in the printout and in coverage.json / coverage.md."""
+    (tmp_path / "db.json").write_text(json.dumps(allprintings()))
+    (tmp_path / "burn.txt").write_text("4 Lightning Bolt\n2 Grizzly Bears\n")
+    (tmp_path / "mixed.txt").write_text(
+        "# a comment\n3 Lightning Bolt\n1 Tapper\n1 Nowhere Card\nSideboard\n2 Nope\n"
+    )
+    r = run(
+        "cards", "compile", "db.json", "--deck", "burn.txt", "--deck", "mixed.txt",
+        "--out", "out", cwd=tmp_path,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "deck burn: 6 of 6 cards compile" in r.stdout
+    assert "deck mixed: 3 of 5 cards compile" in r.stdout
+    assert "1 Nowhere Card: no card of that name in the database" in r.stdout
+    report = json.loads((tmp_path / "out" / "coverage.json").read_text())
+    mixed = report["decks"][1]
+    assert (mixed["cards"], mixed["compiled"]) == (5, 3)
+    assert [m["card"] for m in mixed["missing"]] == ["Tapper", "Nowhere Card"]
+    assert "Morph" in mixed["missing"][0]["why"]
+    assert "### burn: 6 of 6 cards compile" in (tmp_path / "out" / "coverage.md").read_text()
+
+
+def test_cards_compile_with_a_bad_deck_list_is_one_line_and_compiles_nothing(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "db.json").write_text(json.dumps(allprintings()))
+    (tmp_path / "bad.txt").write_text("4 Lightning Bolt\nfour Grizzly Bears\n")
+    r = run("cards", "compile", "db.json", "--deck", "bad.txt", "--out", "out", cwd=tmp_path)
+    assert r.returncode == 2
+    assert (
+        r.stderr.count("\n") == 1 and "bad.txt:2" in r.stderr and "not a deck-list line" in r.stderr
+    )
+    assert not (tmp_path / "out").exists() and r.stdout == ""

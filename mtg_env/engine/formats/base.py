@@ -151,9 +151,9 @@ class Format(FormatHooks):
         turn_start = g.last_turn_start[seat]
         for cid, creature, haste, src in g._derived().mana[seat]:
             p = perm[cid]
-            if cid == exclude or p.tapped:
+            if cid == exclude or (p.tapped and src.tap):
                 continue
-            if creature and not haste and sickness and p.control_since > turn_start:
+            if creature and not haste and sickness and p.control_since > turn_start and src.tap:
                 continue  # 302.6: {T} abilities of a "sick" creature can't be activated
             out.append(src)  # Source objects are never mutated: built once per layer state
         return out
@@ -164,10 +164,14 @@ class Format(FormatHooks):
         if pay is None:  # pragma: no cover - legality was checked before
             raise RuntimeError("internal error: cost became unpayable")
         for src, color in pay:
-            g.perm[src.cid].tapped = True
+            if src.tap:
+                g.perm[src.cid].tapped = True
             if color and not src.free & color and src.pain:
                 g._damage(src.cid, g.chars(src.cid), player_ref(seat), src.pain, False)
         g._log("pay", seat, cost.text, tuple(s.cid for s, _ in pay))
+        for src, _ in pay:
+            if src.sac:
+                g._to_graveyard(src.cid, "sacrificed")  # its cost (CR 111.10a's token)
 
     def cost(self, g: GameLike, p: int, cd: CardDef) -> Any:
         """What `p` pays to cast `cd`."""
