@@ -889,7 +889,9 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     if face_down:
         tokens.setdefault(FACE_DOWN, _face_down(set_name, "", len(tokens)))
     every = (*cards.values(), *tokens.values())
-    cast = any(_has_event(c, "cast_noncreature") for c in every)
+    cast = any(
+        _has_event(c, e) for c in every for e in ("cast_noncreature", "cast_instant_sorcery")
+    )
     landfall = any(_has_event(c, "landfall") for c in every)
     alone = any(_has_event(c, "attacks_alone") for c in every)
     block = any(

@@ -29,7 +29,10 @@ AURA_SUBTYPE: Final = "Aura"
 # Supertypes (CR 205.4).
 BASIC: Final = 1
 LEGENDARY: Final = 2
-SUPERTYPE_BITS: Final = {"basic": BASIC, "legendary": LEGENDARY}
+# Snow (CR 205.4g) has no rules of its own here: no card reads it ({S} mana, "snow
+# permanent"). It is a supertype the cards print, so that they compile.
+SNOW: Final = 4
+SUPERTYPE_BITS: Final = {"basic": BASIC, "legendary": LEGENDARY, "snow": SNOW}
 SUPERTYPE_NAMES: Final = {v: k for k, v in SUPERTYPE_BITS.items()}
 
 # Colors (CR 105.1) as a bit mask. Colorless mana is C (not a color).

@@ -443,7 +443,7 @@ class Priority(Stack):
                 self._to_graveyard(extra, "sacrificed")
         self._log("cast", item.controller, item.cid, tuple(item.targets))
         if not cd.types & CREATURE:
-            self._fire_cast(item.controller)  # 702.108a: prowess
+            self._fire_cast(item.controller, cd.types)  # 702.108a: prowess
         self._targeted(item)
         self.rules.after_cast(self, item.controller)
 

@@ -19,8 +19,10 @@ from .constants import (
     BATTLEFIELD,
     D_TRIGGER_ORDER,
     GRAVEYARD,
+    INSTANT,
     LAND,
     PERMANENT_TYPES,
+    SORCERY,
     STACK,
     ref_player,
 )
@@ -224,15 +226,19 @@ class Stack(Targeting):
                     continue
                 self._add_trigger(ch.controller, cid, ab, idx, dict(info) if info else {})
 
-    def _fire_cast(self, seat: int) -> None:
-        """`seat` cast a noncreature spell: the "whenever you cast a noncreature spell"
-        triggers of the permanents they control (prowess, CR 702.108a). Only a set with
-        such a trigger looks."""
+    def _fire_cast(self, seat: int, types: int) -> None:
+        """`seat` cast a noncreature spell of card types `types`: the "whenever you cast a
+        noncreature spell" triggers of the permanents they control (prowess, CR 702.108a),
+        and for an instant or sorcery, "whenever you cast an instant or sorcery spell"
+        (603.2). Only a set with such a trigger looks."""
         if not self.cardset.cast_triggers:
             return
+        spell = types & (INSTANT | SORCERY)
         for cid in list(self.battlefield):
             if self.chars(cid).controller == seat:
                 self._fire("cast_noncreature", cid)
+                if spell:
+                    self._fire("cast_instant_sorcery", cid)
 
     def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
         """Deal damage (CR 120) after prevention; returns the damage dealt."""

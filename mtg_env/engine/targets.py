@@ -123,6 +123,9 @@ class Targeting(StateBasedActions):
                 return False
         if src_colors & ch.prot:
             return False
+        # 702.18a: shroud - can't be the target of spells or abilities.
+        if "shroud" in ch.keywords:
+            return False
         # 702.11b: hexproof - can't be the target of spells or abilities your opponents
         # control.
         if ch.controller != you and "hexproof" in ch.keywords:

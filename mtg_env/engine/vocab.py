@@ -12,7 +12,7 @@ from .constants import BASIC_LAND_TYPES, COLOR_WORDS
 
 COLOR_NAMES = Literal["W", "U", "B", "R", "G"]
 TYPE_NAMES = Literal["artifact", "creature", "enchantment", "instant", "land", "sorcery"]
-SUPERTYPE_NAMES = Literal["basic", "legendary"]
+SUPERTYPE_NAMES = Literal["basic", "legendary", "snow"]
 DURATIONS = Literal["end_of_turn", "forever", "while_you_control_source"]
 
 _LANDWALKS = {f"{t.lower()}walk" for t in BASIC_LAND_TYPES}
@@ -43,10 +43,10 @@ _FIRST_KEYWORDS = frozenset(
 # Shadow (702.28) and horsemanship (702.31) are evasion, read where blocks are checked.
 # "exalted" (702.83a) is a keyword that gives its card a triggered ability (`attacks_alone`),
 # and so is "flanking" (702.25a, `flanked`). Wither (702.80) is read where damage is dealt,
-# fear (702.36b) where a block is checked.
+# fear (702.36b) where a block is checked, shroud (702.18a) where a target is.
 _ADDED_KEYWORDS = (
     "hexproof", "indestructible", "ward", "shadow", "horsemanship", "exalted", "wither",
-    "flanking", "fear",
+    "flanking", "fear", "shroud",
 )  # fmt: skip
 # Creature types that a keyword's rule names (soulshift, CR 702.46a: "Spirit"): rules words
 # in engine code, as the basic land types are, though a token may be named after one.
@@ -103,6 +103,11 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
             "cast_noncreature",
             "702.108a",
             "Whenever you cast a noncreature spell",
+        ),
+        EventDef(
+            "cast_instant_sorcery",
+            "603.2",
+            "Whenever you cast an instant or sorcery spell",
         ),
         EventDef("landfall", "603.2", "Whenever a land you control enters"),
         EventDef("attacks_alone", "702.83a", "Whenever a creature you control attacks alone"),

@@ -101,6 +101,7 @@ trigger: "when" "~" "enters" -> t_enters
     | "whenever" "~" "becomes" "blocked" -> t_blocked
     | "whenever" "~" "blocks" "or" "becomes" "blocked" -> t_blocks_or_blocked
     | "whenever" "you" "cast" "a" "noncreature" "spell" -> t_cast_noncreature
+    | "whenever" "you" "cast" "an" "instant" "or" "sorcery" "spell" -> t_cast_instant_sorcery
     | "landfall" "—" "whenever" "a" "land" "you" "control" "enters" -> t_landfall
     | "whenever" "~" "deals" "damage" "to" "an" "opponent" -> t_damage_to_opponent
     | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
@@ -260,6 +261,7 @@ noun: TYPE -> noun_type
     | "planeswalker" -> noun_planeswalker
     | TYPE "card" -> noun_card_of_type
     | TYPE "spell" -> noun_spell_of_type
+    | SPELL_TYPE "spell"? -> noun_spell_of_type
     | "card" -> noun_card
 noun_plural: "creatures" -> np_creatures
     | SUBTYPE "creatures" -> np_subtype_creatures
@@ -284,6 +286,7 @@ MANA_COST: /(\{([0-9]+|[wubrgcx]|[wubrg]\/[wubrg])\})+/i
 COLOR: "white" | "blue" | "black" | "red" | "green"
 NONWORD: /non(artifact|creature|enchantment|land|legendary|basic|white|blue|black|red|green)/i
 TYPE: "creature" | "artifact" | "enchantment" | "land"
+SPELL_TYPE: "instant" | "sorcery"
 // Creature types are the capitalized words the other rules leave (card names are `~`).
 SUBTYPE: /(?!(?:NOT_SUBTYPES)(?![a-z'-]))[A-Z][a-z']*(?:-[A-Z][a-z']*)*/
 NUMBER: /\d+/
@@ -613,6 +616,9 @@ class ToData(Transformer[Any, Any]):
 
     def t_cast_noncreature(self) -> dict[str, Any]:
         return {"event": "cast_noncreature"}
+
+    def t_cast_instant_sorcery(self) -> dict[str, Any]:
+        return {"event": "cast_instant_sorcery"}
 
     def t_landfall(self) -> dict[str, Any]:
         return {"event": "landfall"}
@@ -1266,8 +1272,8 @@ def _target_spec(parts: tuple[Any, ...]) -> Any:
         kind = "creature"
     elif kinds == ["land"]:
         kind = "land"
-    elif kinds == ["spell"]:
-        kind = "spell"
+    elif kinds and set(kinds) == {"spell"}:
+        kind = "spell"  # "instant or sorcery spell": a spell of either type
     elif kinds == ["enchantment"] and not f:
         return "enchantment"
     elif kinds == ["permanent"]:

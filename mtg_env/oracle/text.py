@@ -78,6 +78,7 @@ KEYWORD_ORDER: Final = (
     "lifelink",
     "trample",
     "hexproof",
+    "shroud",
     "haste",
     "indestructible",
     "menace",
@@ -678,6 +679,7 @@ class _Ability:
                 f"Whenever {me} becomes the target of a spell or ability an opponent controls"
             ),
             "cast_noncreature": "Whenever you cast a noncreature spell",
+            "cast_instant_sorcery": "Whenever you cast an instant or sorcery spell",
             "landfall": "Landfall — Whenever a land you control enters",
             "attacks_alone": "Whenever a creature you control attacks alone",
             "upkeep": f"At the beginning of {whose} upkeep",
@@ -725,7 +727,9 @@ class _Ability:
         elif kind == "permanent" and f.types:
             noun = _or(_type_words(f.types))
         elif kind == "spell" and f.types:
-            noun = " ".join([*_type_words(f.types), "spell"])
+            # A spell of any of the types: "instant or sorcery spell".
+            spell_types = (*_TYPE_ORDER, INSTANT, SORCERY)
+            noun = " or ".join(TYPE_NAMES[b] for b in spell_types if f.types & b) + " spell"
         else:
             noun = kind
         words = ", ".join(w for w in adj if w.startswith("non-"))

@@ -51,7 +51,7 @@ def test_ward_is_appended_to_the_keyword_order() -> None:
     start = len(FIRST_KEYWORDS)
     assert KEYWORD_ORDER[:start] == tuple(sorted(FIRST_KEYWORDS))
     assert KEYWORD_ORDER[start : start + len(added)] == added
-    assert KEYWORD_ORDER[start + len(added) :] == ("wither", "flanking", "fear")
+    assert KEYWORD_ORDER[start + len(added) :] == ("wither", "flanking", "fear", "shroud")
 
 
 def test_trigger_events_are_declared_once_with_their_rule() -> None:
