@@ -363,6 +363,12 @@ class CardModel(_Strict):
     # Flashback (CR 702.34a) and its cost, a mana cost ("{2}{R}"): the instant or sorcery
     # may be cast from its owner's graveyard for that cost, and is then exiled.
     flashback: str | None = None
+    # Affinity for a card type or a basic land type (CR 702.41a): "artifact", "Swamp".
+    affinity: (
+        Literal["artifact", "creature", "enchantment", "land"]
+        | Literal["Plains", "Island", "Swamp", "Mountain", "Forest"]
+        | None
+    ) = None
     text: str = ""
 
     _kw = field_validator("keywords")(_check_keywords)
@@ -782,6 +788,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         ),
         discard_cost=m.additional_cost is not None and m.additional_cost.discard > 0,
         flashback=parse_mana_cost(m.flashback) if m.flashback is not None else None,
+        affinity=m.affinity or "",
         copy_except_pt=(
             tuple(m.enters_as_copy.except_pt)  # type: ignore[arg-type]
             if m.enters_as_copy is not None and m.enters_as_copy.except_pt is not None

@@ -398,6 +398,9 @@ class CardDef(Frozen):
     # Flashback (CR 702.34a): the cost to cast this instant or sorcery from its owner's
     # graveyard; cast that way, it is exiled whenever it would leave the stack.
     flashback: ManaCost | None = None
+    # Affinity for [a card type or basic land type] (CR 702.41a): casting it costs {1} less
+    # for each permanent of that type its caster controls ("artifact", "Swamp").
+    affinity: str = ""
     # Changeling (CR 702.73a): a characteristic-defining ability, "this object is every
     # creature type", in every zone.
     changeling: bool = False

@@ -48,6 +48,7 @@ from .constants import (
     PLAY,
     STACK,
     TARGET,
+    TYPE_BITS,
 )
 from .decisions import (
     Announce,
@@ -214,6 +215,7 @@ class Priority(Stack):
         cd = self.cdef[cid]
         if cost is None:
             return False  # a card without a mana cost can't be cast (CR 202.1b)
+        cost = affinity_cost(self, p, cd, cost)
         if (cd.sacrifice_types or cd.discard_cost) and not extra_cost_choices(self, p, cid):
             return False  # 601.2h: an additional cost it can't pay
         if not can_pay(srcs, cost):
@@ -233,11 +235,12 @@ class Priority(Stack):
 
     def _spell_cost(self, item: StackItem) -> ManaCost | None:
         """What casting spell `item` costs before X and kicker: its flashback cost when
-        cast from the graveyard (702.34a, an alternative cost), else the format's cost."""
+        cast from the graveyard (702.34a, an alternative cost), else the format's cost;
+        less its affinity (702.41a)."""
         cd = self.cdef[item.cid]
-        if item.info.get("flashback"):
-            return cd.flashback
-        return self.rules.cost(self, item.controller, cd)
+        p = item.controller
+        cost = cd.flashback if item.info.get("flashback") else self.rules.cost(self, p, cd)
+        return None if cost is None else affinity_cost(self, p, cd, cost)
 
     def _can_activate(
         self,
@@ -466,6 +469,22 @@ class Priority(Stack):
         self._log("activate", p, cid, item.ab_index, tuple(item.targets))
         self._targeted(item)
         self.k.append((F_PRIO, self.rules.priority_after(p)))
+
+
+def affinity_cost(g: GameLike, p: int, cd: CardDef, cost: ManaCost) -> ManaCost:
+    """`cost` less {1} for each permanent `p` controls of the card's affinity type
+    (702.41a; a cost reduction reduces only the generic part, 601.2f)."""
+    if not cd.affinity or not cost.generic:
+        return cost
+    bit = TYPE_BITS.get(cd.affinity, 0)
+    n = 0
+    for c in g._derived().controlled[p]:
+        ch = g.chars(c)
+        if ch.types & bit if bit else ch.has_subtype(cd.affinity):
+            n += 1
+    if not n:
+        return cost
+    return ManaCost(max(0, cost.generic - n), cost.pips, cost.text, cost.x)
 
 
 def extra_cost_choices(g: GameLike, p: int, cid: int) -> tuple[int, ...]:

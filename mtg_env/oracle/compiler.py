@@ -170,6 +170,12 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"cycling ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"cycling": m.group(1).upper()}
+    m = re.fullmatch(r"affinity for (artifacts|creatures|enchantments|lands)", low)
+    if m:
+        return [], {"affinity": m.group(1)[:-1]}  # 702.41a
+    m = re.fullmatch(r"affinity for (plains|islands|swamps|mountains|forests)", low)
+    if m:
+        return [], {"affinity": m.group(1).removesuffix("s").capitalize()}
     m = re.fullmatch(r"basic landcycling ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"landcycling": m.group(1).upper()}  # 702.29e

@@ -272,6 +272,10 @@ class _Card:
             out.append("Devoid")
         if c.kicker is not None:
             out.append(f"Kicker {_mana(c.kicker)}")  # 702.33a: how the card is cast
+        if c.affinity:
+            # 702.41a: what casting it costs, the card's first line.
+            plural = "Plains" if c.affinity == "Plains" else c.affinity + "s"
+            out.append(f"Affinity for {plural}")
         if c.changeling:
             out.append("Changeling")  # 702.73a: what the card is, on a line of its own
         kws = set(c.keywords) - {"ward"}
