@@ -18,7 +18,7 @@ from .database import ONE_FACE, DbCard
 
 TOP_SENTENCES = 40
 # The observation tables of a compiled card set (`layout` in a card-set file).
-COMPILED_LAYOUT = {"permanents": 64, "stack": 48, "objects": 256}
+COMPILED_LAYOUT = {"permanents": 128, "stack": 48, "objects": 384}
 
 
 def template_of(sentence: str) -> str:
@@ -234,7 +234,8 @@ def card_set_yaml(set_name: str, results: Iterable[Compiled]) -> str:
                 tokens.append(t)
     # A pool of thousands of cards holds more than the core set's tables: room for the
     # stacks random play builds out of repeatable activations (a fuzz of the compiled
-    # pool overflowed a 20-object stack).
+    # pool overflowed a 20-object stack), and for the permanents of a token maker used
+    # every turn (one made 49 Treasures: 65 permanents, over 64).
     doc = {
         "set": set_name,
         "layout": dict(COMPILED_LAYOUT),
