@@ -4,6 +4,7 @@ engine and the env after every action.
 Checked after every action:
 - each card is in exactly one zone (and the battlefield list matches the permanents);
 - no negative damage or counters; life above 0 whenever a player has priority;
+- no dead ends: every decision of a game not over has a legal action;
 - state-based actions are at a fixpoint and no trigger is waiting whenever a player has
   priority;
 - mana pools are empty between steps (the engine pays mana automatically and keeps no
