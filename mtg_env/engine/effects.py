@@ -163,6 +163,14 @@ def refs(g: GameLike, res: Resolution, what: str) -> list[int]:
         return [
             c for c in g.battlefield if g.chars(c).types & CREATURE and g.chars(c).controller == you
         ]
+    if what == "this_card":
+        # "Return it to its owner's hand" after "When this is put into a graveyard from the
+        # battlefield": the card in the graveyard, while it stays there (400.7).
+        card = item.info.get("card")
+        if card is None:
+            return []
+        c, oid = card
+        return [c] if g.oid[c] == oid and g.zone[c] == GRAVEYARD else []
     if what == "opponent_creatures":  # "creatures your opponents control" (611.2c, too)
         you = item.controller
         return [

@@ -6,6 +6,8 @@ classes (engine.protocol); the state fields are declared once in engine.fields.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import (
     StaticAbility,
     TriggeredAbility,
@@ -172,8 +174,7 @@ class StateBasedActions(GameLike):
                 continue
             self._move(cid, GRAVEYARD)
             self._log("sba", cid, why)
-            if ch.types & CREATURE:
-                self._dies(cid, ch)
+            self._dies(cid, ch)
         if losers:
             for s in losers:
                 self.lost[s] = True
@@ -187,15 +188,25 @@ class StateBasedActions(GameLike):
         ch = self.chars(cid)
         self._move(cid, GRAVEYARD)
         self._log("to_graveyard", cid, why)
-        if ch.types & CREATURE:
-            self._dies(cid, ch)
+        self._dies(cid, ch)
 
     def _dies(self, cid: int, ch: Chars) -> None:
-        """Leaves-the-battlefield triggers look back in time (CR 603.10a)."""
+        """Permanent `cid` (characteristics `ch`) was put into a graveyard from the
+        battlefield: its "dies" triggers if it was a creature (700.4), its "is put into a
+        graveyard from the battlefield" triggers whatever it was, looking back in time
+        (603.10a). The latter know the card in the graveyard (`this_card`)."""
+        creature = ch.types & CREATURE
         for idx, ab in enumerate(ch.abilities):
-            if type(ab) is TriggeredAbility and ab.event == "dies":
-                self.triggers.append(Trigger(ch.controller, cid, self.lki[cid][0], ab, idx, {}))
-                self._log("trigger", ch.controller, cid, idx)
+            if type(ab) is not TriggeredAbility:
+                continue
+            if ab.event == "dies" and creature:
+                info: dict[str, Any] = {}
+            elif ab.event == "to_graveyard":
+                info = {"card": (cid, self.oid[cid])}
+            else:
+                continue
+            self.triggers.append(Trigger(ch.controller, cid, self.lki[cid][0], ab, idx, info))
+            self._log("trigger", ch.controller, cid, idx)
 
     def _end_game(self) -> None:
         self.over = True

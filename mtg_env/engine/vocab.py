@@ -69,6 +69,7 @@ REFS = Literal[
     "each_opponent",
     "your_creatures",
     "opponent_creatures",
+    "this_card",
 ]
 
 
@@ -111,6 +112,11 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
         ),
         EventDef("landfall", "603.2", "Whenever a land you control enters"),
         EventDef("attacks_alone", "702.83a", "Whenever a creature you control attacks alone"),
+        EventDef(
+            "to_graveyard",
+            "603.6c",
+            "When this permanent is put into a graveyard from the battlefield",
+        ),
         EventDef(
             "targeted",
             "603.2",

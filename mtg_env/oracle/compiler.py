@@ -11,6 +11,7 @@ so what compiles is exactly what a hand-written card file could say.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from collections.abc import Iterable, Mapping
@@ -26,6 +27,7 @@ from ..engine.vocab import KEYWORDS, SUPERTYPE_NAMES, TYPE_NAMES
 from .grammar import (
     BASIC_LANDCYCLING,
     COLOR_OF_WORD,
+    ENTERS_OR_TO_GRAVEYARD,
     ToData,
     Unsupported,
     parser,
@@ -468,6 +470,10 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             continue
         if start == "static" and "card" in data:
             entry.update(data["card"])  # a card field ("enters tapped"), not an ability
+        elif start == "triggered" and data["event"] == ENTERS_OR_TO_GRAVEYARD:
+            # One line, two triggered abilities (603.6a, 603.6c): the text view joins them.
+            for event in ("enters", "to_graveyard"):
+                abilities.append({start: {**copy.deepcopy(data), "event": event}})
         else:
             abilities.append({start: data})
         out.lines.append((start, True))

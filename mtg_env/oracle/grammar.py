@@ -93,6 +93,8 @@ damage_to_you: "~" "deals" count "damage" "to" "you"
 // ------------------------------------------------------------------ triggers
 trigger: "when" "~" "enters" -> t_enters
     | "when" "~" "dies" -> t_dies
+    | "when" "~" "is" _put_into_graveyard -> t_to_graveyard
+    | "when" "~" "enters" "or" "is" _put_into_graveyard -> t_enters_or_to_graveyard
     | "at" "the" "beginning" "of" "your" "upkeep" -> t_upkeep
     | "at" "the" "beginning" "of" "the" "end" "step" -> t_end_step_each
     | "at" "the" "beginning" "of" "your" "end" "step" -> t_end_step_you
@@ -107,6 +109,7 @@ trigger: "when" "~" "enters" -> t_enters
     | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
     | "when" "~" "becomes" "the" "target" "of" "a" "spell" "or" "ability" -> t_targeted_any
 _spell_or_ability: "a" "spell" "or" "ability" "an" "opponent" "controls"
+_put_into_graveyard: "put" "into" "a" "graveyard" "from" "the" "battlefield"
 intervening: "if" "~" "didn't" "attack" "this" "turn" "," -> if_not_attacked
     | "if" "it" "was" "kicked" "," -> if_kicked
 
@@ -297,6 +300,10 @@ KEYWORD: KEYWORD_WORDS
 %ignore WS
 """
 
+
+# "When ~ enters or is put into a graveyard from the battlefield": the compiler's marker
+# for a line that is two triggered abilities, "enters" and "to_graveyard".
+ENTERS_OR_TO_GRAVEYARD: Final = "enters_or_to_graveyard"
 
 # The Clue token (CR 111.10f) as a token entry's characteristics, for "Investigate".
 CLUE: dict[str, Any] = {
@@ -592,6 +599,15 @@ class ToData(Transformer[Any, Any]):
 
     def t_dies(self) -> dict[str, Any]:
         return {"event": "dies"}
+
+    def t_to_graveyard(self) -> dict[str, Any]:
+        # "It" is then the card in the graveyard ("return it to its owner's hand").
+        self.scope.last = "this_card"
+        return {"event": "to_graveyard"}
+
+    def t_enters_or_to_graveyard(self) -> dict[str, Any]:
+        # Two triggered abilities with one effect (the compiler writes both).
+        return {"event": ENTERS_OR_TO_GRAVEYARD}
 
     def t_upkeep(self) -> dict[str, Any]:
         return {"event": "upkeep"}

@@ -306,9 +306,17 @@ class _Card:
             )
         rest: list[str] = []
         cycling: list[str] = []
-        for a in c.abilities:
-            if _is_prowess(a) or _is_exalted(a) or _is_flanking(a):
-                continue  # exalted, flanking: the keyword says it
+        joined = _joined_triggers(c.abilities)
+        for i, a in enumerate(c.abilities):
+            if _is_prowess(a) or _is_exalted(a) or _is_flanking(a) or i - 1 in joined:
+                continue  # exalted, flanking: the keyword says it; a joined trigger's twin
+            if i in joined:
+                assert isinstance(a, TriggeredAbility)
+                ab = _Ability(self, a.targets)
+                me = self.self_word
+                text = f"When {me} enters or is put into a graveyard from the battlefield, "
+                rest.append(text + ab.effects(a.effects, after_trigger=True))
+                continue
             if _is_ward(a):
                 assert isinstance(a, TriggeredAbility)
                 out.append(f"Ward {a.effects[0].args['cost']}")
@@ -563,6 +571,22 @@ def _is_echo(a: Any) -> bool:
     )
 
 
+def _joined_triggers(abilities: Sequence[Any]) -> set[int]:
+    """The indices of "enters" triggers followed by a "to_graveyard" one with the same
+    effects: one line of Oracle text, "When ~ enters or is put into a graveyard from the
+    battlefield, ..." (the compiler writes it as the two)."""
+    out = set()
+    for i, (a, b) in enumerate(zip(abilities, abilities[1:], strict=False)):
+        if (
+            isinstance(a, TriggeredAbility)
+            and isinstance(b, TriggeredAbility)
+            and (a.event, b.event) == ("enters", "to_graveyard")
+            and (a.effects, a.targets, a.condition) == (b.effects, b.targets, b.condition)
+        ):
+            out.add(i)
+    return out
+
+
 def _is_prowess(a: Any) -> bool:
     """Prowess (CR 702.108a): a noncreature spell cast gives this creature +1/+1."""
     return (
@@ -673,6 +697,7 @@ class _Ability:
         text = {
             "enters": f"When {me} enters",
             "dies": f"When {me} dies",
+            "to_graveyard": f"When {me} is put into a graveyard from the battlefield",
             "attacks": f"Whenever {me} attacks",
             "blocks": f"Whenever {me} blocks",
             "blocked": f"Whenever {me} becomes blocked",
@@ -691,6 +716,8 @@ class _Ability:
         }[a.event]
         if a.event in _SELF_EVENTS:
             self.last = "self"
+        elif a.event == "to_graveyard":
+            self.last = "this_card"  # "return it to its owner's hand": the card there
         text += ", "
         if "not_attacked_this_turn" in a.condition:
             text += f"if {me} didn't attack this turn, "
@@ -781,6 +808,8 @@ class _Ability:
             if self.last == "self" and not self.card.is_spell:
                 return "it"
             return self.card.self_word
+        if ref == "this_card":
+            return "it"
         return {
             "enchanted": "enchanted creature",
             "all_creatures": "all creatures",
