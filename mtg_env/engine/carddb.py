@@ -225,9 +225,16 @@ class ActivatedModel(_Effects):
 class TriggeredModel(_Effects):
     event: str  # one of vocab.TRIGGER_EVENTS
     whose: Literal["you", "enchanted_controller", "each"] = "you"
-    if_: list[Literal["not_attacked_this_turn", "controlled_since_turn_start", "kicked"]] = Field(
-        default=[], alias="if"
-    )
+    if_: list[
+        Literal[
+            "not_attacked_this_turn",
+            "controlled_since_turn_start",
+            "kicked",
+            "metalcraft",
+            "threshold",
+            "hellbent",
+        ]
+    ] = Field(default=[], alias="if")
     targets: list[TargetField] = []
 
     _event = field_validator("event")(_check_event)

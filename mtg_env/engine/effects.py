@@ -14,6 +14,7 @@ from typing import Any, Final, NamedTuple
 
 from .cards import Component, Filter, Op, StaticAbility, TriggeredAbility, parse_mana_cost
 from .constants import (
+    ARTIFACT,
     BASIC,
     BASIC_LAND_TYPES,
     BATTLEFIELD,
@@ -1070,6 +1071,59 @@ def _next_upkeep_text(a: dict[str, Any]) -> str:
     return "at the next upkeep: " + "; ".join(op_text(o) for o in a["effects"])
 
 
+# The ability words whose condition `state_condition` reads (trigger conditions and ops).
+STATE_CONDITIONS: Final = frozenset({"metalcraft", "threshold", "hellbent"})
+
+
+def state_condition(g: GameLike, cond: str, seat: int) -> bool:
+    """The game-state conditions of ability words (CR 207.2c: an ability word has no rules
+    meaning; the condition it heads does): metalcraft, "you control three or more
+    artifacts"; threshold, "seven or more cards are in your graveyard"; hellbent, "you have
+    no cards in hand"."""
+    if cond == "metalcraft":
+        n = 0
+        for c in g._derived().controlled[seat]:
+            if g.chars(c).types & ARTIFACT:
+                n += 1
+        return n >= 3
+    if cond == "threshold":
+        return len(g.graveyard[g.rules.pile_of[seat]]) >= 7
+    if cond == "hellbent":
+        return not g.hand[seat]
+    raise AssertionError(cond)  # pragma: no cover - validated when loading
+
+
+def _if_state(g: GameLike, res: Resolution, a: dict[str, Any], cond: str) -> bool:
+    """`effects` if the condition holds for the controller as the op runs, else
+    `otherwise` ("... instead if you control three or more artifacts")."""
+    ops = a["effects"] if state_condition(g, cond, res.item.controller) else a.get("otherwise", ())
+    if ops:
+        res.frames.append([ops, 0])  # they run next; the caller then advances past this op
+    return True
+
+
+def op_metalcraft(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    return _if_state(g, res, a, "metalcraft")
+
+
+def op_threshold(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    return _if_state(g, res, a, "threshold")
+
+
+def op_hellbent(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    return _if_state(g, res, a, "hellbent")
+
+
+def _state_text(cond: str) -> Callable[[dict[str, Any]], str]:
+    def text(a: dict[str, Any]) -> str:
+        out = f"if {cond}: " + "; ".join(op_text(o) for o in a["effects"])
+        if a.get("otherwise"):
+            out += "; otherwise: " + "; ".join(op_text(o) for o in a["otherwise"])
+        return out
+
+    return text
+
+
 def _kicked_text(a: dict[str, Any]) -> str:
     out = "if kicked: " + "; ".join(op_text(o) for o in a["effects"])
     if a.get("otherwise"):
@@ -1164,6 +1218,10 @@ OPS: Final[dict[str, OpDef]] = {
         # which checks the ops inside them (`NESTED`).
         OpDef("may", None, op_may, _may_text),
         OpDef("kicked", None, op_kicked, _kicked_text),
+        # Ability words' conditions (metalcraft, threshold, hellbent): the same shape.
+        OpDef("metalcraft", None, op_metalcraft, _state_text("metalcraft")),
+        OpDef("threshold", None, op_threshold, _state_text("threshold")),
+        OpDef("hellbent", None, op_hellbent, _state_text("hellbent")),
         OpDef("at_next_upkeep", None, op_at_next_upkeep, _next_upkeep_text),
     )
 }
@@ -1172,6 +1230,9 @@ OPS: Final[dict[str, OpDef]] = {
 NESTED: Final[dict[str, tuple[str, ...]]] = {
     "may": ("effects",),
     "kicked": ("effects", "otherwise"),
+    "metalcraft": ("effects", "otherwise"),
+    "threshold": ("effects", "otherwise"),
+    "hellbent": ("effects", "otherwise"),
     "at_next_upkeep": ("effects",),
 }
 

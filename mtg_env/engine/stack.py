@@ -300,4 +300,6 @@ class Stack(Targeting):
                 return False
             if cond == "echo" and p.echo_turn != self.turn:
                 return False
+            if cond in fx.STATE_CONDITIONS and not fx.state_condition(self, cond, controller):
+                return False
         return True

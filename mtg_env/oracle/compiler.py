@@ -524,7 +524,8 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
 
 
 def _starts(norm: str) -> list[str]:
-    norm = norm.lower()
+    # An ability word (CR 207.2c) heads the ability it names: the ability is what follows.
+    norm = re.sub(r"^(metalcraft|threshold|hellbent) — ", "", norm.lower())
     if re.match(r"(\{t\}|\{t\} , sacrifice ~|sacrifice ~) : add ", norm):
         return ["mana", "activated"]
     if norm.startswith(("when ", "whenever ", "at ", "landfall — ")):

@@ -50,7 +50,7 @@ GRAMMAR = r"""
 // ------------------------------------------------------------------ entry points
 spell: sentences
 activated: cost ":" sentences restriction?
-triggered: trigger "," intervening? sentences
+triggered: ability_word? trigger "," intervening? sentences
 static: static_sentence "." (doesnt_remove ".")?
     | "~" "enters" "tapped" "." -> enters_tapped
     | "~" "enters" "with" count COUNTER ("counter" | "counters") "on" "it" "." -> enters_with
@@ -112,6 +112,13 @@ _spell_or_ability: "a" "spell" "or" "ability" "an" "opponent" "controls"
 _put_into_graveyard: "put" "into" "a" "graveyard" "from" "the" "battlefield"
 intervening: "if" "~" "didn't" "attack" "this" "turn" "," -> if_not_attacked
     | "if" "it" "was" "kicked" "," -> if_kicked
+    | "if" state_cond "," -> if_state
+// Ability words (CR 207.2c) head the condition they name; the condition has the rules.
+ability_word: ABILITY_WORD "—"
+ABILITY_WORD: "metalcraft" | "threshold" | "hellbent"
+state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
+    | "seven" "or" "more" "cards" "are" "in" "your" "graveyard" -> sc_threshold
+    | "you" "have" "no" "cards" "in" "hand" -> sc_hellbent
 
 // ------------------------------------------------------------------ sentences
 sentences: (sentence | kicked | reveal_discard)+
@@ -122,6 +129,8 @@ kicked: _if_kicked clauses "." -> kicked_more
     | _if_kicked clauses "instead" "." -> kicked_instead
     | _if_kicked "instead" clauses "." -> kicked_instead
     | _if_kicked source "deals" count "damage" "instead" "." -> kicked_damage_instead
+    | ability_word? source "deals" count "damage" _instead_if state_cond "." -> state_damage_instead
+_instead_if: "instead" "if"
 _if_kicked: "if" "~" "was" "kicked" ","
 ?clauses: clause (_sep clause)*
 _sep: "and" | "," "then" | "then" | "," "and" | ","
@@ -446,6 +455,15 @@ class Kicked:
     instead: bool
     # "It deals N damage instead": the amount, to what the sentence before damaged.
     damage: int | str | None = None
+    # The op that asks: "kicked", or an ability word's condition ("metalcraft").
+    condition: str = "kicked"
+
+
+def _ability_word(parts: tuple[Any, ...]) -> tuple[str | None, tuple[Any, ...]]:
+    """A rule's parts without its leading ability word ("Metalcraft —"), and the word."""
+    if parts and isinstance(parts[0], tuple) and parts[0][:1] == ("ability_word",):
+        return parts[0][1], parts[1:]
+    return None, parts
 
 
 def _num(tok: Any) -> int | str:
@@ -499,11 +517,14 @@ class ToData(Transformer[Any, Any]):
             out["timing"] = timing
         return out
 
-    def triggered(self, trig: dict[str, Any], *rest: Any) -> dict[str, Any]:
+    def triggered(self, *parts: Any) -> dict[str, Any]:
+        word, (trig, *rest) = _ability_word(parts)
         effects = rest[-1]
         out = {**trig}
         if len(rest) == 2:
             out["if"] = [rest[0]]
+        if word is not None and out.get("if") != [word]:
+            raise Unsupported(f"the ability word {word} heading another condition")
         out["effects"] = effects
         return _with_targets(out, self.scope)
 
@@ -667,7 +688,7 @@ class ToData(Transformer[Any, Any]):
             if not isinstance(s, Kicked):
                 out.append(s)
             elif not s.instead:
-                out.append([{"kicked": {"effects": s.effects}}])
+                out.append([{s.condition: {"effects": s.effects}}])
             elif not out:
                 raise Unsupported("'instead' with no sentence before it")
             else:
@@ -678,7 +699,7 @@ class ToData(Transformer[Any, Any]):
                     if len(hit) != 1:
                         raise Unsupported("damage 'instead' of no one damage")
                     effects = [{"damage": {**hit[0], "amount": s.damage}}]
-                out.append([{"kicked": {"effects": effects, "otherwise": before}}])
+                out.append([{s.condition: {"effects": effects, "otherwise": before}}])
         return [op for s in out for op in s]
 
     def reveal_discard(self, who: str, kind: dict[str, Any]) -> list[Any]:
@@ -730,6 +751,28 @@ class ToData(Transformer[Any, Any]):
     def kicked_damage_instead(self, _source: Any, n: Any) -> Kicked:
         # The damage's recipient is the sentence before's (`sentences` fills it in).
         return Kicked([], True, _num(n))
+
+    def state_damage_instead(self, *parts: Any) -> Kicked:
+        # "Metalcraft — ~ deals 4 damage instead if you control three or more artifacts."
+        word, (_source, n, cond) = _ability_word(parts)
+        if word is not None and word != cond:
+            raise Unsupported(f"the ability word {word} heading another condition")
+        return Kicked([], True, _num(n), condition=cond)
+
+    def ability_word(self, tok: Token) -> tuple[str, str]:
+        return ("ability_word", str(tok).lower())
+
+    def if_state(self, cond: str) -> str:
+        return cond
+
+    def sc_metalcraft(self) -> str:
+        return "metalcraft"
+
+    def sc_threshold(self) -> str:
+        return "threshold"
+
+    def sc_hellbent(self) -> str:
+        return "hellbent"
 
     def clauses(self, *cs: Any) -> list[Any]:
         return self.sentence(*cs)

@@ -571,6 +571,16 @@ def _is_echo(a: Any) -> bool:
     )
 
 
+# Ability words and the conditions they head (CR 207.2c; the `metalcraft`, `threshold` and
+# `hellbent` ops and trigger conditions).
+_STATE_WORDS: Final = {"metalcraft": "Metalcraft", "threshold": "Threshold", "hellbent": "Hellbent"}
+_STATE_TEXT: Final = {
+    "metalcraft": "you control three or more artifacts",
+    "threshold": "seven or more cards are in your graveyard",
+    "hellbent": "you have no cards in hand",
+}
+
+
 def _joined_triggers(abilities: Sequence[Any]) -> set[int]:
     """The indices of "enters" triggers followed by a "to_graveyard" one with the same
     effects: one line of Oracle text, "When ~ enters or is put into a graveyard from the
@@ -723,6 +733,9 @@ class _Ability:
             text += f"if {me} didn't attack this turn, "
         if "kicked" in a.condition:
             text += "if it was kicked, "
+        for cond in a.condition:
+            if cond in _STATE_WORDS:
+                text = f"{_STATE_WORDS[cond]} — {text}if {_STATE_TEXT[cond]}, "
         return text
 
     # ------------------------------------------------------------------- references
@@ -847,13 +860,17 @@ class _Ability:
         out: list[tuple[str, bool]] = []
         run: list[Op] = []
         for op in ops:
-            if op.name != "kicked":
+            if op.name != "kicked" and op.name not in _STATE_WORDS:
                 run.append(op)
                 continue
             if run:
                 out += self._plain_sentences(run, cap_first and not out)
                 run = []
             other = list(op.args.get("otherwise", ()))
+            if op.name in _STATE_WORDS:
+                out += self._plain_sentences(other, cap_first and not out)
+                out.append((self._state_instead(op), True))
+                continue
             if other:
                 out += self._plain_sentences(other, cap_first and not out)
             then = list(op.args["effects"])
@@ -872,6 +889,23 @@ class _Ability:
         if run or not out:
             out += self._plain_sentences(run, cap_first and not out)
         return out
+
+    def _state_instead(self, op: Op) -> str:
+        """An ability word's "instead" (CR 207.2c), a paragraph of its own: "Metalcraft —
+        ~ deals 4 damage instead if you control three or more artifacts." """
+        other = list(op.args.get("otherwise", ()))
+        then = list(op.args["effects"])
+        if not (
+            len(other) == len(then) == 1
+            and other[0].name == then[0].name == "damage"
+            and other[0].args["to"] == then[0].args["to"]
+        ):
+            raise ValueError(f"no Oracle template writes this {op.name} op")
+        me = self.card.self_word
+        return (
+            f"{_STATE_WORDS[op.name]} — {_cap(me)} deals {then[0].args['amount']} damage "
+            f"instead if {_STATE_TEXT[op.name]}."
+        )
 
     def _investigates(self, sent: _Sentence) -> bool:
         """A sentence that investigates: a keyword action Oracle prints with its reminder

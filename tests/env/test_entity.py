@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "71c504d936554665f3c6b51500d48beea2202a36e358a5499234dd08cb8b342d"
+V1_DIGEST = "6cf3ff7f1288ffdffd44c59a525c52a93c1226da7f1d618130fe90621893ddb8"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
