@@ -57,6 +57,12 @@ class ManaCost(Frozen):
             return self
         return ManaCost(self.generic + self.x * value, self.pips, self.text, 0)
 
+    def less(self, n: int) -> ManaCost:
+        """This cost reduced by {n} (CR 601.2f: a reduction reduces only the generic
+        part, never below zero)."""
+        generic = max(0, self.generic - n)
+        return ManaCost(generic, self.pips, _mana_text(generic, list(self.pips), self.x), self.x)
+
     def plus(self, other: ManaCost) -> ManaCost:
         """This cost and an additional one, as one total cost (CR 601.2f: a kicker cost
         added to the mana cost)."""

@@ -1047,9 +1047,15 @@ def op_kicked(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     else:
         p = g.perm.get(item.cid)
         kicked = p is not None and p.kicked
-    ops = a["effects"] if kicked else a.get("otherwise", ())
+    return _branch(res, a, kicked)
+
+
+def _branch(res: Resolution, a: dict[str, Any], yes: bool) -> bool:
+    """A wrapper op's `effects` if `yes`, else its `otherwise` (kicker's, an ability
+    word's): they run next; the caller then advances past the wrapper."""
+    ops = a["effects"] if yes else a.get("otherwise", ())
     if ops:
-        res.frames.append([ops, 0])  # they run next; the caller then advances past this op
+        res.frames.append([ops, 0])
     return True
 
 
@@ -1096,10 +1102,7 @@ def state_condition(g: GameLike, cond: str, seat: int) -> bool:
 def _if_state(g: GameLike, res: Resolution, a: dict[str, Any], cond: str) -> bool:
     """`effects` if the condition holds for the controller as the op runs, else
     `otherwise` ("... instead if you control three or more artifacts")."""
-    ops = a["effects"] if state_condition(g, cond, res.item.controller) else a.get("otherwise", ())
-    if ops:
-        res.frames.append([ops, 0])  # they run next; the caller then advances past this op
-    return True
+    return _branch(res, a, state_condition(g, cond, res.item.controller))
 
 
 def op_metalcraft(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:

@@ -482,9 +482,7 @@ def affinity_cost(g: GameLike, p: int, cd: CardDef, cost: ManaCost) -> ManaCost:
         ch = g.chars(c)
         if ch.types & bit if bit else ch.has_subtype(cd.affinity):
             n += 1
-    if not n:
-        return cost
-    return ManaCost(max(0, cost.generic - n), cost.pips, cost.text, cost.x)
+    return cost.less(n) if n else cost
 
 
 def extra_cost_choices(g: GameLike, p: int, cid: int) -> tuple[int, ...]:

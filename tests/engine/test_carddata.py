@@ -341,3 +341,13 @@ def test_a_permanent_sacrificed_for_mana_has_no_other_mana_ability() -> None:
     )
     (ab,) = ok.cards["Petal"].abilities
     assert ab.cost.tap and ab.cost.sacrifice_self
+
+
+def test_cr_601_2f_a_cost_reduction_reduces_only_the_generic_part() -> None:
+    """Affinity's reduction (702.41a): {4}{U} less 3 is {1}{U}; less 9 is {U}, never below."""
+    from mtg_env.engine.cards import parse_mana_cost
+
+    cost = parse_mana_cost("{4}{U}")
+    assert cost.less(3) == parse_mana_cost("{1}{U}")
+    assert cost.less(9) == parse_mana_cost("{U}")
+    assert cost.less(9).text == "{U}" and cost.less(0) == cost
