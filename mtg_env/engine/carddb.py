@@ -233,6 +233,7 @@ class TriggeredModel(_Effects):
             "metalcraft",
             "threshold",
             "hellbent",
+            "another_named",
         ]
     ] = Field(default=[], alias="if")
     targets: list[TargetField] = []

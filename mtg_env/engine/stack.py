@@ -17,6 +17,7 @@ from .cards import (
 )
 from .constants import (
     BATTLEFIELD,
+    CREATURE,
     D_TRIGGER_ORDER,
     GRAVEYARD,
     INSTANT,
@@ -286,6 +287,17 @@ class Stack(Targeting):
         self.triggers.append(Trigger(controller, cid, self.oid[cid], ab, idx, info))
         self._log("trigger", controller, cid, idx)
 
+    def _another_named(self, cid: int, controller: int) -> bool:
+        """ "If you control another creature named ~": a creature other than `cid` with
+        its name (201.2) that `controller` controls."""
+        name = self.chars(cid).name
+        for c in self._derived().controlled[controller]:
+            if c != cid:
+                ch = self.chars(c)
+                if ch.types & CREATURE and ch.name == name:
+                    return True
+        return False
+
     def _condition_holds(self, ab: TriggeredAbility, cid: int, controller: int) -> bool:
         """Intervening "if" clauses (CR 603.4), checked on triggering and resolving."""
         for cond in ab.condition:
@@ -301,5 +313,7 @@ class Stack(Targeting):
             if cond == "echo" and p.echo_turn != self.turn:
                 return False
             if cond in fx.STATE_CONDITIONS and not fx.state_condition(self, cond, controller):
+                return False
+            if cond == "another_named" and not self._another_named(cid, controller):
                 return False
         return True

@@ -113,6 +113,7 @@ _put_into_graveyard: "put" "into" "a" "graveyard" "from" "the" "battlefield"
 intervening: "if" "~" "didn't" "attack" "this" "turn" "," -> if_not_attacked
     | "if" "it" "was" "kicked" "," -> if_kicked
     | "if" state_cond "," -> if_state
+    | "if" "you" "control" "another" "creature" "named" "~" "," -> if_another_named
 // Ability words (CR 207.2c) head the condition they name; the condition has the rules.
 ability_word: ABILITY_WORD "—"
 ABILITY_WORD: "metalcraft" | "threshold" | "hellbent"
@@ -764,6 +765,9 @@ class ToData(Transformer[Any, Any]):
 
     def if_state(self, cond: str) -> str:
         return cond
+
+    def if_another_named(self) -> str:
+        return "another_named"
 
     def sc_metalcraft(self) -> str:
         return "metalcraft"

@@ -733,6 +733,8 @@ class _Ability:
             text += f"if {me} didn't attack this turn, "
         if "kicked" in a.condition:
             text += "if it was kicked, "
+        if "another_named" in a.condition:
+            text += f"if you control another creature named {self.card.card.name}, "
         for cond in a.condition:
             if cond in _STATE_WORDS:
                 text = f"{_STATE_WORDS[cond]} — {text}if {_STATE_TEXT[cond]}, "
