@@ -913,8 +913,20 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         _has_event(c, e) for c in every for e in ("blocked", "blocks_or_blocked", "flanked")
     )
     flashback = any(c.flashback is not None for c in cards.values())
+    target = any(_has_event(c, e) for c in every for e in ("targeted", "targeted_by_opponent"))
     return CardSet(
-        set_name, cards, tokens, path, face_down, layout, cast, landfall, alone, block, flashback
+        set_name,
+        cards,
+        tokens,
+        path,
+        face_down,
+        layout,
+        cast,
+        landfall,
+        alone,
+        block,
+        flashback,
+        target,
     )
 
 
@@ -1370,8 +1382,11 @@ def parse_deck_text(
     lines, line_problems = deck_text_lines(text, path, limit)
     entries: list[tuple[str, int]] = []  # main deck only: (name, count)
     name_problems: list[tuple[int, str]] = []
+    before = 0  # line problems on lines up to this one (line_problems is in line order)
     for lineno, card, count, in_side in lines:
         where = f"{path}:{lineno}"
+        while before < len(line_problems) and line_problems[before][0] <= lineno:
+            before += 1
         if card in cs.cards and cs.cards[card].half_of:
             name_problems.append(
                 (
@@ -1386,7 +1401,7 @@ def parse_deck_text(
             # Suggestions only for the problems that will be shown (each is a search).
             close = (
                 difflib.get_close_matches(card, wholes, n=1)
-                if len(line_problems) + len(name_problems) < MAX_DECK_PROBLEMS
+                if before + len(name_problems) < MAX_DECK_PROBLEMS
                 else []
             )
             hint = f" (did you mean {close[0]!r}?)" if close else ""

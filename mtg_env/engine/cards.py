@@ -487,6 +487,9 @@ class CardSet(Frozen):
     # Whether some card of the set has flashback (CR 702.34a): only then does a priority
     # decision look for cards to cast from the graveyard.
     flashback: bool = False
+    # The same for "becomes the target of a spell or ability" (any, or an opponent's: ward):
+    # only then does a spell or ability that targets look for them.
+    target_triggers: bool = False
 
     def get(self, name: str) -> CardDef:
         try:

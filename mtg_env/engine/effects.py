@@ -160,10 +160,7 @@ def refs(g: GameLike, res: Resolution, what: str) -> list[int]:
     if what == "all_creatures":
         return [c for c in g.battlefield if g.chars(c).types & CREATURE]
     if what == "your_creatures":  # "creatures you control", as the effect begins (611.2c)
-        you = item.controller
-        return [
-            c for c in g.battlefield if g.chars(c).types & CREATURE and g.chars(c).controller == you
-        ]
+        return _creatures(g, item.controller, True)
     if what == "this_card":
         # "Return it to its owner's hand" after "When this is put into a graveyard from the
         # battlefield": the card in the graveyard, while it stays there (400.7).
@@ -173,11 +170,18 @@ def refs(g: GameLike, res: Resolution, what: str) -> list[int]:
         c, oid = card
         return [c] if g.oid[c] == oid and g.zone[c] == GRAVEYARD else []
     if what == "opponent_creatures":  # "creatures your opponents control" (611.2c, too)
-        you = item.controller
-        return [
-            c for c in g.battlefield if g.chars(c).types & CREATURE and g.chars(c).controller != you
-        ]
+        return _creatures(g, item.controller, False)
     raise AssertionError(what)  # pragma: no cover - validated when loading
+
+
+def _creatures(g: GameLike, you: int, yours: bool) -> list[int]:
+    """The creatures on the battlefield `you` control (`yours`), or the others."""
+    out = []
+    for c in g.battlefield:
+        ch = g.chars(c)
+        if ch.types & CREATURE and (ch.controller == you) == yours:
+            out.append(c)
+    return out
 
 
 def _objects(g: GameLike, res: Resolution, what: str) -> list[int]:

@@ -100,7 +100,9 @@ class Stack(Targeting):
         """`item`, now on the stack, has become a spell or ability that targets its
         targets: each permanent among them triggers "targeted" (CR 603.2), and each that an
         opponent of its controller controls "targeted_by_opponent" (ward, 702.21a), once
-        per permanent."""
+        per permanent. Only a set with such a trigger looks."""
+        if not self.cardset.target_triggers:
+            return
         seen: list[int] = []
         for ref, oid in item.targets:
             if ref < 0 or ref in seen or self.zone[ref] != BATTLEFIELD or self.oid[ref] != oid:

@@ -295,6 +295,11 @@ def test_trigger_flags_follow_the_cards_of_the_set() -> None:
     assert not plain.block_triggers
     flanked = parse_card_set(_set({**flanker, "keywords": ["flanking"]}), "t.yaml")
     assert flanked.block_triggers
+    # Targeting looks for "becomes the target" triggers (ward among them) only where some
+    # card has one.
+    assert pauper.target_triggers  # Phantasmal Bear
+    assert not plain.target_triggers
+    assert parse_card_set(_set({**flanker, "ward": "{2}"}), "t.yaml").target_triggers
 
 
 @pytest.mark.parametrize(
