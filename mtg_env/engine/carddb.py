@@ -25,6 +25,7 @@ from .cards import (
     CardSet,
     CharDef,
     Component,
+    Cost,
     Count,
     Filter,
     ManaAbility,
@@ -76,6 +77,9 @@ class FilterModel(_Strict):
     # "with mana value N or less / N or greater" (CR 202.3), inclusive.
     min_mana_value: int = Field(default=0, ge=0, le=1000)
     max_mana_value: int | None = Field(default=None, ge=0, le=1000)
+    # "with mana value X or less, where X is the number of [subtype plural] you control":
+    # the subtype (a spell target's filter only: read where targets are chosen and checked).
+    max_mana_value_count: str | None = None
     # Any of these keywords ("target creature with flying").
     keywords: list[str] = []
     # "Target attacking or blocking creature" (a target's filter only: combat is known
@@ -93,6 +97,8 @@ class FilterModel(_Strict):
     def model_post_init(self, __context: Any) -> None:
         if self.tapped and self.untapped:
             raise ValueError("a filter asks for tapped or untapped, not both")
+        if self.max_mana_value_count is not None and self.max_mana_value is not None:
+            raise ValueError("a filter bounds the mana value by a number or by a count, not both")
 
 
 TARGET_KINDS = Literal[
@@ -111,6 +117,11 @@ TARGET_KINDS = Literal[
 
 class TargetModel(FilterModel):
     kind: TARGET_KINDS
+
+    def model_post_init(self, __context: Any) -> None:
+        super().model_post_init(__context)
+        if self.max_mana_value_count is not None and self.kind != "spell":
+            raise ValueError("'max_mana_value_count' is for a spell target")
 
 
 TargetField = TARGET_KINDS | TargetModel
@@ -331,6 +342,27 @@ class AdditionalCostModel(_Strict):
             raise ValueError("an additional cost sacrifices a permanent or discards a card")
 
 
+class CostsLessModel(_Strict):
+    """ "This spell costs {N} less to cast if you control a [kind]" (CR 601.2f): the
+    reduction, and the kinds of permanent the caster must control (each, by one of theirs)."""
+
+    amount: int = Field(ge=1, le=20)
+    if_you_control: list[TargetField] = Field(min_length=1, max_length=2)
+
+    def model_post_init(self, __context: Any) -> None:
+        for t in self.if_you_control:
+            kind = t if isinstance(t, str) else t.kind
+            if kind not in ("creature", "permanent", "land", "enchantment"):
+                raise ValueError(f"'if_you_control' names permanents, not {kind!r}")
+
+
+class BackupModel(_Strict):
+    count: int = Field(ge=1, le=20)
+    keywords: list[str] = []
+
+    _kw = field_validator("keywords")(_check_keywords)
+
+
 class CardModel(_Strict):
     name: str
     cost: str | None = None
@@ -366,6 +398,13 @@ class CardModel(_Strict):
     # Soulshift N (CR 702.46a): "When this creature dies, you may return target Spirit card
     # with mana value N or less from your graveyard to your hand".
     soulshift: int | None = Field(default=None, ge=0, le=1000)
+    # Ninjutsu (CR 702.49a) and its cost, a mana cost ("{1}{U}"): its ability, activated
+    # from the hand.
+    ninjutsu: str | None = None
+    # Backup N (CR 702.165a): "When this creature enters, put N +1/+1 counters on target
+    # creature. If that's another creature, it gains the following abilities until end of
+    # turn": the keywords printed below it (which the card has as well).
+    backup: BackupModel | None = None
     kicked_enters_with: dict[Literal["+1/+1", "-1/-1"], Annotated[int, Field(ge=1, le=100)]] = {}
     additional_cost: AdditionalCostModel | None = None
     # Flashback (CR 702.34a) and its cost, a mana cost ("{2}{R}"): the instant or sorcery
@@ -377,6 +416,8 @@ class CardModel(_Strict):
         | Literal["Plains", "Island", "Swamp", "Mountain", "Forest"]
         | None
     ) = None
+    # "This spell costs {2} less to cast if you control ..." (CR 601.2f).
+    costs_less: CostsLessModel | None = None
     text: str = ""
 
     _kw = field_validator("keywords")(_check_keywords)
@@ -395,7 +436,7 @@ class CardModel(_Strict):
             raise ValueError(f"ward costs some mana, not {v!r}")
         return v
 
-    @field_validator("kicker", "echo", "flashback")
+    @field_validator("kicker", "echo", "flashback", "ninjutsu")
     @classmethod
     def _mana_without_x(cls, v: str | None, info: ValidationInfo) -> str | None:
         if v is not None and (not parse_mana_cost(v) or parse_mana_cost(v).x):
@@ -417,6 +458,13 @@ class CardModel(_Strict):
             raise ValueError("only a permanent enters tapped or with counters")
         if self.flashback is not None and not spell_like:
             raise ValueError("only an instant or sorcery has flashback")
+        if self.ninjutsu is not None and not is_creature:
+            raise ValueError("only a creature has ninjutsu")
+        if self.backup is not None:
+            if not is_creature:
+                raise ValueError("only a creature has backup")
+            if not set(self.backup.keywords) <= set(self.keywords):
+                raise ValueError("backup grants keywords the card has (those printed below it)")
         if self.kicker is None and (self.kicked_enters_with or _uses_kicked(self)):
             raise ValueError("only a card with kicker asks whether it was kicked")
         if "Aura" in self.subtypes and self.enchant is None:
@@ -461,22 +509,23 @@ def _uses_x(m: CardModel) -> bool:
     return any(walk(x) for x in _effect_lists(m))
 
 
+def _names_op(ops: list[dict[str, Any]], name: str) -> bool:
+    """Whether op `name` is among `ops`, or inside a wrapper op among them."""
+    for op in ops:
+        ((n, args),) = op.items()
+        if n == name or (
+            n in NESTED and any(_names_op(args[f], name) for f in NESTED[n] if f in args)
+        ):
+            return True
+    return False
+
+
 def _uses_kicked(m: CardModel) -> bool:
     """Whether the card's data asks whether it was kicked: a "kicked" effect, or a trigger's
     "if it was kicked" (CR 702.33d)."""
-
-    def walk(ops: list[dict[str, Any]]) -> bool:
-        for op in ops:
-            ((name, args),) = op.items()
-            if name == "kicked" or (
-                name in NESTED and any(walk(args[f]) for f in NESTED[name] if f in args)
-            ):
-                return True
-        return False
-
     if any(a.triggered is not None and "kicked" in a.triggered.if_ for a in m.abilities):
         return True
-    return any(walk(x) for x in _effect_lists(m))
+    return any(_names_op(x, "kicked") for x in _effect_lists(m))
 
 
 class SetModel(_Strict):
@@ -503,6 +552,7 @@ def compile_filter(f: FilterModel) -> Filter:
         other=f.other,
         min_mana_value=f.min_mana_value,
         max_mana_value=-1 if f.max_mana_value is None else f.max_mana_value,
+        max_mv_count=f.max_mana_value_count or "",
         keywords=frozenset(f.keywords),
         in_combat=f.in_combat,
         tapped=f.tapped,
@@ -655,6 +705,31 @@ def bushido_ability(n: int) -> TriggeredAbility:
     return TriggeredAbility("blocks_or_blocked", effects=(Op("pump", pump),), text=f"Bushido {n}")
 
 
+def ninjutsu_ability(cost: str) -> ActivatedAbility:
+    """Ninjutsu (CR 702.49a): "[Cost], Reveal this card from your hand, Return an unblocked
+    attacking creature you control to its owner's hand: Put this card onto the battlefield
+    from your hand tapped and attacking." """
+    c = parse_cost(cost)
+    return ActivatedAbility(
+        Cost(c.mana, text=c.text, ninjutsu=True),
+        effects=(Op("ninjutsu", {}),),
+        text=f"Ninjutsu {cost}",
+    )
+
+
+def backup_ability(n: int, keywords: Sequence[str]) -> TriggeredAbility:
+    """Backup N (CR 702.165a): as it enters, N +1/+1 counters on target creature; another
+    creature gains the keywords printed below the backup until end of turn."""
+    counters = {"what": "target", "counter": "+1/+1", "count": n}
+    effects = [Op("add_counter", OP_MODELS["add_counter"].model_validate(counters).model_dump())]
+    if keywords:
+        grant = {"what": "target", "keywords": list(keywords), "if_other": True}
+        effects.append(Op("grant", OP_MODELS["grant"].model_validate(grant).model_dump()))
+    return TriggeredAbility(
+        "enters", targets=(compile_target("creature"),), effects=tuple(effects), text=f"Backup {n}"
+    )
+
+
 def soulshift_ability(n: int) -> TriggeredAbility:
     """Soulshift N (CR 702.46a): as it dies, you may return a Spirit card with mana value N
     or less from your graveyard to your hand (a target, chosen as the trigger goes on the
@@ -697,14 +772,15 @@ EXALTED: Final = TriggeredAbility(
 
 
 def _from_hand(abilities: tuple[Any, ...]) -> tuple[int, ...]:
-    """The indexes of the activated abilities whose cost discards the card, numbered as
-    `objects.activated_at` numbers them (mana and activated abilities, in text order)."""
+    """The indexes of the activated abilities activated from the hand (cycling, ninjutsu),
+    numbered as `objects.activated_at` numbers them (mana and activated abilities, in text
+    order)."""
     out: list[int] = []
     i = -1
     for ab in abilities:
         if isinstance(ab, ManaAbility | ActivatedAbility):
             i += 1
-            if isinstance(ab, ActivatedAbility) and ab.cost.discard_self:
+            if isinstance(ab, ActivatedAbility) and ab.cost.from_hand:
                 out.append(i)
     return tuple(out)
 
@@ -762,6 +838,8 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         + ((FLANKING,) if "flanking" in m.keywords else ())
         + ((bushido_ability(m.bushido),) if m.bushido is not None else ())
         + ((soulshift_ability(m.soulshift),) if m.soulshift is not None else ())
+        + ((ninjutsu_ability(m.ninjutsu),) if m.ninjutsu is not None else ())
+        + ((backup_ability(m.backup.count, m.backup.keywords),) if m.backup is not None else ())
     )
     mana = [a for a in abilities if isinstance(a, ManaAbility)]
     if any(a.cost.sacrifice_self for a in mana) and (
@@ -797,6 +875,13 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         discard_cost=m.additional_cost is not None and m.additional_cost.discard > 0,
         flashback=parse_mana_cost(m.flashback) if m.flashback is not None else None,
         affinity=m.affinity or "",
+        costs_less=m.costs_less.amount if m.costs_less is not None else 0,
+        asks_entered=any(_names_op(ops, "unless_entered_this_turn") for ops in _effect_lists(m)),
+        costs_less_if=(
+            tuple(compile_target(t) for t in m.costs_less.if_you_control)
+            if m.costs_less is not None
+            else ()
+        ),
         copy_except_pt=(
             tuple(m.enters_as_copy.except_pt)  # type: ignore[arg-type]
             if m.enters_as_copy is not None and m.enters_as_copy.except_pt is not None

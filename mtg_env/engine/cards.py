@@ -85,6 +85,15 @@ class Cost(Frozen):
     # "Discard this card": an ability with this cost is activated from its owner's hand
     # (cycling, CR 702.29a), never from the battlefield.
     discard_self: bool = False
+    # Ninjutsu's "Reveal this card from your hand, Return an unblocked attacker you control
+    # to hand" (CR 702.49a): activated from the hand, while an unblocked attacker of its
+    # controller's exists.
+    ninjutsu: bool = False
+
+    @property
+    def from_hand(self) -> bool:
+        """Whether an ability with this cost is activated from its card's owner's hand."""
+        return self.discard_self or self.ninjutsu
 
 
 def parse_mana_cost(text: str) -> ManaCost:
@@ -181,6 +190,9 @@ class Filter(Frozen):
     # counts its announced X (CR 202.3e).
     min_mana_value: int = 0
     max_mana_value: int = -1
+    # "with mana value X or less, where X is the number of [subtype] you control": the
+    # subtype; read by a spell target's check, where the game is known.
+    max_mv_count: str = ""
     keywords: frozenset[str] = frozenset()  # any of ("creature with flying")
     # "attacking or blocking creature": read by targeting, where combat is known.
     in_combat: bool = False
@@ -407,6 +419,13 @@ class CardDef(Frozen):
     # Affinity for [a card type or basic land type] (CR 702.41a): casting it costs {1} less
     # for each permanent of that type its caster controls ("artifact", "Swamp").
     affinity: str = ""
+    # "This spell costs {N} less to cast if you control a [kind]" (CR 601.2f): N, and the
+    # kinds, each of which a permanent its caster controls must be.
+    costs_less: int = 0
+    costs_less_if: tuple[TargetSpec, ...] = ()
+    # Its text asks whether it entered the battlefield this turn: its permanent keeps the
+    # turn it entered (`Perm.entered_turn`; others leave it unset, as their hash does).
+    asks_entered: bool = False
     # Changeling (CR 702.73a): a characteristic-defining ability, "this object is every
     # creature type", in every zone.
     changeling: bool = False

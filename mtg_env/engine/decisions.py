@@ -139,7 +139,8 @@ class Resolving(Frozen):
     looked at by scry or surveil goes, which only its player knows; `may`, "you may", yes
     or no; `unless_payment`, pay a cost or not, where not paying counters or sacrifices;
     `basic_land_type`; `text_change`, which word a text change replaces with which;
-    `return_to_hand`, which permanent an effect returns to its owner's hand. It follows
+    `return_to_hand`, which permanent an effect returns to its owner's hand; `untap`,
+    which land "untap up to N lands" untaps (each after a `may`). It follows
     from the resolving effect, so it is not hashed."""
 
     choices: tuple[int, ...] | None = None

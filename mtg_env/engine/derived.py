@@ -85,7 +85,7 @@ class Derived:
                 elif type(ab) is ActivatedAbility:
                     idx += 1
                     other = True
-                    if not ab.cost.discard_self:  # that one is activated from the hand
+                    if not ab.cost.from_hand:  # that one is activated from the hand
                         activated[seat].append((cid, ch, idx, ab))
                 elif type(ab) is StaticAbility and ab.cda:
                     self.cda = True

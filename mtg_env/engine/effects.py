@@ -77,6 +77,7 @@ from .opschema import (
     SwitchOp,
     TokenCopyOp,
     TokenOp,
+    UntapUpToOp,
     WhatOp,
     restriction_text,
 )
@@ -330,6 +331,45 @@ def op_untap(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
         g.perm[c].tapped = False
     return True
+
+
+def op_untap_up_to(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Untap up to N lands, chosen as it resolves (not targets): one at a time, each after
+    a "you may" yes or no, so that stopping is a choice and no land is chosen twice. Only
+    tapped lands are offered: choosing an untapped one does nothing, which stopping does
+    as well, so the outcomes are the rule's own (CR 701.21a)."""
+    v = res.vars
+    ans = v.pop("answer", None)
+    chosen: tuple[int, ...] = v.get("untap_chosen", ())
+    if v.get("untap_select") and ans is not None:
+        g.perm[ans].tapped = False
+        g._log("untap", ans)
+        chosen = (*chosen, ans)
+        v["untap_chosen"] = chosen
+        del v["untap_select"]
+        ans = None
+    cands = tuple(
+        c for c in g.battlefield if c not in chosen and g.perm[c].tapped and g.chars(c).types & LAND
+    )
+    if len(chosen) >= a["count"] or not cands or ans == 1:
+        v.pop("untap_chosen", None)
+        return True
+    you = res.item.controller
+    if ans is None:
+        left = a["count"] - len(chosen)
+        _ask(
+            g,
+            res,
+            D_CHOICE,
+            you,
+            f"untap a land? (up to {left} more)",
+            ("yes", "no"),
+            purpose="may",
+        )
+        return False
+    v["untap_select"] = 1
+    _ask(g, res, D_SELECT, you, "choose a land to untap", select=cands, purpose="untap")
+    return False
 
 
 def op_tap(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
@@ -631,6 +671,8 @@ def _pt(layer: int, op: str) -> Any:
 
 def op_grant(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     cids = _on_battlefield(g, res, a["what"])
+    if a.get("if_other"):
+        cids = [c for c in cids if c != res.item.cid]
     comp = Component(L_ABILITY, "add_keywords", NameSet(a["keywords"]))
     _effect(g, res, (comp,), cids, a["duration"], "gains " + ", ".join(a["keywords"]))
     return True
@@ -912,6 +954,23 @@ def op_create_token_copy(g: GameLike, res: Resolution, a: dict[str, Any]) -> boo
     return True
 
 
+def op_ninjutsu(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Ninjutsu's effect (CR 702.49a, 702.49c): the card, if it is still the one revealed
+    in its owner's hand, is put onto the battlefield tapped and attacking whom the
+    returned creature attacked; it was never declared as an attacker (508.4), so nothing
+    that triggers on attacking triggers."""
+    item = res.item
+    cid = item.cid
+    if g.zone[cid] != HAND or g.oid[cid] != item.src_oid:
+        return True
+    g._move(cid, BATTLEFIELD, controller=item.controller)
+    g.perm[cid].tapped = True
+    g.attackers[cid] = item.info["defender"]
+    g._log("ninjutsu", item.controller, cid)
+    g._etb(cid)
+    return True
+
+
 def op_enter_as_copy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "You may have this enter as a copy of any creature on the battlefield": first yes
     or no, then which creature (chosen as it resolves, CR 707.5)."""
@@ -1020,9 +1079,20 @@ def op_may(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         _ask(g, res, D_CHOICE, res.item.controller, "you may: do it?", ("yes", "no"), purpose="may")
         return False
     if ans == 0:
-        # The optional effects run next; the caller then advances past this op.
-        res.frames.append([a["effects"], 0])
+        # The optional effects run next, then what "if you do" adds; the caller then
+        # advances past this op.
+        res.frames.append([(*a["effects"], *a.get("if_you_do", ())), 0])
     return True
+
+
+def op_unless_entered_this_turn(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "... unless this creature entered this turn": the effects, unless the ability's
+    source is the permanent that entered the battlefield this turn (`Perm.entered_turn`,
+    kept for the cards that ask)."""
+    item = res.item
+    p = g.perm.get(item.cid)
+    entered = p is not None and p.oid == item.src_oid and p.entered_turn == g.turn
+    return _branch(res, a, not entered)
 
 
 def op_at_next_upkeep(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
@@ -1074,7 +1144,14 @@ def op_text(op: Op) -> str:
 
 
 def _may_text(a: dict[str, Any]) -> str:
-    return "you may: " + "; ".join(op_text(o) for o in a["effects"])
+    out = "you may: " + "; ".join(op_text(o) for o in a["effects"])
+    if a.get("if_you_do"):
+        out += "; if you do: " + "; ".join(op_text(o) for o in a["if_you_do"])
+    return out
+
+
+def _unless_entered_text(a: dict[str, Any]) -> str:
+    return "unless it entered this turn: " + "; ".join(op_text(o) for o in a["effects"])
 
 
 def _next_upkeep_text(a: dict[str, Any]) -> str:
@@ -1163,6 +1240,7 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("counter", WhatOp, op_counter),
         OpDef("untap", WhatOp, op_untap),
         OpDef("tap", WhatOp, op_tap),
+        OpDef("untap_up_to", UntapUpToOp, op_untap_up_to, lambda a: f"untap up to {a['count']}"),
         OpDef("draw", DrawOp, op_draw, lambda a: f"draw {a['count']}"),
         OpDef("gain_life", LifeOp, op_gain_life),
         OpDef("lose_life", LifeOp, op_lose_life, lambda a: f"{a['who']} loses {a['amount']} life"),
@@ -1220,10 +1298,12 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("create_token_copy", TokenCopyOp, op_create_token_copy),
         OpDef("text_change", WhatOp, op_text_change),
         OpDef("enter_as_copy", None, op_enter_as_copy),
+        OpDef("ninjutsu", None, op_ninjutsu),
         OpDef("enter_battlefield", None, op_enter_battlefield),
         # "You may" and kicker's "if this spell was kicked": validated by the loader,
         # which checks the ops inside them (`NESTED`).
         OpDef("may", None, op_may, _may_text),
+        OpDef("unless_entered_this_turn", None, op_unless_entered_this_turn, _unless_entered_text),
         OpDef("kicked", None, op_kicked, _kicked_text),
         # Ability words' conditions (metalcraft, threshold, hellbent): the same shape.
         OpDef("metalcraft", None, op_metalcraft, _state_text("metalcraft")),
@@ -1235,7 +1315,8 @@ OPS: Final[dict[str, OpDef]] = {
 
 # The ops that hold op lists, and the fields that hold them (the first is required).
 NESTED: Final[dict[str, tuple[str, ...]]] = {
-    "may": ("effects",),
+    "may": ("effects", "if_you_do"),
+    "unless_entered_this_turn": ("effects",),
     "kicked": ("effects", "otherwise"),
     "metalcraft": ("effects", "otherwise"),
     "threshold": ("effects", "otherwise"),

@@ -33,7 +33,7 @@ from .decisions import BlockTarget
 from .log import describe_action
 from .mana import can_pay
 from .objects import Action, activated_at
-from .priority import affinity_cost, extra_cost_choices
+from .priority import extra_cost_choices, reduced_cost
 from .protocol import GameLike
 
 _KINDS: Final = {
@@ -92,7 +92,7 @@ def _reason(g: GameLike, a: Action) -> str:
                 "can be cast now"
             )
         cost = cd.flashback if flashback else cd.cost
-        cost = None if cost is None else affinity_cost(g, p, cd, cost)
+        cost = None if cost is None else reduced_cost(g, p, cd, cost)
         if cost is not None and not can_pay(g.mana_sources(p), cost):
             if flashback:
                 return f"you can't pay its flashback cost {cost.text} (CR 702.34a, 601.2h)"

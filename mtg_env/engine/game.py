@@ -212,6 +212,8 @@ class Game(Setup):
         for cid in g.battlefield:
             if g.perm[cid].control_since == 3:
                 g.perm[cid].control_since = sick_stamp
+                if g.cdef[cid].asks_entered:
+                    g.perm[cid].entered_turn = turn  # listed as new this turn
         # Control from static effects (an Aura's "you control") is the starting position,
         # not a change.
         g._dirty = False

@@ -297,6 +297,8 @@ class Kernel(GameFields):
             p.tapped = True  # 614.1c: "enters tapped" replaces how it enters
         if cd.enters_with:
             p.counters = dict(cd.enters_with)  # 614.1c: "enters with N counters"
+        if cd.asks_entered:
+            p.entered_turn = self.turn
         self.perm[cid] = p
         self.battlefield.append(cid)
         self._dirty = True

@@ -174,6 +174,10 @@ def render_event(g: GameLike, e: tuple) -> str | None:
     if k == "reveal_hand":
         shown = ", ".join(n(c) for c in e[2]) or "no cards"
         return f"  player {e[1]} reveals their hand: {shown}"
+    if k == "reveal_ninjutsu":
+        return f"  player {e[1]} reveals {n(e[2])} from their hand (ninjutsu)"
+    if k == "ninjutsu":
+        return f"  player {e[1]} puts {n(e[2])} onto the battlefield tapped and attacking"
     if k == "search":
         return f"  player {e[1]} searches their library"
     if k == "search_nothing":

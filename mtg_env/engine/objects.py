@@ -107,6 +107,9 @@ class Perm:
         # turn whose upkeep found it come under their control since the one before (-1: none).
         "upkeep_clock",
         "echo_turn",
+        # The turn it entered the battlefield, for a card whose text asks ("unless this
+        # creature entered this turn", `CardDef.asks_entered`); -1 otherwise.
+        "entered_turn",
     )
 
     # No initialiser: `Perm()` is the cheapest way to make an instance, in plain Python and
@@ -129,6 +132,7 @@ class Perm:
     used: dict[int, int] | None
     upkeep_clock: int
     echo_turn: int
+    entered_turn: int
 
     @staticmethod
     def new(cid: int, oid: int, controller: int, timestamp: int, clock: int) -> Perm:
@@ -151,6 +155,7 @@ class Perm:
         p.used = None
         p.upkeep_clock = -1
         p.echo_turn = -1
+        p.entered_turn = -1
         return p
 
     def copy(self) -> Perm:
@@ -173,6 +178,7 @@ class Perm:
         p.used = dict(self.used) if self.used else None
         p.upkeep_clock = self.upkeep_clock
         p.echo_turn = self.echo_turn
+        p.entered_turn = self.entered_turn
         return p
 
     def state(self) -> tuple:
@@ -196,6 +202,7 @@ class Perm:
             + (("kicked",) if self.kicked else ())
             + ((tuple(sorted(self.used.items())),) if self.used else ())
             + ((self.upkeep_clock, self.echo_turn) if self.upkeep_clock >= 0 else ())
+            + ((("entered", self.entered_turn),) if self.entered_turn >= 0 else ())
         )
 
 

@@ -65,6 +65,12 @@ class LookOp(Strict):
     count: int = Field(ge=1, le=10)
 
 
+class UntapUpToOp(Strict):
+    """ "Untap up to N lands" (not targeted: chosen as it resolves)."""
+
+    count: int = Field(ge=1, le=10)
+
+
 class FightOp(Strict):
     what: REFS
     other: REFS
@@ -124,6 +130,8 @@ class GrantOp(Strict):
     what: REFS
     keywords: list[str]
     duration: DURATIONS = "end_of_turn"
+    # Backup's "if that's another creature, it gains ..." (CR 702.165a): not the source.
+    if_other: bool = False
 
     _kw = field_validator("keywords")(check_keywords)
 

@@ -14,6 +14,7 @@ from .cards import (
     ActivatedAbility,
     CardDef,
     ManaCost,
+    TargetSpec,
     spell_targets,
 )
 from .constants import (
@@ -25,6 +26,7 @@ from .constants import (
     BLOCKER,
     CARD,
     CHOOSE,
+    COMBAT_DAMAGE,
     CREATURE,
     D_ATTACKERS,
     D_BLOCK_TARGET,
@@ -37,7 +39,11 @@ from .constants import (
     D_SELECT,
     D_TARGET,
     D_TRIGGER_ORDER,
+    DECLARE_BLOCKERS,
+    ENCHANTMENT,
+    END_COMBAT,
     GRAVEYARD,
+    HAND,
     INSTANT,
     KEEP,
     LAND,
@@ -64,7 +70,7 @@ from .frames import (
     F_CAST_DONE,
     F_PRIO,
 )
-from .layers import Chars
+from .layers import Chars, matches
 from .mana import Source, can_pay
 from .objects import (
     ABILITY,
@@ -215,7 +221,7 @@ class Priority(Stack):
         cd = self.cdef[cid]
         if cost is None:
             return False  # a card without a mana cost can't be cast (CR 202.1b)
-        cost = affinity_cost(self, p, cd, cost)
+        cost = reduced_cost(self, p, cd, cost)
         if (cd.sacrifice_types or cd.discard_cost) and not extra_cost_choices(self, p, cid):
             return False  # 601.2h: an additional cost it can't pay
         if not can_pay(srcs, cost):
@@ -240,7 +246,7 @@ class Priority(Stack):
         cd = self.cdef[item.cid]
         p = item.controller
         cost = cd.flashback if item.info.get("flashback") else self.rules.cost(self, p, cd)
-        return None if cost is None else affinity_cost(self, p, cd, cost)
+        return None if cost is None else reduced_cost(self, p, cd, cost)
 
     def _can_activate(
         self,
@@ -264,6 +270,8 @@ class Priority(Stack):
             if used is not None and used.get(idx) == self.turn:
                 return "it can be activated only once each turn (CR 602.5b)"
         cost = ab.cost
+        if cost.ninjutsu and not unblocked_attackers(self, p):
+            return "there is no unblocked attacking creature you control (CR 702.49a)"
         if cost.tap:
             if self.perm[cid].tapped:
                 return f"{ch.name} is tapped"
@@ -452,12 +460,22 @@ class Priority(Stack):
 
     def _f_act_done(self) -> None:
         ctx = self.ctx
-        assert isinstance(ctx, Targets)
+        assert isinstance(ctx, Targets | Announce)
         item = ctx.item
-        self.ctx = None
         ab: ActivatedAbility = item.ability
         cid = item.cid
         p = item.controller
+        if ab.cost.ninjutsu and "extra" not in item.info:
+            # 702.49a: which unblocked attacker returns to its owner's hand is chosen as
+            # the costs are paid (602.2b, 601.2h); then this frame runs again.
+            self.k.append((F_ACT_DONE,))
+            self.ctx = Announce(item, "extra", unblocked_attackers(self, p))
+            name = self.cdef[cid].name
+            self._set_decision(
+                D_SELECT, p, cid, f"return an unblocked attacker to hand for ninjutsu ({name})"
+            )
+            return
+        self.ctx = None
         self._pay_mana(p, ab.cost.mana, cid if ab.cost.tap else -1)
         if ab.cost.tap:
             self.perm[cid].tapped = True
@@ -465,24 +483,59 @@ class Priority(Stack):
             self._to_graveyard(cid, "sacrificed")
         if ab.cost.discard_self:
             self._discard(p, cid)  # 702.29a: cycling discards the card as its cost
+        back = item.info.get("extra")
+        if back is not None:
+            # 702.49a, 702.49c: the ninja is revealed; it will attack whom the returned
+            # creature attacked.
+            item.info["defender"] = self.attackers[back]
+            self._log("reveal_ninjutsu", p, cid)
+            self._move(back, HAND)
+            self._log("to_hand", back)
         self.stack.append(item)
         self._log("activate", p, cid, item.ab_index, tuple(item.targets))
         self._targeted(item)
         self.k.append((F_PRIO, self.rules.priority_after(p)))
 
 
-def affinity_cost(g: GameLike, p: int, cd: CardDef, cost: ManaCost) -> ManaCost:
-    """`cost` less {1} for each permanent `p` controls of the card's affinity type
-    (702.41a; a cost reduction reduces only the generic part, 601.2f)."""
-    if not cd.affinity or not cost.generic:
+def reduced_cost(g: GameLike, p: int, cd: CardDef, cost: ManaCost) -> ManaCost:
+    """`cost` less the card's cost reductions (CR 601.2f: they reduce only the generic
+    part): {1} for each permanent `p` controls of its affinity type (702.41a), and {N}
+    when "this spell costs {N} less to cast if you control ..." holds for `p`."""
+    if not cost.generic or not (cd.affinity or cd.costs_less):
         return cost
-    bit = TYPE_BITS.get(cd.affinity, 0)
+    mine = g._derived().controlled[p]
     n = 0
-    for c in g._derived().controlled[p]:
-        ch = g.chars(c)
-        if ch.types & bit if bit else ch.has_subtype(cd.affinity):
-            n += 1
+    if cd.affinity:
+        bit = TYPE_BITS.get(cd.affinity, 0)
+        for c in mine:
+            ch = g.chars(c)
+            if ch.types & bit if bit else ch.has_subtype(cd.affinity):
+                n += 1
+    if cd.costs_less and all(
+        any(_controls(g, spec, c, p) for c in mine) for spec in cd.costs_less_if
+    ):
+        n += cd.costs_less
     return cost.less(n) if n else cost
+
+
+_KIND_TYPES: Final = {"creature": CREATURE, "land": LAND, "enchantment": ENCHANTMENT}
+
+
+def _controls(g: GameLike, spec: TargetSpec, cid: int, p: int) -> bool:
+    """Whether permanent `cid` (one `p` controls) is of the kind `spec` names."""
+    ch = g.chars(cid)
+    bit = _KIND_TYPES.get(spec.kind, 0)
+    if bit and not ch.types & bit:
+        return False
+    return matches(spec.filter, ch, cid, -1, p, g.owner[cid])
+
+
+def unblocked_attackers(g: GameLike, p: int) -> tuple[int, ...]:
+    """The unblocked attacking creatures `p` controls (CR 509.1h, 506.4): attackers that
+    were not blocked, once blockers are declared (from the declare blockers step on)."""
+    if g.step not in (DECLARE_BLOCKERS, COMBAT_DAMAGE, END_COMBAT) or not g.attackers:
+        return ()
+    return tuple(a for a in g.attackers if a not in g.blocked and g.chars(a).controller == p)
 
 
 def extra_cost_choices(g: GameLike, p: int, cid: int) -> tuple[int, ...]:

@@ -256,7 +256,10 @@ class Stack(Targeting):
             self._log("damage", src, target, amount)
             if seat != src_ch.controller:
                 for idx, ab in enumerate(src_ch.abilities):
-                    if type(ab) is TriggeredAbility and ab.event == "damage_to_opponent":
+                    if type(ab) is TriggeredAbility and (
+                        ab.event == "damage_to_opponent"
+                        or (combat and ab.event == "combat_damage_to_player")
+                    ):
                         self._add_trigger(src_ch.controller, src, ab, idx, {"player": seat})
         else:
             if self.zone[target] != BATTLEFIELD:

@@ -150,6 +150,14 @@ class Targeting(StateBasedActions):
             # CR 202.3e: on the stack, X in a spell's mana cost is the value chosen for it.
             ch = ch.copy()
             ch.mv += x * cost.x
+        sub = spec.filter.max_mv_count
+        if sub:
+            n = 0
+            for c in self._derived().controlled[you]:
+                if self.chars(c).has_subtype(sub):
+                    n += 1
+            if ch.mv > n:
+                return False
         return matches(spec.filter, ch, it.cid, src, you, self.owner[it.cid])
 
     def _target_choices(self) -> list[int]:

@@ -93,6 +93,11 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
         EventDef("upkeep", "503.1a", "At the beginning of the upkeep"),
         EventDef("end_step", "513.1a", "At the beginning of the end step"),
         EventDef("damage_to_opponent", "603.2", "Whenever this deals damage to an opponent"),
+        EventDef(
+            "combat_damage_to_player",
+            "510.2",
+            "Whenever this creature deals combat damage to a player",
+        ),
         EventDef("attacks", "508.1m", "Whenever this creature attacks"),
         EventDef("blocks", "509.1i", "Whenever this creature blocks"),
         EventDef("blocked", "509.3c", "Whenever this creature becomes blocked"),

@@ -194,6 +194,12 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"flashback ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"flashback": m.group(1).upper()}  # 702.34a; "Flashback—[cost]" is not
+    m = re.fullmatch(r"ninjutsu ((?:\{[0-9wubrg/]+\})+)", low)
+    if m:
+        return [], {"ninjutsu": m.group(1).upper()}  # 702.49a
+    m = re.fullmatch(r"backup ([0-9]+)", low)
+    if m:
+        return [], {"backup": {"count": int(m.group(1))}}  # 702.165a
     m = re.fullmatch(r"(bushido|soulshift) ([0-9]+)", low)
     if m:
         return [], {m.group(1): int(m.group(2))}  # 702.45a, 702.46a
@@ -405,10 +411,22 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             )
             out.lines.append(("additional cost", True))
             continue
+        if line.startswith("This spell costs {") and " less to cast if you control " in line:
+            # CR 601.2f: a card field the cost of casting it reads, not an ability.
+            try:
+                entry["costs_less"] = _parse("costs_less", normalize(line, card.name), vocab)[0]
+                out.lines.append(("cost reduction", True))
+            except (UnexpectedInput, Unsupported) as e:
+                out.problems.append(_problem(line, card.name, e))
+                out.lines.append(("cost reduction", False))
+            continue
         kl = keyword_line(line)
         if kl is not None:
             kws, fields = kl
             keywords += kws
+            if "backup" in entry:
+                # 702.165a: the abilities printed below Backup are the ones it grants.
+                entry["backup"].setdefault("keywords", []).extend(kws)
             if "equip" in fields:
                 abilities.append(_equip(fields.pop("equip")))
             if "cycling" in fields:
@@ -451,6 +469,11 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             spell_lines.append(line)
             continue
         norm = normalize(line, card.name)
+        if "backup" in entry:
+            # Backup grants the abilities below it; only keywords are read so far.
+            out.problems.append(Problem(norm, "backup granting an ability that is not a keyword"))
+            out.lines.append(("backup", False))
+            continue
         kind = _starts(norm)[0]
         try:
             start, data, _ = _try(_starts(norm), norm, vocab)

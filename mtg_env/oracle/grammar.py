@@ -74,6 +74,11 @@ mana_cost: "{t}" -> mc_tap
     | "{t}" "," "sacrifice" "~" -> mc_tap_sacrifice
     | "sacrifice" "~" -> mc_sacrifice
 enchant: "enchant" tfilter
+// A cost reduction (CR 601.2f) while the caster controls permanents of some kinds.
+costs_less: "~" "costs" MANA_COST "less" "to" "cast" "if" _you_control control_what _and_what? "."
+_and_what: "and" control_what
+?control_what: _a tfilter | _a SUBTYPE -> subtype_permanent
+_a: "a" | "an"
 
 // ------------------------------------------------------------------ costs
 cost: cost_part ("," cost_part)*
@@ -106,6 +111,7 @@ trigger: "when" "~" "enters" -> t_enters
     | "whenever" "you" "cast" "an" "instant" "or" "sorcery" "spell" -> t_cast_instant_sorcery
     | "landfall" "—" "whenever" "a" "land" "you" "control" "enters" -> t_landfall
     | "whenever" "~" "deals" "damage" "to" "an" "opponent" -> t_damage_to_opponent
+    | "whenever" "~" "deals" "combat" "damage" "to" "a" "player" -> t_combat_damage_to_player
     | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
     | "when" "~" "becomes" "the" "target" "of" "a" "spell" "or" "ability" -> t_targeted_any
 _spell_or_ability: "a" "spell" "or" "ability" "an" "opponent" "controls"
@@ -122,7 +128,9 @@ state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
     | "you" "have" "no" "cards" "in" "hand" -> sc_hellbent
 
 // ------------------------------------------------------------------ sentences
-sentences: (sentence | kicked | reveal_discard)+
+sentences: (sentence | kicked | reveal_discard | may_if_you_do)+
+// "You may draw a card. If you do, discard a card.": what follows runs only if the first did.
+may_if_you_do: "you" "may" effect "." "if" "you" "do" "," clauses "."
 sentence: clauses "."
 // Kicker's linked abilities (CR 702.33d): more effects when kicked, or other ones instead
 // of the sentence before ("it deals 4 damage instead": to what that sentence damaged).
@@ -140,6 +148,7 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
     | "you" "may" effect -> may
     | "you" "may" "have" source "deal" count "damage" "to" dmg_to -> may_damage
     | "then" effect
+    | effect "unless" "~" "entered" "this" "turn" -> unless_entered
 
 ?effect: damage | destroy | exile | bounce | counter | counter_unless | draw | discard
     | gain_life | lose_life | drain_gain | mill | scry | surveil | pump | grant | untap | tap
@@ -169,6 +178,7 @@ reanimate: "return" target "to" "the" "battlefield"
 counter: "counter" target
 counter_unless: "counter" target "unless" "its" "controller" "pays" MANA_COST
 untap: "untap" obj
+    | "untap" "up" "to" count "lands" -> untap_up_to
 tap: "tap" obj
 gain_control: "gain" "control" "of" obj until_eot?
 draw: player? ("draw" | "draws") count ("card" | "cards")
@@ -248,7 +258,10 @@ with_keywords: "with" keywords
 power_bound: "with" "power" NUMBER "or" "less" -> power_at_most
     | "with" "power" NUMBER "or" "greater" -> power_at_least
 mana_value: "with" "mana" "value" NUMBER "or" "less" -> mv_at_most
+    | "with" "mana" "value" "x" "or" "less" "," _where_x_is SUBTYPE _you_control -> mv_at_most_count
     | "with" "mana" "value" NUMBER "or" "greater" -> mv_at_least
+_where_x_is: "where" "x" "is" "the" "number" "of"
+_you_control: "you" "control"
 controlled: "you" "control" -> ctl_you
     | "an" "opponent" "controls" -> ctl_opponent
     | "you" "don't" "control" -> ctl_opponent
@@ -411,7 +424,7 @@ def parser() -> Lark:
         _grammar(),
         parser="earley",
         lexer="dynamic",
-        start=["spell", "activated", "triggered", "static", "mana", "enchant"],
+        start=["spell", "activated", "triggered", "static", "mana", "enchant", "costs_less"],
         ambiguity="resolve",
     )
 
@@ -465,6 +478,11 @@ def _ability_word(parts: tuple[Any, ...]) -> tuple[str | None, tuple[Any, ...]]:
     if parts and isinstance(parts[0], tuple) and parts[0][:1] == ("ability_word",):
         return parts[0][1], parts[1:]
     return None, parts
+
+
+def _ops(x: Any) -> list[Any]:
+    """An effect or a list of them, as a list."""
+    return x if isinstance(x, list) else [x]
 
 
 def _num(tok: Any) -> int | str:
@@ -665,6 +683,15 @@ class ToData(Transformer[Any, Any]):
         self.scope.event = "damage_to_opponent"
         return {"event": "damage_to_opponent"}
 
+    def untap_up_to(self, n: Any) -> dict[str, Any]:
+        if not isinstance(n, int):
+            raise Unsupported("untapping up to X lands")
+        return {"untap_up_to": {"count": n}}
+
+    def t_combat_damage_to_player(self) -> dict[str, Any]:
+        self.scope.event = "combat_damage_to_player"
+        return {"event": "combat_damage_to_player"}
+
     def t_targeted(self) -> dict[str, Any]:
         return {"event": "targeted_by_opponent"}
 
@@ -783,6 +810,13 @@ class ToData(Transformer[Any, Any]):
 
     def may(self, eff: Any) -> dict[str, Any]:
         return {"may": {"effects": eff if isinstance(eff, list) else [eff]}}
+
+    def may_if_you_do(self, eff: Any, then: Any) -> list[Any]:
+        self.sentence()  # a sentence ends: the next names its own subject
+        return [{"may": {"effects": _ops(eff), "if_you_do": _ops(then)}}]
+
+    def unless_entered(self, eff: Any) -> dict[str, Any]:
+        return {"unless_entered_this_turn": {"effects": _ops(eff)}}
 
     def may_damage(self, _src: Any, n: Any, to: list[str]) -> dict[str, Any]:
         return {"may": {"effects": [{"damage": {"amount": n, "to": t}} for t in to]}}
@@ -1149,6 +1183,19 @@ class ToData(Transformer[Any, Any]):
     def tfilter(self, *parts: Any) -> Any:
         return _target_spec(parts)
 
+    def subtype_permanent(self, tok: Token) -> dict[str, Any]:
+        return {"kind": "permanent", "subtypes": [str(tok)]}  # "a Wizard": one, singular
+
+    def costs_less(self, cost: Token, *controls: Any) -> dict[str, Any]:
+        amount = str(cost).strip("{}")
+        if not amount.isdigit():
+            raise Unsupported("a cost reduction of colored mana")
+        for c in controls:
+            kind = c if isinstance(c, str) else c.get("kind")
+            if kind not in ("creature", "permanent", "land", "enchantment"):
+                raise Unsupported("a cost reduction for controlling something not a permanent")
+        return {"amount": int(amount), "if_you_control": list(controls)}
+
     def ctl_you(self) -> dict[str, Any]:
         return {"controller": "you"}
 
@@ -1181,6 +1228,9 @@ class ToData(Transformer[Any, Any]):
 
     def mv_at_most(self, n: Token) -> dict[str, Any]:
         return {"max_mana_value": int(n)}
+
+    def mv_at_most_count(self, tok: Token) -> dict[str, Any]:
+        return {"max_mana_value_count": singular(str(tok), self.known)}
 
     def mv_at_least(self, n: Token) -> dict[str, Any]:
         return {"min_mana_value": int(n)}
@@ -1255,7 +1305,7 @@ class ToData(Transformer[Any, Any]):
         return "each_opponent"
 
     def p_that_player(self) -> str:
-        if self.scope.event == "damage_to_opponent":
+        if self.scope.event in ("damage_to_opponent", "combat_damage_to_player"):
             return "that_player"
         t = self.scope.targets
         if t and t[-1] in ("player", "opponent"):  # "target player ... That player discards"

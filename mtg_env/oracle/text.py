@@ -21,6 +21,7 @@ from ..engine.carddb import (
     EXALTED,
     FLANKING,
     CardModel,
+    backup_ability,
     bushido_ability,
     compile_card,
     soulshift_ability,
@@ -108,7 +109,8 @@ _HYBRID_TEXT: Final = {mask: sym for sym, mask in HYBRID_SYMBOLS.items()}
 _SELF_EVENTS: Final = frozenset(
     {
         "enters", "dies", "attacks", "blocks", "blocked", "blocks_or_blocked",
-        "damage_to_opponent", "targeted", "targeted_by_opponent",
+        "damage_to_opponent", "combat_damage_to_player", "targeted",
+        "targeted_by_opponent",
     }
 )  # fmt: skip
 
@@ -263,13 +265,30 @@ class _Card:
                 return f"this {TYPE_NAMES[bit]}"
         return "this permanent"
 
+    def _a_permanent(self, t: TargetSpec) -> str:
+        """A kind of permanent with its article: "a Wizard", "an artifact creature"."""
+        f = t.filter
+        if t.kind == "permanent" and not f.types and len(f.subtypes) == 1:
+            phrase = next(iter(f.subtypes))
+        else:
+            phrase = _Ability(self, ()).target_phrase(t)
+        return ("an " if phrase[0].lower() in "aeiou" else "a ") + phrase
+
     def lines(self) -> list[str]:
         c = self.card
         out: list[str] = []
+        for a in c.abilities:
+            if isinstance(a, ActivatedAbility) and _is_ninjutsu(a):
+                # 702.49a: how the card is played, its first line.
+                out.append(f"Ninjutsu {_mana(a.cost.mana)}")
         if c.colors == 0 and colors_of_cost(c.cost):
             # Devoid (CR 702.114a): colorless despite colored mana symbols, the card's first
             # line (before Flash: it says what the card is).
             out.append("Devoid")
+        if c.costs_less:
+            # 601.2f: what casting it costs, the card's first line.
+            kinds = " and ".join(self._a_permanent(t) for t in c.costs_less_if)
+            out.append(f"This spell costs {{{c.costs_less}}} less to cast if you control {kinds}.")
         if c.kicker is not None:
             out.append(f"Kicker {_mana(c.kicker)}")  # 702.33a: how the card is cast
         if c.affinity:
@@ -279,6 +298,9 @@ class _Card:
         if c.changeling:
             out.append("Changeling")  # 702.73a: what the card is, on a line of its own
         kws = set(c.keywords) - {"ward"}
+        for a in c.abilities:
+            if (backup := _backup(a)) is not None:
+                kws -= set(backup[1])  # printed below "Backup N", the abilities it grants
         if "flash" in kws:
             # Flash (how the card is cast) is on a line of its own.
             out.append("Flash")
@@ -308,8 +330,10 @@ class _Card:
         cycling: list[str] = []
         joined = _joined_triggers(c.abilities)
         for i, a in enumerate(c.abilities):
-            if _is_prowess(a) or _is_exalted(a) or _is_flanking(a) or i - 1 in joined:
-                continue  # exalted, flanking: the keyword says it; a joined trigger's twin
+            if _is_prowess(a) or _is_exalted(a) or _is_flanking(a) or _is_ninjutsu(a):
+                continue  # the keyword says it (ninjutsu: on the first line)
+            if i - 1 in joined:
+                continue  # a joined trigger's twin
             if i in joined:
                 assert isinstance(a, TriggeredAbility)
                 ab = _Ability(self, a.targets)
@@ -327,6 +351,11 @@ class _Card:
                 out.append(f"Bushido {bushido}")
             elif (soulshift := _soulshift(a)) is not None:
                 out.append(f"Soulshift {soulshift}")
+            elif (backup := _backup(a)) is not None:
+                # 702.165a: the keywords it grants are printed below it.
+                out.append(f"Backup {backup[0]}")
+                if backup[1]:
+                    out.append(_cap(self._keyword_line(set(backup[1]))))
             elif isinstance(a, ActivatedAbility) and _is_cycling(a):
                 # Played from the hand, Cycling closes the text (after a spell's effects).
                 cycling.append(f"Cycling {_mana(a.cost.mana)}")
@@ -540,6 +569,28 @@ def _bushido(a: Any) -> int | None:
     return n if same else None
 
 
+def _is_ninjutsu(a: Any) -> bool:
+    """Whether `a` is ninjutsu's ability (CR 702.49a), `carddb.ninjutsu_ability`'s."""
+    return isinstance(a, ActivatedAbility) and a.cost.ninjutsu
+
+
+def _backup(a: Any) -> tuple[int, tuple[str, ...]] | None:
+    """N and the granted keywords, where `a` is backup N (CR 702.165a): the ability
+    `carddb.backup_ability` makes."""
+    if not (isinstance(a, TriggeredAbility) and a.event == "enters" and a.effects):
+        return None
+    first = a.effects[0]
+    n = first.args.get("count")
+    if first.name != "add_counter" or not isinstance(n, int):
+        return None
+    kws = tuple(a.effects[1].args["keywords"]) if len(a.effects) == 2 else ()
+    ref = backup_ability(n, kws)
+    same = [(t.kind, t.filter) for t in a.targets] == [
+        (t.kind, t.filter) for t in ref.targets
+    ] and (a.effects, a.condition) == (ref.effects, ref.condition)
+    return (n, kws) if same else None
+
+
 def _soulshift(a: Any) -> int | None:
     """N, where `a` is soulshift N (CR 702.46a): the ability `carddb.soulshift_ability`
     makes."""
@@ -713,6 +764,7 @@ class _Ability:
             "blocked": f"Whenever {me} becomes blocked",
             "blocks_or_blocked": f"Whenever {me} blocks or becomes blocked",
             "damage_to_opponent": f"Whenever {me} deals damage to an opponent",
+            "combat_damage_to_player": f"Whenever {me} deals combat damage to a player",
             "targeted": f"When {me} becomes the target of a spell or ability",
             "targeted_by_opponent": (
                 f"Whenever {me} becomes the target of a spell or ability an opponent controls"
@@ -789,6 +841,15 @@ class _Ability:
             phrase += " you don't control" if mine else " an opponent controls"
         if kind == "graveyard_card":
             phrase += " from your graveyard" if f.owner == "you" else " from a graveyard"
+        if f.max_mv_count:
+            phrase += (
+                f" with mana value X or less, where X is the number of {_plural(f.max_mv_count)}"
+                " you control"
+            )
+        elif f.max_mana_value >= 0:
+            phrase += f" with mana value {f.max_mana_value} or less"
+        if f.min_mana_value:
+            phrase += f" with mana value {f.min_mana_value} or greater"
         if f.min_power >= 0:
             phrase += f" with power {f.min_power} or greater"
         if f.max_power >= 0:
@@ -1005,7 +1066,18 @@ class _Ability:
                     f"{self._damage_to(d)}"
                 )
             sub = _Sentence([_Clause(o.name, [o], None) for o in inner])
-            return "you may " + self._sentence(sub, False)[:-1]
+            text = "you may " + self._sentence(sub, False)[:-1]
+            then = list(a.get("if_you_do", ()))
+            if then:
+                # A sentence of its own that runs only if the first did.
+                said = " ".join(t for t, _ in self._plain_sentences(then, False))[:-1]
+                text += f". If you do, {said}"
+            return text
+        if name == "unless_entered_this_turn":
+            sub = _Sentence([_Clause(o.name, [o], None) for o in a["effects"]])
+            return (
+                self._sentence(sub, False)[:-1] + f" unless {self.card.self_word} entered this turn"
+            )
         if name == "reveal_discard":
             return (
                 f"{self.player(a['who'])} reveals their hand. You choose {_card_kind(a)} "
@@ -1121,6 +1193,8 @@ class _Ability:
             return "create " + self._token(a["token"], a.get("count", 1))
         if name in ("scry", "surveil"):
             return f"{name} {a['count']}"
+        if name == "untap_up_to":
+            return f"untap up to {_count_of(a['count'], 'land')}"
         if name == "prevent_combat_damage":
             return "prevent all combat damage that would be dealt this turn"
         if name == "search_basic_land":

@@ -323,7 +323,7 @@ def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[
 
 # The spec's `select_object` purpose of each object a resolving effect selects (its list
 # has no copy purpose: `other`).
-SELECT_PURPOSES = {"copy": "other", "return_to_hand": "return_to_hand"}
+SELECT_PURPOSES = {"copy": "other", "return_to_hand": "return_to_hand", "untap": "other"}
 
 
 def resolving_select_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
@@ -332,7 +332,7 @@ def resolving_select_candidates(g: Game, seat: int, observer: Observer) -> list[
     effect returns to its owner's hand. Its stack entry is the source."""
     ctx = g.ctx
     assert isinstance(ctx, Resolving)
-    verb = "Copy" if ctx.purpose == "copy" else "Return"
+    verb = {"copy": "Copy", "untap": "Untap"}.get(ctx.purpose, "Return")
     return _one_pick(
         g,
         seat,

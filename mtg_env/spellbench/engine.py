@@ -882,7 +882,8 @@ def _is_answer(arg: int, a: Action) -> bool:
 SELF_EVENTS = frozenset(
     (
         "enters", "dies", "attacks", "blocks", "blocked", "blocks_or_blocked", "flanked",
-        "damage_to_opponent", "targeted", "targeted_by_opponent",
+        "damage_to_opponent", "combat_damage_to_player", "targeted",
+        "targeted_by_opponent",
     )
 )  # fmt: skip
 

@@ -173,7 +173,7 @@ def test_a_kicker_is_an_optional_cost_asked_as_the_spell_is_cast() -> None:
     from mtg_env.engine.carddb import parse_deck
     from mtg_env.engine.decisions import Announce
 
-    cards = ["Mountain"] * 14 + ["Island"] * 10 + ["Burst Lightning", "Into the Roil"] * 8
+    cards = ["Mountain"] * 21 + ["Island"] * 15 + ["Burst Lightning", "Into the Roil"] * 12
     deck = parse_deck({"name": "Kicker", "format": "pauper", "cards": cards}, "test")
     obs = Observer(SECRET)
     paid: set[bool] = set()

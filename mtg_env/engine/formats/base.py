@@ -204,10 +204,13 @@ class Format(FormatHooks):
         their unseen cards (hand + library) and both libraries are reshuffled."""
         opp = 1 - seat
         lib = self.pile(opp)
-        pool = g.hand[opp] + g.library[lib]
-        n_hand = len(g.hand[opp])
+        # A card in the hand that is the source of an ability on the stack was revealed
+        # (ninjutsu, CR 702.49a): it is seen, and stays.
+        shown = [c for c in g.hand[opp] if any(it.cid == c for it in g.stack)]
+        pool = [c for c in g.hand[opp] if c not in shown] + g.library[lib]
+        n_hand = len(g.hand[opp]) - len(shown)
         r.shuffle(pool)
-        g.hand[opp] = pool[:n_hand]
+        g.hand[opp] = shown + pool[:n_hand]
         g.library[lib] = pool[n_hand:]
         for cid in g.hand[opp]:
             g.zone[cid] = HAND
