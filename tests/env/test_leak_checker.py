@@ -102,3 +102,43 @@ def test_canonical_bytes_tell_apart_what_differs() -> None:
     assert canonical_bytes(a) != canonical_bytes(a.reshape(1, 3))
     assert canonical_bytes({"x": 1, "y": [1, 2]}) == canonical_bytes({"y": [1, 2], "x": 1})
     assert canonical_bytes("a") != canonical_bytes("b")
+
+
+def _ninjutsu_states(n: int) -> list[tuple[Game, int]]:
+    """States of random Faeries mirrors (the pauper set) with a ninjutsu ability on the
+    stack: its card waits, revealed, in its owner's hand (CR 702.49a)."""
+    import random
+
+    from mtg_env.engine.carddb import load_decks
+
+    faeries = load_decks("pauper")["Faeries"]
+    out: list[tuple[Game, int]] = []
+    for seed in range(50):
+        g = Game.new((faeries, faeries), seed=seed, format="pauper", max_decisions=1500)
+        rng = random.Random(seed)
+        while not g.is_over and len(out) < n:
+            if any(it.cid in g.hand[it.controller] for it in _ninjutsu(g)):
+                seat = g.current_player
+                assert seat is not None
+                out.append((g.clone(), seat))
+            g.apply(rng.choice(g.legal_actions()))
+    return out
+
+
+def _ninjutsu(g: Game) -> list[Any]:
+    """The ninjutsu abilities on the stack."""
+    return [it for it in g.stack if getattr(getattr(it.ability, "cost", None), "ninjutsu", False)]
+
+
+def test_cr_702_49a_a_card_revealed_for_ninjutsu_stays_seen_when_the_hidden_part_is_redealt() -> (
+    None
+):
+    states = _ninjutsu_states(12)
+    assert len(states) == 12
+    for g, _ in states:
+        item = next(it for it in _ninjutsu(g) if it.cid in g.hand[it.controller])
+        owner = item.controller
+        for seed in range(5):
+            assert item.cid in g.resample_hidden(1 - owner, seed).hand[owner]
+    report = find_leaks(states, game_views("pauper"), resample_game)
+    assert report.leaks == [], report.leaks[:5]
