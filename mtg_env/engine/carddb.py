@@ -383,6 +383,8 @@ class CardModel(_Strict):
     ward: str | None = None
     # "This permanent enters tapped" (CR 614.1c).
     enters_tapped: bool = False
+    # "This land enters tapped unless a player has N or less life" (CR 614.1c): N.
+    enters_tapped_unless_life: int | None = Field(default=None, ge=0, le=1000)
     # "This creature enters with two +1/+1 counters on it" (CR 614.1c).
     enters_with: dict[Literal["+1/+1", "-1/-1"], Annotated[int, Field(ge=1, le=100)]] = {}
     # Kicker (CR 702.33a) and its cost, a mana cost ("{2}{G}"); the counters a kicked
@@ -416,6 +418,10 @@ class CardModel(_Strict):
         | Literal["Plains", "Island", "Swamp", "Mountain", "Forest"]
         | None
     ) = None
+    # Buyback (CR 702.27a) and its cost, a mana cost ("{3}").
+    buyback: str | None = None
+    # Convoke (CR 702.51a).
+    convoke: bool = False
     # "This spell costs {2} less to cast if you control ..." (CR 601.2f).
     costs_less: CostsLessModel | None = None
     text: str = ""
@@ -436,7 +442,7 @@ class CardModel(_Strict):
             raise ValueError(f"ward costs some mana, not {v!r}")
         return v
 
-    @field_validator("kicker", "echo", "flashback", "ninjutsu")
+    @field_validator("kicker", "echo", "flashback", "ninjutsu", "buyback")
     @classmethod
     def _mana_without_x(cls, v: str | None, info: ValidationInfo) -> str | None:
         if v is not None and (not parse_mana_cost(v) or parse_mana_cost(v).x):
@@ -454,8 +460,13 @@ class CardModel(_Strict):
             raise ValueError("an instant or sorcery needs a 'spell' section")
         if not spell_like and self.spell is not None:
             raise ValueError("only instants and sorceries have a 'spell' section")
-        if spell_like and (self.enters_tapped or self.enters_with or self.kicked_enters_with):
+        if self.enters_tapped and self.enters_tapped_unless_life is not None:
+            raise ValueError("a permanent enters tapped, or tapped unless ..., not both")
+        tapped = self.enters_tapped or self.enters_tapped_unless_life is not None
+        if spell_like and (tapped or self.enters_with or self.kicked_enters_with):
             raise ValueError("only a permanent enters tapped or with counters")
+        if self.buyback is not None and not spell_like:
+            raise ValueError("only an instant or sorcery has buyback")
         if self.flashback is not None and not spell_like:
             raise ValueError("only an instant or sorcery has flashback")
         if self.ninjutsu is not None and not is_creature:
@@ -864,6 +875,9 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         enters_as_copy=m.enters_as_copy is not None,
         reaction=m.reaction or "",
         enters_tapped=m.enters_tapped,
+        enters_tapped_unless_life=(
+            -1 if m.enters_tapped_unless_life is None else m.enters_tapped_unless_life
+        ),
         from_hand=_from_hand(abilities),
         enters_with=tuple(sorted(m.enters_with.items())),
         kicker=parse_mana_cost(m.kicker) if m.kicker is not None else None,
@@ -876,6 +890,8 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         flashback=parse_mana_cost(m.flashback) if m.flashback is not None else None,
         affinity=m.affinity or "",
         costs_less=m.costs_less.amount if m.costs_less is not None else 0,
+        convoke=m.convoke,
+        buyback=parse_mana_cost(m.buyback) if m.buyback is not None else None,
         asks_entered=any(_names_op(ops, "unless_entered_this_turn") for ops in _effect_lists(m)),
         costs_less_if=(
             tuple(compile_target(t) for t in m.costs_less.if_you_control)

@@ -396,6 +396,8 @@ class CardDef(Frozen):
     # "This permanent enters tapped" (CR 614.1c): a replacement effect of the card's own,
     # applied as it enters the battlefield from anywhere.
     enters_tapped: bool = False
+    # "... enters tapped unless a player has N or less life" (614.1c): N, or -1.
+    enters_tapped_unless_life: int = -1
     # The indexes (as `objects.activated_at` numbers them) of the abilities activated from
     # the hand, whose cost discards the card (cycling, CR 702.29a): derived when loading,
     # so that a priority check reads one field per card in hand.
@@ -426,6 +428,12 @@ class CardDef(Frozen):
     # Its text asks whether it entered the battlefield this turn: its permanent keeps the
     # turn it entered (`Perm.entered_turn`; others leave it unset, as their hash does).
     asks_entered: bool = False
+    # Buyback (CR 702.27a): an optional additional cost; paid, the spell goes to its
+    # owner's hand as it resolves instead of the graveyard.
+    buyback: ManaCost | None = None
+    # Convoke (CR 702.51a): its caster's untapped creatures help pay for it, each tapped
+    # paying {1} or one mana of its color.
+    convoke: bool = False
     # Changeling (CR 702.73a): a characteristic-defining ability, "this object is every
     # creature type", in every zone.
     changeling: bool = False

@@ -293,7 +293,9 @@ class Kernel(GameFields):
         ts = self._tick()
         p = Perm.new(cid, self.oid[cid], controller, ts, ts)
         cd = self.cdef[cid]
-        if cd.enters_tapped:
+        if cd.enters_tapped or (
+            cd.enters_tapped_unless_life >= 0 and min(self.life) > cd.enters_tapped_unless_life
+        ):
             p.tapped = True  # 614.1c: "enters tapped" replaces how it enters
         if cd.enters_with:
             p.counters = dict(cd.enters_with)  # 614.1c: "enters with N counters"

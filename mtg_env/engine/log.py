@@ -174,6 +174,8 @@ def render_event(g: GameLike, e: tuple) -> str | None:
     if k == "reveal_hand":
         shown = ", ".join(n(c) for c in e[2]) or "no cards"
         return f"  player {e[1]} reveals their hand: {shown}"
+    if k == "convoke":
+        return f"  player {e[1]} taps {', '.join(n(c) for c in e[2])} for convoke"
     if k == "reveal_ninjutsu":
         return f"  player {e[1]} reveals {n(e[2])} from their hand (ninjutsu)"
     if k == "ninjutsu":

@@ -19,6 +19,7 @@ from .cards import (
 )
 from .constants import (
     ACTIVATE,
+    ALL_COLORS,
     ARTIFACT,
     ATTACK,
     BATTLEFIELD,
@@ -71,7 +72,7 @@ from .frames import (
     F_PRIO,
 )
 from .layers import Chars, matches
-from .mana import Source, can_pay
+from .mana import Source, can_pay, choose_payment
 from .objects import (
     ABILITY,
     SPELL,
@@ -224,6 +225,8 @@ class Priority(Stack):
         cost = reduced_cost(self, p, cd, cost)
         if (cd.sacrifice_types or cd.discard_cost) and not extra_cost_choices(self, p, cid):
             return False  # 601.2h: an additional cost it can't pay
+        if cd.convoke:
+            srcs = srcs + convoke_sources(self, p, srcs)
         if not can_pay(srcs, cost):
             return False
         # Targets are checked against the spell's colours as it would be cast (112.3,
@@ -352,7 +355,7 @@ class Priority(Stack):
         if cd.kicker is not None and "kicked" not in item.info:
             total = self._spell_cost(item)
             total = cd.kicker if total is None else total.with_x(0).plus(cd.kicker)
-            if can_pay(self.rules.mana_sources(self, p), total):
+            if can_pay(self._spell_sources(p, cd), total):
                 self.ctx = Announce(item, "kicker", (0, 1))
                 self._set_decision(
                     D_CHOICE,
@@ -363,6 +366,23 @@ class Priority(Stack):
                 )
                 return
             item.info["kicked"] = 0
+        if cd.buyback is not None and "buyback" not in item.info:
+            total = self._spell_cost(item)
+            total = cd.buyback if total is None else total.with_x(0).plus(cd.buyback)
+            if item.info.get("kicked") and cd.kicker is not None:
+                total = total.plus(cd.kicker)
+            if can_pay(self._spell_sources(p, cd), total):
+                # 702.27a: an optional additional cost, announced as kicker is.
+                self.ctx = Announce(item, "buyback", (0, 1))
+                self._set_decision(
+                    D_CHOICE,
+                    p,
+                    cid,
+                    f"pay the buyback cost {cd.buyback.text} of {cd.name}?",
+                    ("don't pay the buyback cost", f"pay the buyback cost {cd.buyback.text}"),
+                )
+                return
+            item.info["buyback"] = 0
         # Only a card with {X} printed asks; what is paid is the format's cost of it.
         cost = (
             self._spell_cost(item)
@@ -372,7 +392,9 @@ class Priority(Stack):
         if cost is not None and cost.x:
             if item.info.get("kicked") and cd.kicker is not None:
                 cost = cost.plus(cd.kicker)  # X is what can be paid beside the kicker
-            srcs = self.rules.mana_sources(self, p)
+            if item.info.get("buyback") and cd.buyback is not None:
+                cost = cost.plus(cd.buyback)  # and beside the buyback
+            srcs = self._spell_sources(p, cd)
             top = 0
             while top < MAX_X and can_pay(srcs, cost.with_x(top + 1)):
                 top += 1
@@ -389,6 +411,12 @@ class Priority(Stack):
         self.ctx = Targets(item, tuple(specs), F_CAST_DONE)
         self._next_target()
 
+    def _spell_sources(self, p: int, cd: CardDef) -> list[Source]:
+        """What `p` can pay for spell `cd` with: their mana sources, and for a spell with
+        convoke their untapped creatures too (702.51a)."""
+        srcs = self.rules.mana_sources(self, p)
+        return srcs + convoke_sources(self, p, srcs) if cd.convoke else srcs
+
     def _announced(self, ctx: Announce, value: int) -> None:
         item = ctx.item
         cd = self.cdef[item.cid]
@@ -400,6 +428,9 @@ class Priority(Stack):
         elif ctx.what == "kicker":
             item.info["kicked"] = value
             self._log("announce", item.controller, item.cid, "kicker", value)
+        elif ctx.what == "buyback":
+            item.info["buyback"] = value
+            self._log("announce", item.controller, item.cid, "buyback", value)
         elif ctx.what == "extra":
             # The additional cost's permanent or card, chosen as the costs are paid
             # (601.2h); the cast goes on where it paused (`_f_cast_done`).
@@ -445,6 +476,10 @@ class Priority(Stack):
             cost = cost.with_x(item.info.get("x", 0))
         if item.info.get("kicked") and cd.kicker is not None:
             cost = cd.kicker if cost is None else cost.plus(cd.kicker)  # and the kicker's
+        if item.info.get("buyback") and cd.buyback is not None:
+            cost = cd.buyback if cost is None else cost.plus(cd.buyback)  # 702.27a
+        if cd.convoke and cost:
+            cost = self._convoke(p, cost)
         self._pay_mana(item.controller, cost)
         extra = item.info.get("extra")
         if extra is not None:
@@ -457,6 +492,30 @@ class Priority(Stack):
             self._fire_cast(item.controller, cd.types)  # 702.108a: prowess
         self._targeted(item)
         self.rules.after_cast(self, item.controller)
+
+    def _convoke(self, p: int, cost: ManaCost) -> ManaCost:
+        """Convoke (CR 702.51a): the automatic payment of `cost` from `p`'s mana sources
+        and untapped creatures, creatures last (after every other source but those that
+        are sacrificed); the creatures it uses are tapped, each paying {1} or one mana of
+        its color. Returns what is left for the mana sources."""
+        srcs = self.rules.mana_sources(self, p)
+        pay = choose_payment(srcs + convoke_sources(self, p, srcs), cost)
+        assert pay is not None  # legality was checked before
+        generic = 0
+        pips = list(cost.pips)
+        tapped: list[int] = []
+        for src, color in pay:
+            if src.score < CONVOKE_SCORE:
+                continue  # a mana source: paid below, as always
+            self.perm[src.cid].tapped = True
+            tapped.append(src.cid)
+            if color:
+                pips.remove(color)
+            else:
+                generic += 1
+        if tapped:
+            self._log("convoke", p, tuple(tapped))
+        return ManaCost(cost.generic - generic, tuple(pips), cost.text, cost.x)
 
     def _f_act_done(self) -> None:
         ctx = self.ctx
@@ -528,6 +587,26 @@ def _controls(g: GameLike, spec: TargetSpec, cid: int, p: int) -> bool:
     if bit and not ch.types & bit:
         return False
     return matches(spec.filter, ch, cid, -1, p, g.owner[cid])
+
+
+# Convoke's creatures come after every mana source but those that are sacrificed
+# (`derived`'s scores: lands from 0, creatures from 100, sacrificed sources from 200).
+CONVOKE_SCORE: Final = 150
+
+
+def convoke_sources(g: GameLike, p: int, srcs: list[Source]) -> list[Source]:
+    """`p`'s untapped creatures as convoke's sources (CR 702.51a): each pays {1} or one
+    mana of one of its colors; tapping it is no {T} ability, so a creature that came
+    under its control this turn convokes too. A creature that is a mana source already
+    is one source, not two."""
+    have = {s.cid for s in srcs}
+    out: list[Source] = []
+    for c in g._derived().controlled[p]:
+        ch = g.chars(c)
+        if ch.types & CREATURE and not g.perm[c].tapped and c not in have:
+            colors = ch.colors & ALL_COLORS
+            out.append(Source(c, colors, 0, CONVOKE_SCORE, colors))
+    return out
 
 
 def unblocked_attackers(g: GameLike, p: int) -> tuple[int, ...]:

@@ -20,6 +20,7 @@ from .constants import (
     CREATURE,
     D_TRIGGER_ORDER,
     GRAVEYARD,
+    HAND,
     INSTANT,
     LAND,
     PERMANENT_TYPES,
@@ -200,8 +201,9 @@ class Stack(Targeting):
         self.res = None
         if item.kind == SPELL and self.zone[item.cid] == STACK:
             # 608.2n: an instant or sorcery goes to its owner's graveyard (`_move` takes
-            # it off the stack, and exiles it instead if it was cast with flashback).
-            self._move(item.cid, GRAVEYARD)
+            # it off the stack, and exiles it instead if it was cast with flashback); with
+            # its buyback cost paid, to its owner's hand instead (702.27a).
+            self._move(item.cid, HAND if item.info.get("buyback") else GRAVEYARD)
         elif self.stack and self.stack[-1] is item:
             self.stack.pop()
 

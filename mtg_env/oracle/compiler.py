@@ -194,6 +194,9 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"flashback ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"flashback": m.group(1).upper()}  # 702.34a; "Flashback—[cost]" is not
+    m = re.fullmatch(r"buyback ((?:\{[0-9wubrg/]+\})+)", low)
+    if m:
+        return [], {"buyback": m.group(1).upper()}  # 702.27a
     m = re.fullmatch(r"ninjutsu ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"ninjutsu": m.group(1).upper()}  # 702.49a
@@ -205,6 +208,8 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
         return [], {m.group(1): int(m.group(2))}  # 702.45a, 702.46a
     if low == "prowess":
         return [], {"prowess": True}
+    if low == "convoke":
+        return [], {"convoke": True}  # 702.51a: a card field, how it is paid for
     if low == "changeling":
         return [], {"changeling": True}  # 702.73a: a card field, every creature type
     if low == "devoid":

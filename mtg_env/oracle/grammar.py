@@ -53,9 +53,11 @@ activated: cost ":" sentences restriction?
 triggered: ability_word? trigger "," intervening? sentences
 static: static_sentence "." (doesnt_remove ".")?
     | "~" "enters" "tapped" "." -> enters_tapped
+    | "~" "enters" "tapped" _unless_life NUMBER "or" "less" "life" "." -> enters_tapped_unless_life
     | "~" "enters" "with" count COUNTER ("counter" | "counters") "on" "it" "." -> enters_with
     | _if_kicked "it" "enters" "with" count COUNTER _counters "on" "it" "." -> kicked_enters_with
 _counters: "counter" | "counters"
+_unless_life: "unless" "a" "player" "has"
 // "Target opponent reveals their hand. You choose a nonland card from it. That player
 // discards that card." (three sentences, one effect)
 reveal_discard: player _reveals _you_choose card_kind "card" "from" "it" "." _discards
@@ -92,6 +94,7 @@ restriction: "activate" "only" "during" "your" "turn" "." -> only_your_turn
 // ------------------------------------------------------------------ mana abilities
 mana_out: MANA_SYM -> mana_one
     | MANA_SYM "or" MANA_SYM -> mana_two
+    | MANA_SYM "," MANA_SYM "," "or" MANA_SYM -> mana_three
     | "one" "mana" "of" "any" "color" -> mana_any
 damage_to_you: "~" "deals" count "damage" "to" "you"
 
@@ -557,6 +560,9 @@ class ToData(Transformer[Any, Any]):
             raise Unsupported("entering with X counters")
         return {"card": {"enters_with": {str(kind): n}}}
 
+    def enters_tapped_unless_life(self, n: Token) -> dict[str, Any]:
+        return {"card": {"enters_tapped_unless_life": int(n)}}
+
     def enters_tapped(self) -> dict[str, Any]:
         # Not an ability of the card's list: a card field (CR 614.1c), `compiler` sets it.
         return {"card": {"enters_tapped": True}}
@@ -626,6 +632,9 @@ class ToData(Transformer[Any, Any]):
 
     def mana_two(self, a: Token, b: Token) -> list[str]:
         return [_mana(a)[1], _mana(b)[1]]
+
+    def mana_three(self, a: Token, b: Token, c: Token) -> list[str]:
+        return [_mana(a)[1], _mana(b)[1], _mana(c)[1]]
 
     def mana_any(self) -> list[str]:
         return ["W", "U", "B", "R", "G"]

@@ -186,10 +186,18 @@ def _keyword_list(kws: Any) -> str:
 
 def _colors_in_order(mask: int) -> list[str]:
     """Colors in Oracle's order: WUBRG, and a pair clockwise from the color the other
-    follows at most two steps later ({R}{W}, {G}{U})."""
+    follows at most two steps later ({R}{W}, {G}{U}); three clockwise from the first of
+    three neighbours ({G}{W}{U}) or, with gaps, by steps of two ({U}{R}{W})."""
     idx = [i for i, c in enumerate(_COLOR_ORDER) if mask & MANA_BITS[c]]
     if len(idx) == 2 and (idx[0] - idx[1]) % 5 in (1, 2):
         idx.reverse()
+    if len(idx) == 3:
+        have = set(idx)
+        for step in (1, 2):
+            first = [x for x in idx if {x, (x + step) % 5, (x + 2 * step) % 5} == have]
+            if first:
+                idx = [(first[0] + k * step) % 5 for k in range(3)]
+                break
     return [_COLOR_ORDER[i] for i in idx]
 
 
@@ -281,6 +289,8 @@ class _Card:
             if isinstance(a, ActivatedAbility) and _is_ninjutsu(a):
                 # 702.49a: how the card is played, its first line.
                 out.append(f"Ninjutsu {_mana(a.cost.mana)}")
+        if c.convoke:
+            out.append("Convoke")  # 702.51a: how it is paid for, its first line
         if c.colors == 0 and colors_of_cost(c.cost):
             # Devoid (CR 702.114a): colorless despite colored mana symbols, the card's first
             # line (before Flash: it says what the card is).
@@ -291,6 +301,8 @@ class _Card:
             out.append(f"This spell costs {{{c.costs_less}}} less to cast if you control {kinds}.")
         if c.kicker is not None:
             out.append(f"Kicker {_mana(c.kicker)}")  # 702.33a: how the card is cast
+        if c.buyback is not None:
+            out.append(f"Buyback {_mana(c.buyback)}")  # 702.27a: the same
         if c.affinity:
             # 702.41a: what casting it costs, the card's first line.
             plural = "Plains" if c.affinity == "Plains" else c.affinity + "s"
@@ -320,6 +332,11 @@ class _Card:
         if c.enters_tapped:
             # After the keywords, before the other abilities: a land's first line.
             out.append(f"{_cap(self.self_word)} enters tapped.")
+        if c.enters_tapped_unless_life >= 0:
+            n = c.enters_tapped_unless_life
+            out.append(
+                f"{_cap(self.self_word)} enters tapped unless a player has {n} or less life."
+            )
         for kind, n in c.enters_with:
             out.append(f"{_cap(self.self_word)} enters with {_counters(kind, n)} on it.")
         for kind, n in c.kicked_enters_with:
@@ -424,7 +441,8 @@ class _Card:
             out = "one mana of any color"
         else:
             ordered = _colors_in_order(a.produce) + (["C"] if "C" in colors else [])
-            out = " or ".join(f"{{{c}}}" for c in ordered)
+            syms = [f"{{{c}}}" for c in ordered]
+            out = " or ".join(syms) if len(syms) < 3 else ", ".join(syms[:-1]) + ", or " + syms[-1]
         text = f"{ab.cost(a.cost)}: Add {out}."
         if a.pain:
             text += f" {_cap(self.self_word)} deals {a.pain} damage to you."

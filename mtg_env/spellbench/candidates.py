@@ -158,14 +158,14 @@ def announce_candidates(g: Game, seat: int, observer: Observer) -> list[Candidat
             }
             out.append((semantic, f"{name}: {spell.modes[mode].text}", a))
         return out
-    if ctx.what == "kicker":
+    if ctx.what in ("kicker", "buyback"):
         d = g.decision
         assert d is not None
         for a in g.legal_actions():
             semantic = {
                 "kind": "optional_cost",
                 "source": source,
-                "cost": "kicker",
+                "cost": ctx.what,
                 "pay": bool(ctx.choices[a.arg]),
             }
             out.append((semantic, f"{name}: {d.options[a.arg]}", a))

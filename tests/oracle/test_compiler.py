@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 142
+    assert len(cards) == 147
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -150,6 +150,10 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'event': 'combat_damage_to_player'",
         "'if_you_do'",
         "'unless_entered_this_turn'",
+        "'convoke': True",
+        "'buyback': '{4}'",
+        "'add': ['W', 'U', 'B']",
+        "'enters_tapped_unless_life': 13",
     ):
         assert used in text, used
 
