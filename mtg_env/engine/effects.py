@@ -68,6 +68,7 @@ from .opschema import (
     LandTypeOp,
     LifeOp,
     LookOp,
+    LookTakeOp,
     MillOp,
     PumpOp,
     RestrictOp,
@@ -477,6 +478,72 @@ def _look(g: GameLike, res: Resolution, a: dict[str, Any], away: str) -> bool:
     # Purpose "look": which card goes where is the looking player's secret (views redact it).
     _ask(g, res, D_CHOICE, seat, f"{verb}: put a card on top or {where}", tuple(opts), (), "look")
     return False
+
+
+def op_look_take(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Look at the top `count` cards of your library and take `take` of them into your hand
+    (with `reveal`, up to one card of one of `types`, revealed: a public card), one choice
+    a card; the rest go into the graveyard, or to the bottom of the library, in a random
+    order with `random`, otherwise in the order they were in (the controller's choice of
+    "any order", made for them: their library's bottom is seldom reached). The choices name
+    the cards looked at, which only the looking player knows (purpose `look`, as scry's)."""
+    v = res.vars
+    seat = res.item.controller
+    pile = g.library[g.rules.pile_of[seat]]
+    state = v.pop("look_take", None)
+    if state is None:
+        n = min(a["count"], len(pile))
+        if n == 0:
+            return True
+        looking = pile[len(pile) - n :][::-1]  # top card first
+        g._log("look_at", seat, n)
+        left = a["take"]
+    else:
+        looking, left = list(state[0]), state[1]
+    # A copy whose hidden cards `resample_hidden` re-dealt may have moved a looked-at card.
+    looking = [c for c in looking if c in pile]
+    ans = v.pop("answer", None)
+    eligible = [c for c in looking if _card_of_types(g, c, a["types"])]
+    if ans is not None:
+        if ans < len(eligible):
+            c = eligible[ans]
+            g._move(c, HAND)
+            g._log("look_reveal" if a["reveal"] else "look_take", seat, c)
+            looking.remove(c)
+            eligible.remove(c)
+            left -= 1
+        else:
+            left = 0  # "you may": nothing (more) taken
+    if left > 0 and eligible and (len(looking) > left or a["reveal"]):
+        v["look_take"] = (tuple(looking), left)
+        verb = "reveal and put" if a["reveal"] else "put"
+        opts = tuple(f"{verb} {g.name(c)} into your hand" for c in eligible)
+        if a["reveal"]:
+            opts += ("take nothing",)
+        _ask(g, res, D_CHOICE, seat, "look at the top cards: take one", opts, (), "look")
+        return False
+    if left > 0:  # as many left to take as cards looked at: they are all taken
+        for c in looking[:left]:
+            g._move(c, HAND)
+            g._log("look_take", seat, c)
+        looking = looking[left:]
+    if a["rest"] == "graveyard":
+        for c in looking:
+            g._move(c, GRAVEYARD)
+            g._log("look_graveyard", seat, c)
+    else:
+        if a["random"]:
+            g.rng.for_seat(seat, SHUFFLE).shuffle(looking)
+        for c in looking:
+            g._move(c, LIBRARY, bottom=True)
+        if looking:
+            g._log("look_rest_bottom", seat, len(looking))
+    return True
+
+
+def _card_of_types(g: GameLike, cid: int, types: list[str]) -> bool:
+    """Whether card `cid` is of one of `types` (any card when none are named)."""
+    return not types or bool(g.cdef[cid].types & bit_mask(types, TYPE_BITS))
 
 
 def op_scry(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
@@ -1247,6 +1314,12 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("exile", WhatOp, op_exile),
         OpDef("mill", MillOp, op_mill, lambda a: f"{a['who']} mills {a['count']}"),
         OpDef("scry", LookOp, op_scry, lambda a: f"scry {a['count']}"),
+        OpDef(
+            "look_take",
+            LookTakeOp,
+            op_look_take,
+            lambda a: f"look at {a['count']}, take {a['take']}, the rest to the {a['rest']}",
+        ),
         OpDef("surveil", LookOp, op_surveil, lambda a: f"surveil {a['count']}"),
         OpDef("fight", FightOp, op_fight, lambda a: f"{a['what']} fights {a['other']}"),
         OpDef("discard", DiscardOp, op_discard),

@@ -180,6 +180,16 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} reveals {n(e[2])} from their hand (ninjutsu)"
     if k == "ninjutsu":
         return f"  player {e[1]} puts {n(e[2])} onto the battlefield tapped and attacking"
+    if k == "look_at":
+        return f"  player {e[1]} looks at the top {e[2]} cards of their library"
+    if k == "look_take":
+        return f"  player {e[1]} puts {n(e[2])} into their hand"
+    if k == "look_reveal":
+        return f"  player {e[1]} reveals {n(e[2])} and puts it into their hand"
+    if k == "look_graveyard":
+        return f"  player {e[1]} puts {n(e[2])} into their graveyard"
+    if k == "look_rest_bottom":
+        return f"  player {e[1]} puts {e[2]} cards on the bottom of their library"
     if k == "search":
         return f"  player {e[1]} searches their library"
     if k == "search_nothing":
@@ -268,6 +278,8 @@ def private_event(e: tuple) -> tuple[int, str] | None:
         return e[1], f"  player {e[1]} puts a card on top of their library"
     if e[0] == "look_bottom":
         return e[1], f"  player {e[1]} puts a card on the bottom of their library"
+    if e[0] == "look_take":
+        return e[1], f"  player {e[1]} puts a card into their hand"
     return None
 
 

@@ -9,7 +9,7 @@ classes and their validators at import time, which classes compiled by mypyc do 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
@@ -63,6 +63,29 @@ class LookOp(Strict):
     their library. At most 10, so that a choice has at most 20 options."""
 
     count: int = Field(ge=1, le=10)
+
+
+class LookTakeOp(Strict):
+    """ "Look at the top N cards of your library. Put K of them into your hand and the rest
+    ...", or "You may reveal a [type] card from among them and put it into your hand. Put
+    the rest ...": the controller takes `take` of the top `count` (`reveal`: up to one card
+    of one of `types`, revealed), and the rest go to the graveyard or the library's bottom
+    (`random`: in a random order)."""
+
+    count: int = Field(ge=1, le=10)
+    take: int = Field(default=1, ge=1, le=2)
+    reveal: bool = False
+    types: list[Literal["artifact", "creature", "enchantment", "land", "instant", "sorcery"]] = []
+    rest: Literal["graveyard", "bottom"]
+    random: bool = False
+
+    def model_post_init(self, __context: Any) -> None:
+        if self.reveal and self.take != 1:
+            raise ValueError("a revealed card is one card")
+        if self.types and not self.reveal:
+            raise ValueError("'types' names what may be revealed")
+        if self.take >= self.count:
+            raise ValueError("'take' is fewer cards than 'count'")
 
 
 class UntapUpToOp(Strict):

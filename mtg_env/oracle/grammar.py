@@ -131,7 +131,31 @@ state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
     | "you" "have" "no" "cards" "in" "hand" -> sc_hellbent
 
 // ------------------------------------------------------------------ sentences
-sentences: (sentence | kicked | reveal_discard | may_if_you_do)+
+sentences: (sentence | kicked | reveal_discard | may_if_you_do | look_take)+
+// "Look at the top N cards of your library. Put one of them into your hand and the rest
+// into your graveyard." and "... You may reveal a creature card from among them and put
+// it into your hand. Put the rest on the bottom of your library in any order."
+look_take: _look_at "put" count _of_them _into_hand "and" "the" _rest look_rest "." -> look_put
+    | _look_at _may_reveal look_types _card_among _put_it _put_rest look_rest "." -> look_reveal
+_look_at: _look_top count _of_library "."
+_may_reveal: "you" "may" "reveal" _a
+_put_it: "and" "put" "it" _into_hand "."
+_put_rest: "then"? "put" "the" "rest"
+_card_among: "card" _among_them
+_look_top: "look" "at" "the" "top"
+_of_library: ("card" | "cards") "of" "your" "library"
+_of_them: "of" ("them" | "those" "cards")
+_among_them: "from" "among" "them"
+_into_hand: "into" "your" "hand"
+_rest: "rest" | "other"
+look_rest: "into" "your" "graveyard" -> lr_graveyard
+    | _on_bottom -> lr_bottom
+    | _on_bottom "in" "any" "order" -> lr_bottom
+    | _on_bottom "in" "a" "random" "order" -> lr_random
+_on_bottom: "on" "the" "bottom" "of" "your" "library"
+look_types: _look_type ("or" _look_type)?
+    | _look_type "," _look_type "," "or" _look_type
+_look_type: TYPE | SPELL_TYPE
 // "You may draw a card. If you do, discard a card.": what follows runs only if the first did.
 may_if_you_do: "you" "may" effect "." "if" "you" "do" "," clauses "."
 sentence: clauses "."
@@ -819,6 +843,31 @@ class ToData(Transformer[Any, Any]):
 
     def may(self, eff: Any) -> dict[str, Any]:
         return {"may": {"effects": eff if isinstance(eff, list) else [eff]}}
+
+    def look_put(self, n: Any, k: Any, rest: tuple[str, bool]) -> list[Any]:
+        self.sentence()
+        if not (isinstance(n, int) and isinstance(k, int)) or not 1 <= k <= 2 or k >= n:
+            raise Unsupported("looking at X cards, or taking as many as are looked at")
+        return [{"look_take": {"count": n, "take": k, "rest": rest[0], "random": rest[1]}}]
+
+    def look_reveal(self, n: Any, types: list[str], rest: tuple[str, bool]) -> list[Any]:
+        self.sentence()
+        if not isinstance(n, int) or n < 2:
+            raise Unsupported("looking at X cards")
+        op = {"count": n, "reveal": True, "types": types, "rest": rest[0], "random": rest[1]}
+        return [{"look_take": op}]
+
+    def look_types(self, *ts: Token) -> list[str]:
+        return [str(t).lower() for t in ts]
+
+    def lr_graveyard(self) -> tuple[str, bool]:
+        return ("graveyard", False)
+
+    def lr_bottom(self) -> tuple[str, bool]:
+        return ("bottom", False)
+
+    def lr_random(self) -> tuple[str, bool]:
+        return ("bottom", True)
 
     def may_if_you_do(self, eff: Any, then: Any) -> list[Any]:
         self.sentence()  # a sentence ends: the next names its own subject

@@ -971,6 +971,35 @@ class _Ability:
             out += self._plain_sentences(run, cap_first and not out)
         return out
 
+    def _look_take(self, a: Mapping[str, Any]) -> str:
+        """ "Look at the top N cards of your library. ..." (`look_take`): its sentences,
+        the last without its full stop."""
+        n = a["count"]
+        if a["rest"] == "graveyard":
+            place = "into your graveyard"
+        elif n - a.get("take", 1) == 1 and not a.get("reveal"):
+            place = "on the bottom of your library"
+        else:
+            order = "a random order" if a.get("random") else "any order"
+            place = f"on the bottom of your library in {order}"
+        text = f"look at the top {_number(n)} cards of your library. "
+        if a.get("reveal"):
+            kinds = list(a.get("types", ()))
+            what = (
+                " or ".join(kinds)
+                if len(kinds) < 3
+                else ", ".join(kinds[:-1]) + ", or " + kinds[-1]
+            )
+            what = _article(what) + " " + what if what else "a"
+            return (
+                text + f"You may reveal {what} card from among them and put it into your "
+                f"hand. Put the rest {place}"
+            )
+        take = a.get("take", 1)
+        rest = "other" if n - take == 1 else "rest"
+        said = "one" if take == 1 else _number(take)
+        return text + f"Put {said} of them into your hand and the {rest} {place}"
+
     def _state_instead(self, op: Op) -> str:
         """An ability word's "instead" (CR 207.2c), a paragraph of its own: "Metalcraft —
         ~ deals 4 damage instead if you control three or more artifacts." """
@@ -1096,6 +1125,8 @@ class _Ability:
             return (
                 self._sentence(sub, False)[:-1] + f" unless {self.card.self_word} entered this turn"
             )
+        if name == "look_take":
+            return self._look_take(a)
         if name == "reveal_discard":
             return (
                 f"{self.player(a['who'])} reveals their hand. You choose {_card_kind(a)} "
