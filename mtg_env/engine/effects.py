@@ -373,6 +373,37 @@ def op_untap_up_to(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return False
 
 
+def op_explore(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """The creature explores (CR 701.44a): its controller reveals the top card of their
+    library; a land goes into their hand; otherwise (or with no card to reveal) the
+    creature gets a +1/+1 counter, and they may put the revealed card into their
+    graveyard (yes or no: the card is revealed, so the choice names it)."""
+    v = res.vars
+    seat = res.item.controller
+    pile = g.library[g.rules.pile_of[seat]]
+    ans = v.pop("answer", None)
+    if ans is not None:
+        c = v.pop("explored")
+        if ans == 0 and c in pile:
+            g._move(c, GRAVEYARD)
+            g._log("explore_graveyard", seat, c)
+        return True
+    top = pile[-1] if pile else -1
+    if top >= 0:
+        g._log("explore_reveal", seat, top)
+        if g.cdef[top].types & LAND:
+            g._move(top, HAND)
+            return True
+    for c in _on_battlefield(g, res, a["what"]):
+        _put_counters(g, c, "+1/+1", 1)
+    if top < 0:
+        return True
+    v["explored"] = top
+    prompt = f"explore: put {g.name(top)} into your graveyard?"
+    _ask(g, res, D_CHOICE, seat, prompt, ("yes", "no"), purpose="may")
+    return False
+
+
 def op_tap(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
         g.perm[c].tapped = True
@@ -838,15 +869,19 @@ def op_create_token(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 def op_add_counter(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
-        p = g.perm[c]
-        g._sba_ok = None
-        if p.counters is None:
-            p.counters = {}
-        n = num(res, a["count"])
-        p.counters[a["counter"]] = p.counters.get(a["counter"], 0) + n
-        g._dirty = True
-        g._log("counter", c, a["counter"], n)
+        _put_counters(g, c, a["counter"], num(res, a["count"]))
     return True
+
+
+def _put_counters(g: GameLike, c: int, kind: str, n: int) -> None:
+    """Put `n` counters of `kind` on permanent `c` (CR 122.1)."""
+    p = g.perm[c]
+    g._sba_ok = None
+    if p.counters is None:
+        p.counters = {}
+    p.counters[kind] = p.counters.get(kind, 0) + n
+    g._dirty = True
+    g._log("counter", c, kind, n)
 
 
 def op_prevent_combat_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
@@ -1307,6 +1342,7 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("counter", WhatOp, op_counter),
         OpDef("untap", WhatOp, op_untap),
         OpDef("tap", WhatOp, op_tap),
+        OpDef("explore", WhatOp, op_explore),
         OpDef("untap_up_to", UntapUpToOp, op_untap_up_to, lambda a: f"untap up to {a['count']}"),
         OpDef("draw", DrawOp, op_draw, lambda a: f"draw {a['count']}"),
         OpDef("gain_life", LifeOp, op_gain_life),

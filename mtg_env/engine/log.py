@@ -180,6 +180,10 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} reveals {n(e[2])} from their hand (ninjutsu)"
     if k == "ninjutsu":
         return f"  player {e[1]} puts {n(e[2])} onto the battlefield tapped and attacking"
+    if k == "explore_reveal":
+        return f"  player {e[1]} reveals {n(e[2])} from the top of their library (explore)"
+    if k == "explore_graveyard":
+        return f"  player {e[1]} puts {n(e[2])} into their graveyard (explore)"
     if k == "look_at":
         return f"  player {e[1]} looks at the top {e[2]} cards of their library"
     if k == "look_take":

@@ -179,7 +179,7 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
 
 ?effect: damage | destroy | exile | bounce | counter | counter_unless | draw | discard
     | gain_life | lose_life | drain_gain | mill | scry | surveil | pump | grant | untap | tap
-    | gain_control | create_token | investigate | attach | add_counter | fight | prevent
+    | gain_control | create_token | investigate | attach | add_counter | fight | prevent | explore
     | set_base_pt | sacrifice | sacrifice_unless | restrict | next_upkeep | search
     | return_from_graveyard | reanimate | animate | regenerate | no_regen
 
@@ -205,6 +205,7 @@ reanimate: "return" target "to" "the" "battlefield"
 counter: "counter" target
 counter_unless: "counter" target "unless" "its" "controller" "pays" MANA_COST
 untap: "untap" obj
+explore: obj "explores"
     | "untap" "up" "to" count "lands" -> untap_up_to
 tap: "tap" obj
 gain_control: "gain" "control" "of" obj until_eot?
@@ -224,7 +225,7 @@ investigate: "investigate"
 attach: "attach" obj "to" obj
 create_token: "create" count PT colors? subtypes "creature" ("token" | "tokens") token_keywords?
     | "create" count PREDEFINED ("token" | "tokens") -> create_predefined
-PREDEFINED: "treasure" | "food" | "clue"
+PREDEFINED: "treasure" | "food" | "clue" | "map"
 token_keywords: "with" keywords
 add_counter: "put" count COUNTER ("counter" | "counters") "on" obj
 fight: obj "fights" obj
@@ -404,7 +405,35 @@ FOOD: dict[str, Any] = {
         }
     ],
 }
-PREDEFINED_TOKENS: dict[str, dict[str, Any]] = {"Clue": CLUE, "Treasure": TREASURE, "Food": FOOD}
+# The Map (111.10j): "{1}, {T}, Sacrifice this artifact: Target creature you control
+# explores. Activate only as a sorcery."
+MAP: dict[str, Any] = {
+    "types": ["artifact"],
+    "subtypes": ["Map"],
+    "colors": [],
+    "keywords": [],
+    "abilities": [
+        {
+            "activated": {
+                "cost": "{1}, {T}",
+                "sacrifice_self": True,
+                "targets": [{"kind": "creature", "controller": "you"}],
+                "effects": [{"explore": {"what": "target"}}],
+                "timing": "sorcery",
+            },
+            "text": (
+                "{1}, {T}, Sacrifice this artifact: Target creature you control explores. "
+                "Activate only as a sorcery."
+            ),
+        }
+    ],
+}
+PREDEFINED_TOKENS: dict[str, dict[str, Any]] = {
+    "Clue": CLUE,
+    "Treasure": TREASURE,
+    "Food": FOOD,
+    "Map": MAP,
+}
 
 
 def singular(word: str, known: frozenset[str] = frozenset()) -> str:
@@ -715,6 +744,9 @@ class ToData(Transformer[Any, Any]):
     def t_damage_to_opponent(self) -> dict[str, Any]:
         self.scope.event = "damage_to_opponent"
         return {"event": "damage_to_opponent"}
+
+    def explore(self, what: str) -> dict[str, Any]:
+        return {"explore": {"what": what}}
 
     def untap_up_to(self, n: Any) -> dict[str, Any]:
         if not isinstance(n, int):

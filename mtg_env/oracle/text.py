@@ -1242,6 +1242,8 @@ class _Ability:
             return "create " + self._token(a["token"], a.get("count", 1))
         if name in ("scry", "surveil"):
             return f"{name} {a['count']}"
+        if name == "explore":
+            return f"{self.obj(a['what'])} explores"
         if name == "untap_up_to":
             return f"untap up to {_count_of(a['count'], 'land')}"
         if name == "prevent_combat_damage":
