@@ -217,6 +217,11 @@ class ActivatedModel(_Effects):
     sacrifice_self: bool = False
     # "Discard this card" in the cost: activated from the hand (cycling, CR 702.29a).
     discard_self: bool = False
+    # "Sacrifice a creature" ([creature]), "an artifact or land" (any of the types);
+    # `sacrifice_other`: "another"; `discard`: "Discard a card" (CR 602.2b).
+    sacrifice: list[TYPE_NAMES] = []
+    sacrifice_other: bool = False
+    discard: int = Field(default=0, ge=0, le=1)
     targets: list[TargetField] = []
     timing: Literal["your_turn", "sorcery"] | None = None
     # "Activate only once each turn" (CR 602.5b).
@@ -231,6 +236,10 @@ class ActivatedModel(_Effects):
     def model_post_init(self, __context: Any) -> None:
         if self.discard_self and (self.sacrifice_self or parse_cost(self.cost).tap):
             raise ValueError("an ability that discards its card is activated from the hand")
+        if self.sacrifice_other and not self.sacrifice:
+            raise ValueError("'sacrifice_other' needs the types in 'sacrifice'")
+        if self.discard and (self.sacrifice or self.discard_self):
+            raise ValueError("a cost gives one chosen card or permanent: discard or sacrifice")
 
 
 class TriggeredModel(_Effects):
@@ -662,8 +671,17 @@ def compile_ability(a: AbilityModel) -> Any:
     if a.activated is not None:
         m = a.activated
         c = parse_cost(m.cost)
-        if m.sacrifice_self or m.discard_self:
-            c = type(c)(c.mana, c.tap, m.sacrifice_self, c.text, m.discard_self)
+        if m.sacrifice_self or m.discard_self or m.sacrifice or m.discard:
+            c = Cost(
+                c.mana,
+                c.tap,
+                m.sacrifice_self,
+                c.text,
+                m.discard_self,
+                sac_types=bit_mask(m.sacrifice, TYPE_BITS),
+                sac_other=m.sacrifice_other,
+                discard=m.discard > 0,
+            )
         return ActivatedAbility(
             c,
             tuple(compile_target(t) for t in m.targets),

@@ -89,6 +89,12 @@ class Cost(Frozen):
     # to hand" (CR 702.49a): activated from the hand, while an unblocked attacker of its
     # controller's exists.
     ninjutsu: bool = False
+    # "Sacrifice a creature" / "an artifact or land" (a mask of card types), "another"
+    # (`sac_other`: not the source), "Discard a card" (`discard`): a permanent or a card
+    # chosen as the costs are paid (CR 602.2b, 601.2h).
+    sac_types: int = 0
+    sac_other: bool = False
+    discard: bool = False
 
     @property
     def from_hand(self) -> bool:

@@ -13,6 +13,7 @@ from . import combat as cb
 from .cards import (
     ActivatedAbility,
     CardDef,
+    Cost,
     ManaCost,
     TargetSpec,
     spell_targets,
@@ -275,6 +276,8 @@ class Priority(Stack):
         cost = ab.cost
         if cost.ninjutsu and not unblocked_attackers(self, p):
             return "there is no unblocked attacking creature you control (CR 702.49a)"
+        if (cost.sac_types or cost.discard) and not cost_choices(self, p, cid, cost):
+            return "you have nothing to give for its cost (CR 602.2b)"
         if cost.tap:
             if self.perm[cid].tapped:
                 return f"{ch.name} is tapped"
@@ -524,15 +527,23 @@ class Priority(Stack):
         ab: ActivatedAbility = item.ability
         cid = item.cid
         p = item.controller
-        if ab.cost.ninjutsu and "extra" not in item.info:
-            # 702.49a: which unblocked attacker returns to its owner's hand is chosen as
-            # the costs are paid (602.2b, 601.2h); then this frame runs again.
+        cost = ab.cost
+        if (cost.ninjutsu or cost.sac_types or cost.discard) and "extra" not in item.info:
+            # What the cost gives is chosen as the costs are paid (602.2b, 601.2h): the
+            # unblocked attacker ninjutsu returns (702.49a), the permanent sacrificed or
+            # the card discarded; then this frame runs again.
             self.k.append((F_ACT_DONE,))
-            self.ctx = Announce(item, "extra", unblocked_attackers(self, p))
             name = self.cdef[cid].name
-            self._set_decision(
-                D_SELECT, p, cid, f"return an unblocked attacker to hand for ninjutsu ({name})"
-            )
+            if cost.ninjutsu:
+                self.ctx = Announce(item, "extra", unblocked_attackers(self, p))
+                prompt = f"return an unblocked attacker to hand for ninjutsu ({name})"
+                self._set_decision(D_SELECT, p, cid, prompt)
+            elif cost.discard:
+                self.ctx = Announce(item, "extra", cost_choices(self, p, cid, cost))
+                self._set_decision(D_DISCARD, p, cid, f"discard a card to activate {name}")
+            else:
+                self.ctx = Announce(item, "extra", cost_choices(self, p, cid, cost))
+                self._set_decision(D_SELECT, p, cid, f"sacrifice a permanent to activate {name}")
             return
         self.ctx = None
         self._pay_mana(p, ab.cost.mana, cid if ab.cost.tap else -1)
@@ -543,7 +554,11 @@ class Priority(Stack):
         if ab.cost.discard_self:
             self._discard(p, cid)  # 702.29a: cycling discards the card as its cost
         back = item.info.get("extra")
-        if back is not None:
+        if back is not None and ab.cost.discard:
+            self._discard(p, back)
+        elif back is not None and ab.cost.sac_types:
+            self._to_graveyard(back, "sacrificed")
+        elif back is not None:
             # 702.49a, 702.49c: the ninja is revealed; it will attack whom the returned
             # creature attacked.
             item.info["defender"] = self.attackers[back]
@@ -607,6 +622,19 @@ def convoke_sources(g: GameLike, p: int, srcs: list[Source]) -> list[Source]:
             colors = ch.colors & ALL_COLORS
             out.append(Source(c, colors, 0, CONVOKE_SCORE, colors))
     return out
+
+
+def cost_choices(g: GameLike, p: int, cid: int, cost: Cost) -> tuple[int, ...]:
+    """What `p` may give for the cost of `cid`'s ability (CR 602.2b): a card in their hand
+    to discard, or a permanent of theirs of one of the cost's types to sacrifice (not
+    `cid` itself for "another")."""
+    if cost.discard:
+        return tuple(c for c in g.hand[p] if c != cid)
+    return tuple(
+        c
+        for c in g._derived().controlled[p]
+        if g.chars(c).types & cost.sac_types and not (cost.sac_other and c == cid)
+    )
 
 
 def unblocked_attackers(g: GameLike, p: int) -> tuple[int, ...]:

@@ -87,6 +87,10 @@ cost: cost_part ("," cost_part)*
 ?cost_part: MANA_COST -> cost_mana
     | "{t}" -> cost_tap
     | "sacrifice" "~" -> cost_sacrifice_self
+    | "sacrifice" _a sac_kinds -> cost_sacrifice
+    | "sacrifice" "another" sac_kinds -> cost_sacrifice_other
+    | "discard" "a" "card" -> cost_discard
+sac_kinds: TYPE ("or" TYPE)*
 restriction: "activate" "only" "during" "your" "turn" "." -> only_your_turn
     | "activate" "only" "as" "a" "sorcery" "." -> only_sorcery
     | "activate" "only" "once" "each" "turn" "." -> only_once
@@ -653,13 +657,35 @@ class ToData(Transformer[Any, Any]):
         mana = [p for p in parts if isinstance(p, str) and p != "{T}"]
         tap = "{T}" in parts
         sac = any(p is True for p in parts)
+        given = [p for p in parts if isinstance(p, tuple)]
         if len(mana) > 1:
             raise Unsupported("a cost with two mana parts")
+        if len(given) > 1:
+            raise Unsupported("a cost that sacrifices or discards two things")
         text = ", ".join([*mana, *(["{T}"] if tap else [])])
         out: dict[str, Any] = {"cost": text}
         if sac:
             out["sacrifice_self"] = True
+        for kind, types in given:
+            if kind == "discard":
+                out["discard"] = 1
+            else:
+                out["sacrifice"] = types
+                if kind == "sac_other":
+                    out["sacrifice_other"] = True
         return out
+
+    def sac_kinds(self, *ts: Token) -> list[str]:
+        return [str(t).lower() for t in ts]
+
+    def cost_sacrifice(self, types: list[str]) -> tuple[str, list[str]]:
+        return ("sac", types)
+
+    def cost_sacrifice_other(self, types: list[str]) -> tuple[str, list[str]]:
+        return ("sac_other", types)
+
+    def cost_discard(self) -> tuple[str, list[str]]:
+        return ("discard", [])
 
     def cost_mana(self, tok: Token) -> str:
         return _mana(tok)

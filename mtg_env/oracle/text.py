@@ -762,6 +762,12 @@ class _Ability:
             parts.append(_mana(cost.mana))
         if cost.tap:
             parts.append("{T}")
+        if cost.discard:
+            parts.append("Discard a card")
+        if cost.sac_types:
+            names = " or ".join(TYPE_NAMES[b] for b in _TYPE_ORDER if cost.sac_types & b)
+            lead = "another" if cost.sac_other else _article(names)
+            parts.append(f"Sacrifice {lead} {names}")
         if cost.sacrifice_self:
             parts.append("Sacrifice " + self.card.self_word)
             self.last = "self"
