@@ -229,7 +229,7 @@ investigate: "investigate"
 attach: "attach" obj "to" obj
 create_token: "create" count PT colors? subtypes "creature" ("token" | "tokens") token_keywords?
     | "create" count PREDEFINED ("token" | "tokens") -> create_predefined
-PREDEFINED: "treasure" | "food" | "clue" | "map"
+PREDEFINED: "treasure" | "food" | "clue" | "map" | "blood"
 token_keywords: "with" keywords
 add_counter: "put" count COUNTER ("counter" | "counters") "on" obj
 fight: obj "fights" obj
@@ -432,11 +432,30 @@ MAP: dict[str, Any] = {
         }
     ],
 }
+# The Blood (111.10g): "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card."
+BLOOD: dict[str, Any] = {
+    "types": ["artifact"],
+    "subtypes": ["Blood"],
+    "colors": [],
+    "keywords": [],
+    "abilities": [
+        {
+            "activated": {
+                "cost": "{1}, {T}",
+                "sacrifice_self": True,
+                "discard": 1,
+                "effects": [{"draw": {"count": 1}}],
+            },
+            "text": "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card.",
+        }
+    ],
+}
 PREDEFINED_TOKENS: dict[str, dict[str, Any]] = {
     "Clue": CLUE,
     "Treasure": TREASURE,
     "Food": FOOD,
     "Map": MAP,
+    "Blood": BLOOD,
 }
 
 
