@@ -472,11 +472,10 @@ def _look(g: GameLike, res: Resolution, a: dict[str, Any], away: str) -> bool:
     pile = g.library[g.rules.pile_of[seat]]
     state = v.pop("look", None)
     if state is None:
-        n = min(a["count"], len(pile))
-        if n == 0:
+        looking = _top_cards(pile, a["count"])
+        if not looking:
             return True
-        looking = pile[len(pile) - n :][::-1]  # top card first
-        g._log("scry" if away == "bottom" else "surveil", seat, n)
+        g._log("scry" if away == "bottom" else "surveil", seat, len(looking))
     else:
         looking = list(state)
     ans = v.pop("answer", None)
@@ -523,11 +522,10 @@ def op_look_take(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     pile = g.library[g.rules.pile_of[seat]]
     state = v.pop("look_take", None)
     if state is None:
-        n = min(a["count"], len(pile))
-        if n == 0:
+        looking = _top_cards(pile, a["count"])
+        if not looking:
             return True
-        looking = pile[len(pile) - n :][::-1]  # top card first
-        g._log("look_at", seat, n)
+        g._log("look_at", seat, len(looking))
         left = a["take"]
     else:
         looking, left = list(state[0]), state[1]
@@ -570,6 +568,11 @@ def op_look_take(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         if looking:
             g._log("look_rest_bottom", seat, len(looking))
     return True
+
+
+def _top_cards(pile: list[int], count: int) -> list[int]:
+    """The top `count` cards of a library (all of them if fewer, 701.22b), top card first."""
+    return pile[len(pile) - min(count, len(pile)) :][::-1]
 
 
 def _card_of_types(g: GameLike, cid: int, types: list[str]) -> bool:

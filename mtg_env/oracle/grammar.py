@@ -360,96 +360,69 @@ KEYWORD: KEYWORD_WORDS
 # for a line that is two triggered abilities, "enters" and "to_graveyard".
 ENTERS_OR_TO_GRAVEYARD: Final = "enters_or_to_graveyard"
 
-# The Clue token (CR 111.10f) as a token entry's characteristics, for "Investigate".
-CLUE: dict[str, Any] = {
-    "types": ["artifact"],
-    "subtypes": ["Clue"],
-    "colors": [],
-    "keywords": [],
-    "abilities": [
-        {
-            "activated": {
-                "cost": "{2}",
-                "sacrifice_self": True,
-                "effects": [{"draw": {"count": 1}}],
-            },
-            "text": "{2}, Sacrifice this artifact: Draw a card.",
-        }
-    ],
-}
+
+def _artifact_token(subtype: str, ability: dict[str, Any], text: str) -> dict[str, Any]:
+    """A predefined token (CR 111.10) as a token entry's characteristics: a colorless
+    artifact of one subtype with one ability."""
+    return {
+        "types": ["artifact"],
+        "subtypes": [subtype],
+        "colors": [],
+        "keywords": [],
+        "abilities": [{**ability, "text": text}],
+    }
 
 
-# The other predefined tokens (CR 111.10) the compiler creates by name: a Treasure
-# (111.10a) and a Food (111.10b).
-TREASURE: dict[str, Any] = {
-    "types": ["artifact"],
-    "subtypes": ["Treasure"],
-    "colors": [],
-    "keywords": [],
-    "abilities": [
-        {
-            "mana": {"add": ["W", "U", "B", "R", "G"], "sacrifice_self": True},
-            "text": "{T}, Sacrifice this artifact: Add one mana of any color.",
+# The Clue token (111.10f), for "Investigate".
+CLUE: Final = _artifact_token(
+    "Clue",
+    {"activated": {"cost": "{2}", "sacrifice_self": True, "effects": [{"draw": {"count": 1}}]}},
+    "{2}, Sacrifice this artifact: Draw a card.",
+)
+# The other predefined tokens the compiler creates by name: a Treasure (111.10a), a Food
+# (111.10b), a Map (111.10j) and a Blood (111.10g).
+TREASURE: Final = _artifact_token(
+    "Treasure",
+    {"mana": {"add": ["W", "U", "B", "R", "G"], "sacrifice_self": True}},
+    "{T}, Sacrifice this artifact: Add one mana of any color.",
+)
+FOOD: Final = _artifact_token(
+    "Food",
+    {
+        "activated": {
+            "cost": "{2}, {T}",
+            "sacrifice_self": True,
+            "effects": [{"gain_life": {"amount": 3}}],
         }
-    ],
-}
-FOOD: dict[str, Any] = {
-    "types": ["artifact"],
-    "subtypes": ["Food"],
-    "colors": [],
-    "keywords": [],
-    "abilities": [
-        {
-            "activated": {
-                "cost": "{2}, {T}",
-                "sacrifice_self": True,
-                "effects": [{"gain_life": {"amount": 3}}],
-            },
-            "text": "{2}, {T}, Sacrifice this artifact: You gain 3 life.",
+    },
+    "{2}, {T}, Sacrifice this artifact: You gain 3 life.",
+)
+MAP: Final = _artifact_token(
+    "Map",
+    {
+        "activated": {
+            "cost": "{1}, {T}",
+            "sacrifice_self": True,
+            "targets": [{"kind": "creature", "controller": "you"}],
+            "effects": [{"explore": {"what": "target"}}],
+            "timing": "sorcery",
         }
-    ],
-}
-# The Map (111.10j): "{1}, {T}, Sacrifice this artifact: Target creature you control
-# explores. Activate only as a sorcery."
-MAP: dict[str, Any] = {
-    "types": ["artifact"],
-    "subtypes": ["Map"],
-    "colors": [],
-    "keywords": [],
-    "abilities": [
-        {
-            "activated": {
-                "cost": "{1}, {T}",
-                "sacrifice_self": True,
-                "targets": [{"kind": "creature", "controller": "you"}],
-                "effects": [{"explore": {"what": "target"}}],
-                "timing": "sorcery",
-            },
-            "text": (
-                "{1}, {T}, Sacrifice this artifact: Target creature you control explores. "
-                "Activate only as a sorcery."
-            ),
+    },
+    "{1}, {T}, Sacrifice this artifact: Target creature you control explores. "
+    "Activate only as a sorcery.",
+)
+BLOOD: Final = _artifact_token(
+    "Blood",
+    {
+        "activated": {
+            "cost": "{1}, {T}",
+            "sacrifice_self": True,
+            "discard": 1,
+            "effects": [{"draw": {"count": 1}}],
         }
-    ],
-}
-# The Blood (111.10g): "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card."
-BLOOD: dict[str, Any] = {
-    "types": ["artifact"],
-    "subtypes": ["Blood"],
-    "colors": [],
-    "keywords": [],
-    "abilities": [
-        {
-            "activated": {
-                "cost": "{1}, {T}",
-                "sacrifice_self": True,
-                "discard": 1,
-                "effects": [{"draw": {"count": 1}}],
-            },
-            "text": "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card.",
-        }
-    ],
-}
+    },
+    "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card.",
+)
 PREDEFINED_TOKENS: dict[str, dict[str, Any]] = {
     "Clue": CLUE,
     "Treasure": TREASURE,
