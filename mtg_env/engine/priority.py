@@ -21,7 +21,6 @@ from .cards import (
 from .constants import (
     ACTIVATE,
     ALL_COLORS,
-    ARTIFACT,
     ATTACK,
     BATTLEFIELD,
     BLOCK,
@@ -57,6 +56,7 @@ from .constants import (
     STACK,
     TARGET,
     TYPE_BITS,
+    TYPE_NAMES,
 )
 from .decisions import (
     Announce,
@@ -470,7 +470,8 @@ class Priority(Stack):
             if cd.discard_cost:
                 self._set_decision(D_DISCARD, p, item.cid, f"discard a card to cast {cd.name}")
             else:
-                what = "an artifact or creature" if cd.sacrifice_types & ARTIFACT else "a creature"
+                what = " or ".join(n for b, n in TYPE_NAMES.items() if cd.sacrifice_types & b)
+                what = ("an " if what[0] in "aeiou" else "a ") + what
                 self._set_decision(D_SELECT, p, item.cid, f"sacrifice {what} to cast {cd.name}")
             return
         self.ctx = None

@@ -233,8 +233,8 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
 # --------------------------------------------------------------------------- compile
 
 _ADDITIONAL_COST = re.compile(
-    r"As an additional cost to cast this spell, (sacrifice (?:a creature|an artifact or "
-    r"creature)|discard a card)\."
+    r"As an additional cost to cast this spell, (sacrifice an? (?:artifact|creature|enchantment"
+    r"|land)(?: or (?:artifact|creature|enchantment|land))?|discard a card)\."
 )
 
 

@@ -194,6 +194,7 @@ dmg_to: "any" "target" -> to_any
     | target -> to_target
     | "that" "creature" -> to_that
     | "each" "creature" -> to_each_creature
+    | "each" "creature" "your" "opponents" "control" -> to_opponent_creatures
     | "each" "creature" "and" "each" "player" -> to_everything
     | player -> to_player
 
@@ -949,6 +950,9 @@ class ToData(Transformer[Any, Any]):
 
     def to_each_creature(self) -> list[str]:
         return ["all_creatures"]
+
+    def to_opponent_creatures(self) -> list[str]:
+        return ["opponent_creatures"]
 
     def to_everything(self) -> list[str]:
         return ["all_creatures", "you", "each_opponent"]

@@ -1183,6 +1183,8 @@ class _Ability:
             return self.obj(to)
         if to == "all_creatures":
             return "each creature"
+        if to == "opponent_creatures":
+            return "each creature your opponents control"
         return self.obj(to)
 
     def _animate(self, c: _Clause, subj: str) -> str:

@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "8c406048d212ed2672409af428ef4d1c6f363cae28e6094b083b16f5e64e99b8"
+V1_DIGEST = "becba1c6b1f144e02566e5ba4bfd17c9b79bb89671aa858b9beffbdf2fd32a92"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 156
+    assert len(cards) == 158
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -163,6 +163,8 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'sacrifice': ['artifact', 'creature'], 'effects'",
         "'sacrifice_self': True, 'discard': 1",
         "'token': 'Blood'",
+        "'additional_cost': {'sacrifice': ['land']}",
+        "'to': 'opponent_creatures'",
     ):
         assert used in text, used
 
