@@ -355,37 +355,14 @@ class Priority(Stack):
                 tuple(sp.modes[i].text for i in ok),
             )
             return
-        if cd.kicker is not None and "kicked" not in item.info:
-            total = self._spell_cost(item)
-            total = cd.kicker if total is None else total.with_x(0).plus(cd.kicker)
-            if can_pay(self._spell_sources(p, cd), total):
-                self.ctx = Announce(item, "kicker", (0, 1))
-                self._set_decision(
-                    D_CHOICE,
-                    p,
-                    cid,
-                    f"pay the kicker cost {cd.kicker.text} of {cd.name}?",
-                    ("don't pay the kicker cost", f"pay the kicker cost {cd.kicker.text}"),
-                )
-                return
-            item.info["kicked"] = 0
-        if cd.buyback is not None and "buyback" not in item.info:
-            total = self._spell_cost(item)
-            total = cd.buyback if total is None else total.with_x(0).plus(cd.buyback)
-            if item.info.get("kicked") and cd.kicker is not None:
-                total = total.plus(cd.kicker)
-            if can_pay(self._spell_sources(p, cd), total):
-                # 702.27a: an optional additional cost, announced as kicker is.
-                self.ctx = Announce(item, "buyback", (0, 1))
-                self._set_decision(
-                    D_CHOICE,
-                    p,
-                    cid,
-                    f"pay the buyback cost {cd.buyback.text} of {cd.name}?",
-                    ("don't pay the buyback cost", f"pay the buyback cost {cd.buyback.text}"),
-                )
-                return
-            item.info["buyback"] = 0
+        for what, key, extra in (
+            ("kicker", "kicked", cd.kicker),
+            ("buyback", "buyback", cd.buyback),
+        ):
+            if extra is not None and key not in item.info:
+                if self._offer_optional_cost(item, what, extra):
+                    return
+                item.info[key] = 0
         # Only a card with {X} printed asks; what is paid is the format's cost of it.
         cost = (
             self._spell_cost(item)
@@ -393,10 +370,8 @@ class Priority(Stack):
             else None
         )
         if cost is not None and cost.x:
-            if item.info.get("kicked") and cd.kicker is not None:
-                cost = cost.plus(cd.kicker)  # X is what can be paid beside the kicker
-            if item.info.get("buyback") and cd.buyback is not None:
-                cost = cost.plus(cd.buyback)  # and beside the buyback
+            cost = self._with_optional_costs(item, cost)  # X is what can be paid beside them
+            assert cost is not None
             srcs = self._spell_sources(p, cd)
             top = 0
             while top < MAX_X and can_pay(srcs, cost.with_x(top + 1)):
@@ -414,6 +389,39 @@ class Priority(Stack):
         self.ctx = Targets(item, tuple(specs), F_CAST_DONE)
         self._next_target()
 
+    def _offer_optional_cost(self, item: StackItem, what: str, extra: ManaCost) -> bool:
+        """Offer an optional additional cost (kicker, 702.33a; buyback, 702.27a) as the
+        spell is cast, when its caster can pay it with the rest (and with a kicker paid
+        before it); True when the choice is asked."""
+        cd = self.cdef[item.cid]
+        p = item.controller
+        total = self._spell_cost(item)
+        total = extra if total is None else total.with_x(0).plus(extra)
+        if what != "kicker":
+            total = self._with_optional_costs(item, total)
+            assert total is not None
+        if not can_pay(self._spell_sources(p, cd), total):
+            return False
+        self.ctx = Announce(item, what, (0, 1))
+        self._set_decision(
+            D_CHOICE,
+            p,
+            item.cid,
+            f"pay the {what} cost {extra.text} of {cd.name}?",
+            (f"don't pay the {what} cost", f"pay the {what} cost {extra.text}"),
+        )
+        return True
+
+    def _with_optional_costs(self, item: StackItem, cost: ManaCost | None) -> ManaCost | None:
+        """`cost` and the optional additional costs paid for spell `item`: its kicker
+        (702.33a), then its buyback (702.27a)."""
+        cd = self.cdef[item.cid]
+        info = item.info
+        for paid, extra in ((info.get("kicked"), cd.kicker), (info.get("buyback"), cd.buyback)):
+            if paid and extra is not None:
+                cost = extra if cost is None else cost.plus(extra)
+        return cost
+
     def _spell_sources(self, p: int, cd: CardDef) -> list[Source]:
         """What `p` can pay for spell `cd` with: their mana sources, and for a spell with
         convoke their untapped creatures too (702.51a)."""
@@ -428,12 +436,9 @@ class Priority(Stack):
             item.info["mode"] = value
             item.ability = cd.spell.modes[value]
             self._log("announce", item.controller, item.cid, "mode", value)
-        elif ctx.what == "kicker":
-            item.info["kicked"] = value
-            self._log("announce", item.controller, item.cid, "kicker", value)
-        elif ctx.what == "buyback":
-            item.info["buyback"] = value
-            self._log("announce", item.controller, item.cid, "buyback", value)
+        elif ctx.what in ("kicker", "buyback"):
+            item.info["kicked" if ctx.what == "kicker" else "buyback"] = value
+            self._log("announce", item.controller, item.cid, ctx.what, value)
         elif ctx.what == "extra":
             # The additional cost's permanent or card, chosen as the costs are paid
             # (601.2h); the cast goes on where it paused (`_f_cast_done`).
@@ -478,10 +483,7 @@ class Priority(Stack):
         cost = self._spell_cost(item)
         if cost is not None and cost.x:  # 601.2f: X's mana is part of the total cost
             cost = cost.with_x(item.info.get("x", 0))
-        if item.info.get("kicked") and cd.kicker is not None:
-            cost = cd.kicker if cost is None else cost.plus(cd.kicker)  # and the kicker's
-        if item.info.get("buyback") and cd.buyback is not None:
-            cost = cd.buyback if cost is None else cost.plus(cd.buyback)  # 702.27a
+        cost = self._with_optional_costs(item, cost)  # and the kicker's and buyback's
         if cd.convoke and cost:
             cost = self._convoke(p, cost)
         self._pay_mana(item.controller, cost)
@@ -629,13 +631,7 @@ def cost_choices(g: GameLike, p: int, cid: int, cost: Cost) -> tuple[int, ...]:
     """What `p` may give for the cost of `cid`'s ability (CR 602.2b): a card in their hand
     to discard, or a permanent of theirs of one of the cost's types to sacrifice (not
     `cid` itself for "another")."""
-    if cost.discard:
-        return tuple(c for c in g.hand[p] if c != cid)
-    return tuple(
-        c
-        for c in g._derived().controlled[p]
-        if g.chars(c).types & cost.sac_types and not (cost.sac_other and c == cid)
-    )
+    return _giveable(g, p, cid, cost.discard, cost.sac_types, cost.sac_other)
 
 
 def unblocked_attackers(g: GameLike, p: int) -> tuple[int, ...]:
@@ -650,9 +646,18 @@ def extra_cost_choices(g: GameLike, p: int, cid: int) -> tuple[int, ...]:
     """What `p` may give for spell `cid`'s additional cost (CR 601.2b): a permanent of
     theirs of one of its sacrifice types, or another card in their hand to discard."""
     cd = g.cdef[cid]
-    if cd.discard_cost:
+    return _giveable(g, p, cid, cd.discard_cost, cd.sacrifice_types, False)
+
+
+def _giveable(
+    g: GameLike, p: int, cid: int, discard: bool, types: int, other: bool
+) -> tuple[int, ...]:
+    """Another card in `p`'s hand to discard (`discard`), or else a permanent `p` controls
+    of one of `types` to sacrifice, `cid` left out with `other`, in battlefield order."""
+    if discard:
         return tuple(c for c in g.hand[p] if c != cid)
-    types = cd.sacrifice_types
     return tuple(
-        c for c in g.battlefield if (ch := g.chars(c)).controller == p and ch.types & types
+        c
+        for c in g.battlefield
+        if (ch := g.chars(c)).controller == p and ch.types & types and not (other and c == cid)
     )

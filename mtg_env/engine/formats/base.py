@@ -206,7 +206,8 @@ class Format(FormatHooks):
         lib = self.pile(opp)
         # A card in the hand that is the source of an ability on the stack was revealed
         # (ninjutsu, CR 702.49a): it is seen, and stays.
-        shown = [c for c in g.hand[opp] if any(it.cid == c for it in g.stack)]
+        sources = {it.cid for it in g.stack} if g.stack else None
+        shown = [c for c in g.hand[opp] if c in sources] if sources else []
         pool = [c for c in g.hand[opp] if c not in shown] + g.library[lib]
         n_hand = len(g.hand[opp]) - len(shown)
         r.shuffle(pool)
