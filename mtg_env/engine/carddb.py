@@ -18,6 +18,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .cards import (
+    NO_MANA,
     STATIC_OPS,
     ActivatedAbility,
     CardDataError,
@@ -30,6 +31,7 @@ from .cards import (
     Filter,
     ManaAbility,
     Op,
+    SacCost,
     SpellAbility,
     StaticAbility,
     TargetSpec,
@@ -351,6 +353,27 @@ class AdditionalCostModel(_Strict):
             raise ValueError("an additional cost sacrifices a permanent or discards a card")
 
 
+BASIC_LAND_TYPE = Literal["Plains", "Island", "Swamp", "Mountain", "Forest"]
+
+_COUNT_WORDS: Final = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+class SacrificeModel(_Strict):
+    """A spell's cost that sacrifices permanents instead of paying mana: `count` of them,
+    each of card type or basic land type `kind` ("two Mountains": `{count: 2, kind:
+    Mountain}`)."""
+
+    count: int = Field(default=1, ge=1, le=5)
+    kind: TYPE_NAMES | BASIC_LAND_TYPE
+
+    def text(self) -> str:
+        """The cost as Oracle words it: "sacrifice a Mountain", "sacrifice two Mountains"."""
+        kind = self.kind
+        if self.count == 1:
+            return f"sacrifice {'an' if kind[0] in 'aeiouAEIOU' else 'a'} {kind}"
+        return f"sacrifice {_COUNT_WORDS[self.count]} {kind}s"
+
+
 class CostsLessModel(_Strict):
     """ "This spell costs {N} less to cast if you control a [kind]" (CR 601.2f): the
     reduction, and the kinds of permanent the caster must control (each, by one of theirs)."""
@@ -421,6 +444,15 @@ class CardModel(_Strict):
     # Flashback (CR 702.34a) and its cost, a mana cost ("{2}{R}"): the instant or sorcery
     # may be cast from its owner's graveyard for that cost, and is then exiled.
     flashback: str | None = None
+    # Flashback whose cost sacrifices permanents instead ("Flashback—Sacrifice a
+    # Mountain", 702.34a), and an alternative cost that does ("You may sacrifice two
+    # Mountains rather than pay this spell's mana cost", CR 118.9).
+    flashback_sacrifice: SacrificeModel | None = None
+    alternative_cost: SacrificeModel | None = None
+    # Madness (CR 702.35a) and its cost, a mana cost ("{R}").
+    madness: str | None = None
+    # Plot (CR 702.170a) and its cost, a mana cost ("{1}{R}").
+    plot: str | None = None
     # Affinity for a card type or a basic land type (CR 702.41a): "artifact", "Swamp".
     affinity: (
         Literal["artifact", "creature", "enchantment", "land"]
@@ -451,7 +483,7 @@ class CardModel(_Strict):
             raise ValueError(f"ward costs some mana, not {v!r}")
         return v
 
-    @field_validator("kicker", "echo", "flashback", "ninjutsu", "buyback")
+    @field_validator("kicker", "echo", "flashback", "ninjutsu", "buyback", "madness", "plot")
     @classmethod
     def _mana_without_x(cls, v: str | None, info: ValidationInfo) -> str | None:
         if v is not None and (not parse_mana_cost(v) or parse_mana_cost(v).x):
@@ -476,8 +508,12 @@ class CardModel(_Strict):
             raise ValueError("only a permanent enters tapped or with counters")
         if self.buyback is not None and not spell_like:
             raise ValueError("only an instant or sorcery has buyback")
-        if self.flashback is not None and not spell_like:
+        if (self.flashback is not None or self.flashback_sacrifice is not None) and not spell_like:
             raise ValueError("only an instant or sorcery has flashback")
+        if self.flashback is not None and self.flashback_sacrifice is not None:
+            raise ValueError("flashback has one cost: some mana or a sacrifice, not both")
+        if self.alternative_cost is not None and self.cost is None:
+            raise ValueError("an alternative cost replaces a mana cost the card has")
         if self.ninjutsu is not None and not is_creature:
             raise ValueError("only a creature has ninjutsu")
         if self.backup is not None:
@@ -485,6 +521,9 @@ class CardModel(_Strict):
                 raise ValueError("only a creature has backup")
             if not set(self.backup.keywords) <= set(self.keywords):
                 raise ValueError("backup grants keywords the card has (those printed below it)")
+        discards = self.additional_cost is not None and self.additional_cost.discard > 0
+        if not discards and any(_names_op(x, "discarded_nonland") for x in _effect_lists(self)):
+            raise ValueError("only a spell whose additional cost discards a card asks of it")
         if self.kicker is None and (self.kicked_enters_with or _uses_kicked(self)):
             raise ValueError("only a card with kicker asks whether it was kicked")
         if "Aura" in self.subtypes and self.enchant is None:
@@ -759,6 +798,25 @@ def backup_ability(n: int, keywords: Sequence[str]) -> TriggeredAbility:
     )
 
 
+def plot_ability(cost: str) -> ActivatedAbility:
+    """Plot (CR 702.170a): "Any time you have priority during your main phase while the
+    stack is empty, you may exile this card from your hand and pay [cost]. It becomes a
+    plotted card." A special action (116.2k), taken as an ability from the hand at sorcery
+    speed that does not use the stack."""
+    c = parse_cost(cost)
+    return ActivatedAbility(
+        Cost(c.mana, text=c.text, plot=True), timing="sorcery", text=f"Plot {cost}"
+    )
+
+
+def madness_ability(cost: str) -> TriggeredAbility:
+    """Madness (CR 702.35a): "When this card is exiled this way, its owner may cast it by
+    paying [cost] rather than paying its mana cost. If that player doesn't, they put this
+    card into their graveyard." It triggers as the card is discarded into exile (the
+    event `madness`, the keyword's own)."""
+    return TriggeredAbility("madness", effects=(Op("madness", {}),), text=f"Madness {cost}")
+
+
 def soulshift_ability(n: int) -> TriggeredAbility:
     """Soulshift N (CR 702.46a): as it dies, you may return a Spirit card with mana value N
     or less from your graveyard to your hand (a target, chosen as the trigger goes on the
@@ -869,6 +927,8 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         + ((soulshift_ability(m.soulshift),) if m.soulshift is not None else ())
         + ((ninjutsu_ability(m.ninjutsu),) if m.ninjutsu is not None else ())
         + ((backup_ability(m.backup.count, m.backup.keywords),) if m.backup is not None else ())
+        + ((madness_ability(m.madness),) if m.madness is not None else ())
+        + ((plot_ability(m.plot),) if m.plot is not None else ())
     )
     mana = [a for a in abilities if isinstance(a, ManaAbility)]
     if any(a.cost.sacrifice_self for a in mana) and (
@@ -905,7 +965,18 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
             bit_mask(m.additional_cost.sacrifice, TYPE_BITS) if m.additional_cost is not None else 0
         ),
         discard_cost=m.additional_cost is not None and m.additional_cost.discard > 0,
-        flashback=parse_mana_cost(m.flashback) if m.flashback is not None else None,
+        # Flashback that sacrifices instead of paying mana pays no mana (702.34a).
+        flashback=(
+            parse_mana_cost(m.flashback)
+            if m.flashback is not None
+            else NO_MANA
+            if m.flashback_sacrifice is not None
+            else None
+        ),
+        flashback_sacrifice=_sac_cost(m.flashback_sacrifice),
+        alt_sacrifice=_sac_cost(m.alternative_cost),
+        madness=parse_mana_cost(m.madness) if m.madness is not None else None,
+        plot=parse_mana_cost(m.plot) if m.plot is not None else None,
         affinity=m.affinity or "",
         costs_less=m.costs_less.amount if m.costs_less is not None else 0,
         convoke=m.convoke,
@@ -925,6 +996,13 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         set_name=set_name,
         index=index,
     )
+
+
+def _sac_cost(m: SacrificeModel | None) -> SacCost | None:
+    if m is None:
+        return None
+    bits = TYPE_BITS.get(m.kind, 0)
+    return SacCost(m.count, bits, "" if bits else m.kind, m.text())
 
 
 # --------------------------------------------------------------------------- loading
@@ -1033,6 +1111,8 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     )
     flashback = any(c.flashback is not None for c in cards.values())
     target = any(_has_event(c, e) for c in every for e in ("targeted", "targeted_by_opponent"))
+    draw = any(_has_event(c, "third_draw") for c in every)
+    plot = any(c.plot is not None for c in cards.values())
     return CardSet(
         set_name,
         cards,
@@ -1046,6 +1126,8 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         block,
         flashback,
         target,
+        draw,
+        plot,
     )
 
 

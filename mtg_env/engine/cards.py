@@ -75,6 +75,20 @@ NO_MANA: Final = ManaCost()
 
 
 @dataclass(frozen=True, slots=True)
+class SacCost(Frozen):
+    """A spell's cost that sacrifices permanents instead of paying mana: an alternative
+    cost ("You may sacrifice two Mountains rather than pay this spell's mana cost", CR
+    118.9) or flashback's ("Flashback—Sacrifice a Mountain", 702.34a). How many, and of
+    which card types (a mask) or subtype; `text` is the cost as Oracle words it
+    ("sacrifice two Mountains")."""
+
+    count: int = 1
+    types: int = 0
+    subtype: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Cost(Frozen):
     """The cost of an activated ability (CR 602.1a) or an extra cost."""
 
@@ -89,6 +103,9 @@ class Cost(Frozen):
     # to hand" (CR 702.49a): activated from the hand, while an unblocked attacker of its
     # controller's exists.
     ninjutsu: bool = False
+    # Plot's "exile this card from your hand" (CR 702.170a): a special action (116.2k),
+    # taken from the hand without the stack; the card becomes plotted.
+    plot: bool = False
     # "Sacrifice a creature" / "an artifact or land" (a mask of card types), "another"
     # (`sac_other`: not the source), "Discard a card" (`discard`): a permanent or a card
     # chosen as the costs are paid (CR 602.2b, 601.2h).
@@ -99,7 +116,7 @@ class Cost(Frozen):
     @property
     def from_hand(self) -> bool:
         """Whether an ability with this cost is activated from its card's owner's hand."""
-        return self.discard_self or self.ninjutsu
+        return self.discard_self or self.ninjutsu or self.plot
 
 
 def parse_mana_cost(text: str) -> ManaCost:
@@ -295,7 +312,9 @@ class ActivatedAbility(Frozen):
 
 @dataclass(frozen=True, slots=True)
 class TriggeredAbility(Frozen):
-    event: str  # a name in vocab.TRIGGER_EVENTS, or next_end_step, next_upkeep (delayed)
+    # A name in vocab.TRIGGER_EVENTS, or next_end_step, next_upkeep (delayed), or madness
+    # (the keyword's own trigger, 702.35a).
+    event: str
     whose: str = "you"  # for step triggers: "you" | "enchanted_controller" | "each"
     condition: tuple[str, ...] = ()  # intervening "if" clauses (CR 603.4)
     targets: tuple[TargetSpec, ...] = ()
@@ -424,6 +443,17 @@ class CardDef(Frozen):
     # Flashback (CR 702.34a): the cost to cast this instant or sorcery from its owner's
     # graveyard; cast that way, it is exiled whenever it would leave the stack.
     flashback: ManaCost | None = None
+    # Flashback's cost when it sacrifices permanents instead (`flashback` is then no mana),
+    # and an alternative cost that does (CR 118.9: the caster chooses, as the spell is
+    # cast, to pay it rather than the mana cost).
+    flashback_sacrifice: SacCost | None = None
+    alt_sacrifice: SacCost | None = None
+    # Madness (CR 702.35a) and its cost: discarded, the card is exiled instead, and its
+    # owner may cast it for that cost as the madness trigger resolves.
+    madness: ManaCost | None = None
+    # Plot (CR 702.170a) and its cost: a special action exiles it from the hand; on a
+    # later turn it may be cast from exile without paying its mana cost, as a sorcery.
+    plot: ManaCost | None = None
     # Affinity for [a card type or basic land type] (CR 702.41a): casting it costs {1} less
     # for each permanent of that type its caster controls ("artifact", "Swamp").
     affinity: str = ""
@@ -523,6 +553,12 @@ class CardSet(Frozen):
     # The same for "becomes the target of a spell or ability" (any, or an opponent's: ward):
     # only then does a spell or ability that targets look for them.
     target_triggers: bool = False
+    # The same for "when you draw your third card in a turn" (from the graveyard): only
+    # then does a game count each player's draws this turn (`Game.draws`).
+    draw_triggers: bool = False
+    # Whether some card of the set has plot (CR 702.170a): only then does a game keep the
+    # plotted cards (`Game.plotted`) and a priority decision look for them in exile.
+    plot: bool = False
 
     def get(self, name: str) -> CardDef:
         try:

@@ -76,6 +76,7 @@ from .opschema import (
     SearchOp,
     SubtypeOp,
     SwitchOp,
+    TappedOp,
     TokenCopyOp,
     TokenOp,
     UntapUpToOp,
@@ -317,6 +318,22 @@ def op_return_to_battlefield(g: GameLike, res: Resolution, a: dict[str, Any]) ->
             g._move(c, BATTLEFIELD, controller=seat)
             g._log("to_battlefield", c)
             g._etb(c)
+    return True
+
+
+def op_return_self_from_graveyard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Return this card from your graveyard to the battlefield tapped": the ability's own
+    card, if it is still the object in its owner's graveyard that triggered (400.7),
+    under its owner's control (the ability's controller), tapped if `tapped`."""
+    item = res.item
+    c = item.cid
+    if g.zone[c] != GRAVEYARD or g.oid[c] != item.src_oid:
+        return True
+    g._move(c, BATTLEFIELD, controller=item.controller)
+    if a.get("tapped"):
+        g.perm[c].tapped = True
+    g._log("to_battlefield", c)
+    g._etb(c)
     return True
 
 
@@ -1190,6 +1207,31 @@ def op_may(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_madness(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Madness's trigger (CR 702.35a): the card's owner may cast it from exile by paying
+    its madness cost; if they don't (or can't), it goes to their graveyard. Cast, the
+    spell is cast once this trigger has left the stack (`item.info["cast"]`)."""
+    item = res.item
+    cid = item.cid
+    if g.zone[cid] != EXILE or g.oid[cid] != item.src_oid:
+        return True  # the card left exile: a new object, nothing to cast (400.7)
+    seat = g.owner[cid]
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        cost = g.cdef[cid].madness
+        if g._can_cast(seat, cid, cost, g.mana_sources(seat)):
+            assert cost is not None
+            prompt = f"madness: cast {g.name(cid)} for {cost.text}?"
+            _ask(g, res, D_CHOICE, seat, prompt, ("yes", "no"), purpose="may")
+            return False
+        ans = 1
+    if ans == 0:
+        item.info["cast"] = 1
+    else:
+        g._move(cid, GRAVEYARD)
+    return True
+
+
 def op_unless_entered_this_turn(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "... unless this creature entered this turn": the effects, unless the ability's
     source is the permanent that entered the battlefield this turn (`Perm.entered_turn`,
@@ -1227,6 +1269,49 @@ def op_kicked(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         p = g.perm.get(item.cid)
         kicked = p is not None and p.kicked
     return _branch(res, a, kicked)
+
+
+def op_discard_or_sacrifice_land(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "You may discard a card or sacrifice a land. If you do, ...": the controller
+    chooses which of the two they can do, or neither; then the card or the land; and
+    `effects` run only if one was given (608.2c)."""
+    v = res.vars
+    seat = res.item.controller
+    ans = v.pop("answer", None)
+    give = v.pop("give", None)
+    if give is not None:
+        # The card discarded or the land sacrificed (`ans`), then what doing it gives.
+        if give == "discard":
+            g._discard(seat, ans)
+        else:
+            g._to_graveyard(ans, "sacrificed")
+        res.frames.append([a["effects"], 0])
+        return True
+    lands = tuple(
+        c for c in g.battlefield if (ch := g.chars(c)).controller == seat and ch.types & LAND
+    )
+    opts = (("discard",) if g.hand[seat] else ()) + (("sacrifice",) if lands else ())
+    if ans is None:
+        if not opts:
+            return True  # nothing to give: nothing is done, so nothing follows
+        labels = tuple("discard a card" if o == "discard" else "sacrifice a land" for o in opts)
+        _ask(g, res, D_CHOICE, seat, "you may", (*labels, "neither"), purpose="may")
+        return False
+    if ans >= len(opts):
+        return True  # neither
+    v["give"] = opts[ans]
+    if opts[ans] == "discard":
+        _ask(g, res, D_DISCARD, seat, "discard a card")
+    else:
+        _ask(g, res, D_SELECT, seat, "sacrifice a land", select=lands, purpose="sacrifice")
+    return False
+
+
+def op_discarded_nonland(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "If the discarded card wasn't a land card, ...": `effects` if the card discarded
+    for the spell's additional cost (CR 601.2b, 601.2h) is not a land card."""
+    c = res.item.info.get("extra")
+    return _branch(res, a, c is not None and not g.cdef[c].types & LAND)
 
 
 def _branch(res: Resolution, a: dict[str, Any], yes: bool) -> bool:
@@ -1342,6 +1427,15 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("sacrifice", WhatOp, op_sacrifice),
         OpDef("return_to_hand", WhatOp, op_return_to_hand),
         OpDef("return_to_battlefield", WhatOp, op_return_to_battlefield),
+        OpDef(
+            "return_self_from_graveyard",
+            TappedOp,
+            op_return_self_from_graveyard,
+            lambda a: (
+                "return this card from your graveyard to the battlefield"
+                + (" tapped" if a.get("tapped") else "")
+            ),
+        ),
         OpDef("counter", WhatOp, op_counter),
         OpDef("untap", WhatOp, op_untap),
         OpDef("tap", WhatOp, op_tap),
@@ -1412,11 +1506,30 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("enter_as_copy", None, op_enter_as_copy),
         OpDef("ninjutsu", None, op_ninjutsu),
         OpDef("enter_battlefield", None, op_enter_battlefield),
+        OpDef("madness", None, op_madness),
         # "You may" and kicker's "if this spell was kicked": validated by the loader,
         # which checks the ops inside them (`NESTED`).
         OpDef("may", None, op_may, _may_text),
         OpDef("unless_entered_this_turn", None, op_unless_entered_this_turn, _unless_entered_text),
         OpDef("kicked", None, op_kicked, _kicked_text),
+        OpDef(
+            "discard_or_sacrifice_land",
+            None,
+            op_discard_or_sacrifice_land,
+            lambda a: (
+                "you may discard a card or sacrifice a land; if you do: "
+                + "; ".join(op_text(o) for o in a["effects"])
+            ),
+        ),
+        OpDef(
+            "discarded_nonland",
+            None,
+            op_discarded_nonland,
+            lambda a: (
+                "if the discarded card wasn't a land card: "
+                + "; ".join(op_text(o) for o in a["effects"])
+            ),
+        ),
         # Ability words' conditions (metalcraft, threshold, hellbent): the same shape.
         OpDef("metalcraft", None, op_metalcraft, _state_text("metalcraft")),
         OpDef("threshold", None, op_threshold, _state_text("threshold")),
@@ -1430,6 +1543,8 @@ NESTED: Final[dict[str, tuple[str, ...]]] = {
     "may": ("effects", "if_you_do"),
     "unless_entered_this_turn": ("effects",),
     "kicked": ("effects", "otherwise"),
+    "discarded_nonland": ("effects",),
+    "discard_or_sacrifice_land": ("effects",),
     "metalcraft": ("effects", "otherwise"),
     "threshold": ("effects", "otherwise"),
     "hellbent": ("effects", "otherwise"),

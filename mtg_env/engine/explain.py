@@ -19,6 +19,7 @@ from .constants import (
     D_PRIORITY,
     D_TARGET,
     DECISION_NAMES,
+    EXILE,
     GRAVEYARD,
     HAND,
     INSTANT,
@@ -33,7 +34,7 @@ from .decisions import BlockTarget
 from .log import describe_action
 from .mana import can_pay
 from .objects import Action, activated_at
-from .priority import extra_cost_choices, reduced_cost
+from .priority import extra_cost_choices, reduced_cost, sacrifice_choices
 from .protocol import GameLike
 
 _KINDS: Final = {
@@ -73,9 +74,15 @@ def _reason(g: GameLike, a: Action) -> str:
         cid = a.obj
         cd = g.cdef[cid]
         flashback = g.zone[cid] == GRAVEYARD and cd.flashback is not None
-        if (g.zone[cid] != HAND and not flashback) or g.owner[cid] != p:
+        plotted = g.zone[cid] == EXILE and cid in (g.plotted or {})
+        if (g.zone[cid] != HAND and not flashback and not plotted) or g.owner[cid] != p:
             return f"{cd.name} is not in your hand"
         main = g.active == p and g.step in (MAIN1, MAIN2) and not g.stack
+        if plotted and (not main or (g.plotted or {})[cid][1] >= g.turn):
+            return (
+                f"{cd.name} is plotted: it can be cast only in your main phase with an empty "
+                "stack, on a later turn than it was plotted (CR 702.170d)"
+            )
         if cd.types & LAND:
             if g.lands_played >= 1:
                 return "you have already played a land this turn (CR 305.2)"
@@ -91,11 +98,17 @@ def _reason(g: GameLike, a: Action) -> str:
                 "empty stack (CR 307.1); only instants and spells with flash (CR 702.8a) "
                 "can be cast now"
             )
-        cost = cd.flashback if flashback else cd.cost
+        cost = cd.flashback if flashback else None if plotted else cd.cost
         cost = None if cost is None else reduced_cost(g, p, cd, cost)
+        sac = cd.flashback_sacrifice if flashback else None
+        if sac is not None and len(sacrifice_choices(g, p, sac, ())) < sac.count:
+            return f"you can't {sac.text} for its flashback cost (CR 702.34a, 601.2h)"
         if cost is not None and not can_pay(g.mana_sources(p), cost):
             if flashback:
                 return f"you can't pay its flashback cost {cost.text} (CR 702.34a, 601.2h)"
+            alt = cd.alt_sacrifice
+            if alt is not None:
+                return f"you can't pay {cost.text}, nor {alt.text} instead (CR 601.2h, 118.9)"
             return f"you can't pay {cost.text} (CR 601.2h)"
         if (cd.sacrifice_types or cd.discard_cost) and not extra_cost_choices(g, p, cid):
             what = "another card to discard" if cd.discard_cost else "a permanent to sacrifice"

@@ -127,6 +127,26 @@ FIELDS: Final[tuple[Field, ...]] = (
     Field("winner", "int | None", "None", SHARE, VALUE),
     Field("truncated", "bool", "False", SHARE, VALUE),
     Field("n_decisions", "int", "0", SHARE, VALUE),
+    # The cards each player drew this turn, counted only in a card set that asks
+    # ("when you draw your third card in a turn", `CardSet.draw_triggers`), else None.
+    Field(
+        "draws",
+        "list[int] | None",
+        "[0, 0] if cardset.draw_triggers else None",
+        "None if {0} is None else {0}[:]",
+        None,
+        "hashed by state_hash where it is counted, so that other sets' hashes stay as they were",
+    ),
+    # The plotted cards in exile (CR 702.170a): card id -> (its object id then, the turn it
+    # was plotted), kept only in a card set with plot (`CardSet.plot`), else None.
+    Field(
+        "plotted",
+        "dict[int, tuple[int, int]] | None",
+        "{} if cardset.plot else None",
+        "None if {0} is None else dict({0})",
+        None,
+        "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
+    ),
     # The format's own state (pocket's reaction window, adventure's mana pool): the format
     # makes, copies and hashes it (Format.new_state, FormatState.copy, Format.hash_extras).
     Field(

@@ -292,6 +292,10 @@ class Game(Setup):
         """A stable hash of the full state (hex), equal across processes and machines."""
         parts = hash_parts(self)
         parts += self.rules.hash_extras(self)
+        if self.draws is not None:
+            parts += (("draws", tuple(self.draws)),)
+        if self.plotted is not None:
+            parts += (("plotted", tuple(sorted(self.plotted.items()))),)
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
     # ------------------------------------------------------------------ logging

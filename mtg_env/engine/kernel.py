@@ -18,6 +18,7 @@ from typing import Any, SupportsIndex
 
 from .cards import (
     CardDef,
+    TriggeredAbility,
 )
 from .constants import (
     BATTLEFIELD,
@@ -34,6 +35,7 @@ from .objects import (
     SPELL,
     Decision,
     Perm,
+    Trigger,
 )
 from .state import GameFields
 
@@ -306,11 +308,44 @@ class Kernel(GameFields):
         self._dirty = True
 
     def _draw(self, seat: int) -> None:
+        draws = self.draws
+        if draws is None:
+            self.rules.draw(self, seat)
+            return
+        pile = self.rules.pile_of[seat]
+        before = len(self.library[pile])
         self.rules.draw(self, seat)
+        if len(self.library[pile]) == before:
+            return  # nothing drawn from an empty library (121.4)
+        draws[seat] += 1
+        if draws[seat] == 3:
+            # "When you draw your third card in a turn, return this card from your
+            # graveyard ...": a triggered ability that functions only in the graveyard
+            # (113.6k), controlled by the card's owner.
+            for cid in self.graveyard[pile]:
+                for idx, ab in enumerate(self.cdef[cid].abilities):
+                    if type(ab) is TriggeredAbility and ab.event == "third_draw":
+                        self._add_trigger(seat, cid, ab, idx, {})
 
     def _discard(self, seat: int, cid: int) -> None:
-        self._move(cid, GRAVEYARD)
+        cd = self.cdef[cid]
+        if cd.madness is None:
+            self._move(cid, GRAVEYARD)
+            self._log("discard", seat, cid)
+            return
+        # 702.35a: a card with madness is discarded into exile instead, and its madness
+        # ability triggers there, controlled by its owner.
+        self._move(cid, EXILE)
         self._log("discard", seat, cid)
+        for idx, ab in enumerate(cd.abilities):
+            if type(ab) is TriggeredAbility and ab.event == "madness":
+                self._add_trigger(self.owner[cid], cid, ab, idx, {})
+
+    def _add_trigger(
+        self, controller: int, cid: int, ab: TriggeredAbility, idx: int, info: dict[str, Any]
+    ) -> None:
+        self.triggers.append(Trigger(controller, cid, self.oid[cid], ab, idx, info))
+        self._log("trigger", controller, cid, idx)
 
     def lib_top(self, seat: int) -> list[int]:
         """Library of `seat`, top card first."""

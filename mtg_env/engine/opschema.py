@@ -229,3 +229,8 @@ class ColorsOp(Strict):
 
 class EmptyOp(Strict):
     pass
+
+
+class TappedOp(Strict):
+    # "... to the battlefield tapped".
+    tapped: bool = False

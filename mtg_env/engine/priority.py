@@ -11,10 +11,12 @@ from typing import Any, Final
 
 from . import combat as cb
 from .cards import (
+    NO_MANA,
     ActivatedAbility,
     CardDef,
     Cost,
     ManaCost,
+    SacCost,
     TargetSpec,
     spell_targets,
 )
@@ -43,6 +45,7 @@ from .constants import (
     DECLARE_BLOCKERS,
     ENCHANTMENT,
     END_COMBAT,
+    EXILE,
     GRAVEYARD,
     HAND,
     INSTANT,
@@ -187,7 +190,11 @@ class Priority(Stack):
             if ok is None:
                 if srcs is None:
                     srcs = self.rules.mana_sources(self, p)
-                ok = self._can_cast(p, cid, cd.cost, srcs)
+                ok = self._can_cast(p, cid, cd.cost, srcs) or (
+                    # 118.9: or for its alternative cost, sacrificing instead of paying
+                    cd.alt_sacrifice is not None
+                    and self._can_cast(p, cid, NO_MANA, srcs, cd.alt_sacrifice)
+                )
                 castable[cd] = ok
             if ok:
                 acts.append(action(PLAY, cid))
@@ -200,8 +207,20 @@ class Priority(Stack):
                 continue
             if srcs is None:
                 srcs = self.rules.mana_sources(self, p)
-            if self._can_cast(p, cid, cd.flashback, srcs):
+            if self._can_cast(p, cid, cd.flashback, srcs, cd.flashback_sacrifice):
                 acts.append(action(PLAY, cid))
+        plotted = self.plotted
+        if plotted and sorcery_ok:
+            for cid in self.exile[p]:
+                # 702.170d: a plotted card may be cast without paying its mana cost during
+                # its owner's main phase, stack empty, on a later turn than it was plotted.
+                when = plotted.get(cid)
+                if when is None or when[0] != self.oid[cid] or when[1] >= self.turn:
+                    continue
+                if srcs is None:
+                    srcs = self.rules.mana_sources(self, p)
+                if self._can_cast(p, cid, NO_MANA, srcs):
+                    acts.append(action(PLAY, cid))
         for cid, ch, idx, ab in self._derived().activated[p]:
             if srcs is None:
                 srcs = self.rules.mana_sources(self, p)
@@ -217,15 +236,25 @@ class Priority(Stack):
                     acts.append(action(ACTIVATE, cid, idx))
         return acts
 
-    def _can_cast(self, p: int, cid: int, cost: ManaCost | None, srcs: list[Source]) -> bool:
+    def _can_cast(
+        self,
+        p: int,
+        cid: int,
+        cost: ManaCost | None,
+        srcs: list[Source],
+        sac: SacCost | None = None,
+    ) -> bool:
         """Whether `p` can cast spell `cid` for `cost` now (its timing already checked): the
-        cost can be paid, an additional cost too, and its targets (or one mode's) exist."""
+        cost can be paid, with the permanents `sac` sacrifices and an additional cost too,
+        and its targets (or one mode's) exist."""
         cd = self.cdef[cid]
         if cost is None:
             return False  # a card without a mana cost can't be cast (CR 202.1b)
         cost = reduced_cost(self, p, cd, cost)
         if (cd.sacrifice_types or cd.discard_cost) and not extra_cost_choices(self, p, cid):
             return False  # 601.2h: an additional cost it can't pay
+        if sac is not None and len(sacrifice_choices(self, p, sac, ())) < sac.count:
+            return False
         if cd.convoke:
             srcs = srcs + convoke_sources(self, p, srcs)
         if not can_pay(srcs, cost):
@@ -245,12 +274,31 @@ class Priority(Stack):
 
     def _spell_cost(self, item: StackItem) -> ManaCost | None:
         """What casting spell `item` costs before X and kicker: its flashback cost when
-        cast from the graveyard (702.34a, an alternative cost), else the format's cost;
-        less its affinity (702.41a)."""
+        cast from the graveyard (702.34a, an alternative cost), its madness cost when cast
+        from exile (702.35a), no mana for an alternative cost that sacrifices instead
+        (118.9), else the format's cost; less its affinity (702.41a)."""
         cd = self.cdef[item.cid]
         p = item.controller
-        cost = cd.flashback if item.info.get("flashback") else self.rules.cost(self, p, cd)
+        info = item.info
+        if info.get("flashback"):
+            cost = cd.flashback
+        elif info.get("madness"):
+            cost = cd.madness
+        elif info.get("plot"):
+            cost = NO_MANA  # 702.170d: without paying its mana cost
+        elif info.get("alt"):
+            cost = NO_MANA
+        else:
+            cost = self.rules.cost(self, p, cd)
         return None if cost is None else reduced_cost(self, p, cd, cost)
+
+    def _sacrifice_due(self, item: StackItem) -> SacCost | None:
+        """The permanents casting spell `item` sacrifices instead of paying mana: its
+        flashback's (702.34a) or its alternative cost's (118.9), if it is cast that way."""
+        cd = self.cdef[item.cid]
+        if item.info.get("flashback"):
+            return cd.flashback_sacrifice
+        return cd.alt_sacrifice if item.info.get("alt") else None
 
     def _can_activate(
         self,
@@ -319,12 +367,24 @@ class Priority(Stack):
     def _begin_cast(self, p: int, cid: int) -> None:
         """CR 601.2: move the card to the stack, announce its mode and X, choose targets
         one at a time, pay."""
+        # 702.34a: from the graveyard, cast with flashback; 702.170d: from exile, a plotted
+        # card cast without paying its mana cost
+        zone = self.zone[cid]
+        self._start_cast(
+            p, cid, "flashback" if zone == GRAVEYARD else "plot" if zone == EXILE else ""
+        )
+
+    def _start_cast(self, p: int, cid: int, how: str) -> None:
+        """`_begin_cast`, `how` saying which alternative cost is paid if any: "flashback"
+        (702.34a) or "madness" (702.35a, cast as its trigger resolves)."""
         cd = self.cdef[cid]
-        flashback = self.zone[cid] == GRAVEYARD  # 702.34a: cast with flashback
+        if how == "plot":
+            assert self.plotted is not None
+            del self.plotted[cid]  # cast, it is plotted no more (a new object, 400.7)
         self._move(cid, STACK)
         item = StackItem.new(self.oid[cid], SPELL, cid, self.oid[cid], p, cd.spell, -1)
-        if flashback:
-            item.info["flashback"] = 1
+        if how:
+            item.info[how] = 1
         self.stack.append(item)
         self.k.append((F_CAST_DONE,))
         self._announce(item)
@@ -355,6 +415,30 @@ class Priority(Stack):
                 tuple(sp.modes[i].text for i in ok),
             )
             return
+        info = item.info
+        if (
+            cd.alt_sacrifice is not None
+            and "alt" not in info
+            and not (info.get("flashback") or info.get("madness"))
+        ):
+            # 601.2b, 118.9: cast from the hand, whether it is for the alternative cost;
+            # asked only when both ways can be paid.
+            sac = cd.alt_sacrifice
+            mana = self._spell_cost(item)
+            by_mana = mana is not None and can_pay(self._spell_sources(p, cd), mana)
+            by_sac = len(sacrifice_choices(self, p, sac, ())) >= sac.count
+            if by_mana and by_sac:
+                self.ctx = Announce(item, "alt", (0, 1))
+                assert cd.cost is not None
+                self._set_decision(
+                    D_CHOICE,
+                    p,
+                    cid,
+                    f"how to cast {cd.name}?",
+                    (f"pay its mana cost {cd.cost.text}", f"{sac.text} rather than pay it"),
+                )
+                return
+            item.info["alt"] = 0 if by_mana else 1
         for what, key, extra in (
             ("kicker", "kicked", cd.kicker),
             ("buyback", "buyback", cd.buyback),
@@ -436,13 +520,18 @@ class Priority(Stack):
             item.info["mode"] = value
             item.ability = cd.spell.modes[value]
             self._log("announce", item.controller, item.cid, "mode", value)
-        elif ctx.what in ("kicker", "buyback"):
-            item.info["kicked" if ctx.what == "kicker" else "buyback"] = value
+        elif ctx.what in ("kicker", "buyback", "alt"):
+            item.info["kicked" if ctx.what == "kicker" else ctx.what] = value
             self._log("announce", item.controller, item.cid, ctx.what, value)
         elif ctx.what == "extra":
             # The additional cost's permanent or card, chosen as the costs are paid
             # (601.2h); the cast goes on where it paused (`_f_cast_done`).
             item.info["extra"] = value
+            return
+        elif ctx.what == "sacrifice":
+            # One of the permanents an alternative cost sacrifices (118.9), chosen one at
+            # a time as the costs are paid; the cast goes on where it paused.
+            item.info["sacrificed"] = (*item.info.get("sacrificed", ()), value)
             return
         else:
             item.info["x"] = value
@@ -460,7 +549,12 @@ class Priority(Stack):
         self.ctx = Targets(item, tuple(ab.targets), F_ACT_DONE)
         self._next_target()
 
-    def _f_cast_done(self) -> None:
+    def _f_cast_done(self, madness: int = -1) -> None:
+        if madness >= 0:
+            # Madness's trigger resolved and its owner casts the card (702.35a): the
+            # resolution (a lower job) pushed this frame to begin the cast here.
+            self._start_cast(self.owner[madness], madness, "madness")
+            return
         ctx = self.ctx
         assert isinstance(ctx, Targets | Announce)
         item = ctx.item
@@ -479,6 +573,17 @@ class Priority(Stack):
                 what = ("an " if what[0] in "aeiou" else "a ") + what
                 self._set_decision(D_SELECT, p, item.cid, f"sacrifice {what} to cast {cd.name}")
             return
+        sac = self._sacrifice_due(item)
+        chosen: tuple[int, ...] = item.info.get("sacrificed", ())
+        if sac is not None and len(chosen) < sac.count:
+            # 601.2h: the permanents an alternative cost sacrifices, one at a time.
+            self.k.append((F_CAST_DONE,))
+            self.ctx = Announce(item, "sacrifice", sacrifice_choices(self, p, sac, chosen))
+            left = sac.count - len(chosen)
+            self._set_decision(
+                D_SELECT, p, item.cid, f"{sac.text} to cast {cd.name} ({left} to choose)"
+            )
+            return
         self.ctx = None
         cost = self._spell_cost(item)
         if cost is not None and cost.x:  # 601.2f: X's mana is part of the total cost
@@ -493,11 +598,17 @@ class Priority(Stack):
                 self._discard(p, extra)
             else:
                 self._to_graveyard(extra, "sacrificed")
+        for c in chosen:
+            self._to_graveyard(c, "sacrificed")
         self._log("cast", item.controller, item.cid, tuple(item.targets))
         if not cd.types & CREATURE:
             self._fire_cast(item.controller, cd.types)  # 702.108a: prowess
         self._targeted(item)
-        self.rules.after_cast(self, item.controller)
+        if not item.info.get("madness"):
+            # A spell cast as madness's trigger resolves (702.35a) was cast while no one
+            # had priority: the active player gets it once the trigger has resolved (the
+            # frame under this one, 117.3b).
+            self.rules.after_cast(self, item.controller)
 
     def _convoke(self, p: int, cost: ManaCost) -> ManaCost:
         """Convoke (CR 702.51a): the automatic payment of `cost` from `p`'s mana sources
@@ -531,6 +642,17 @@ class Priority(Stack):
         cid = item.cid
         p = item.controller
         cost = ab.cost
+        if cost.plot:
+            # 702.170a, 116.2k: a special action, without the stack: the card is exiled
+            # and plotted, and its owner gets priority again (116.3c).
+            self.ctx = None
+            self._pay_mana(p, cost.mana)
+            self._move(cid, EXILE)
+            assert self.plotted is not None
+            self.plotted[cid] = (self.oid[cid], self.turn)
+            self._log("plot", p, cid)
+            self.k.append((F_PRIO, p))
+            return
         if (cost.ninjutsu or cost.sac_types or cost.discard) and "extra" not in item.info:
             # What the cost gives is chosen as the costs are paid (602.2b, 601.2h): the
             # unblocked attacker ninjutsu returns (702.49a), the permanent sacrificed or
@@ -632,6 +754,20 @@ def cost_choices(g: GameLike, p: int, cid: int, cost: Cost) -> tuple[int, ...]:
     to discard, or a permanent of theirs of one of the cost's types to sacrifice (not
     `cid` itself for "another")."""
     return _giveable(g, p, cid, cost.discard, cost.sac_types, cost.sac_other)
+
+
+def sacrifice_choices(
+    g: GameLike, p: int, sac: SacCost, chosen: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The permanents `p` controls that a cost sacrificing `sac` may take (of its card
+    type or subtype), those already `chosen` left out, in battlefield order."""
+    return tuple(
+        c
+        for c in g.battlefield
+        if (ch := g.chars(c)).controller == p
+        and (ch.types & sac.types if sac.types else ch.has_subtype(sac.subtype))
+        and c not in chosen
+    )
 
 
 def unblocked_attackers(g: GameLike, p: int) -> tuple[int, ...]:

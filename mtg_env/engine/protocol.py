@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import ActivatedAbility, CardDef, TargetSpec
+from .cards import ActivatedAbility, CardDef, ManaCost, SacCost, TargetSpec
 from .chars import Chars
 from .kernel import Kernel
 from .mana import Source
@@ -94,6 +94,17 @@ class GameLike(Kernel):
 
     # engine.priority; called by effects.
     def _pay_mana(self, seat: int, cost: Any, exclude: int = -1) -> None:
+        raise NotImplementedError
+
+    # engine.priority; called by effects (madness: whether its owner can cast the card).
+    def _can_cast(
+        self,
+        p: int,
+        cid: int,
+        cost: ManaCost | None,
+        srcs: list[Source],
+        sac: SacCost | None = None,
+    ) -> bool:
         raise NotImplementedError
 
     # engine.priority; called by explain.

@@ -33,6 +33,7 @@ from .decisions import (
     Targets,
 )
 from .frames import (
+    F_CAST_DONE,
     F_OPS,
     F_PUT_TRIGGERS,
     F_TRIG_DONE,
@@ -206,6 +207,11 @@ class Stack(Targeting):
             self._move(item.cid, HAND if item.info.get("buyback") else GRAVEYARD)
         elif self.stack and self.stack[-1] is item:
             self.stack.pop()
+            if item.info.get("cast"):
+                # Madness (702.35a): its owner chose to cast the card as the trigger
+                # resolved; the cast is the caster's job (priority), which this frame
+                # begins.
+                self.k.append((F_CAST_DONE, item.cid))
 
     def _etb(self, cid: int) -> None:
         self._fire("enters", cid)
@@ -287,12 +293,6 @@ class Stack(Targeting):
             self.life[src_ch.controller] += amount  # 702.15b
             self._log("lifelink", src_ch.controller, amount)
         return amount
-
-    def _add_trigger(
-        self, controller: int, cid: int, ab: TriggeredAbility, idx: int, info: dict[str, Any]
-    ) -> None:
-        self.triggers.append(Trigger(controller, cid, self.oid[cid], ab, idx, info))
-        self._log("trigger", controller, cid, idx)
 
     def _another_named(self, cid: int, controller: int) -> bool:
         """ "If you control another creature named ~": a creature other than `cid` with

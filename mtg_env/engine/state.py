@@ -71,6 +71,8 @@ class GameFields:
         "winner",
         "truncated",
         "n_decisions",
+        "draws",
+        "plotted",
         "format_state",
         "cardset",
         "auto_pass",
@@ -137,6 +139,8 @@ class GameFields:
     winner: int | None
     truncated: bool
     n_decisions: int
+    draws: list[int] | None
+    plotted: dict[int, tuple[int, int]] | None
     format_state: FormatState
     cardset: CardSet
     auto_pass: bool
@@ -212,6 +216,8 @@ def init_state(
     g.winner = None
     g.truncated = False
     g.n_decisions = 0
+    g.draws = [0, 0] if cardset.draw_triggers else None
+    g.plotted = {} if cardset.plot else None
     g.format_state = rules.new_state()
     g.cardset = cardset
     g.auto_pass = auto_pass
@@ -280,6 +286,8 @@ def clone_state(s: GameFields, g: GameFields) -> None:
     g.winner = s.winner
     g.truncated = s.truncated
     g.n_decisions = s.n_decisions
+    g.draws = None if s.draws is None else s.draws[:]
+    g.plotted = None if s.plotted is None else dict(s.plotted)
     g.format_state = s.format_state.copy()
     g.cardset = s.cardset
     g.auto_pass = s.auto_pass

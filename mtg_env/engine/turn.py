@@ -79,6 +79,8 @@ class Turn(Priority):
         self.turn += 1
         self.active = seat
         self.lands_played = 0
+        if self.draws is not None:
+            self.draws = [0, 0]
         if self._dirty:
             self._recompute()  # control changes at end of turn happen before the turn begins
         stamp = self._tick()

@@ -16,7 +16,7 @@ import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Any, Final, get_args
 
 from lark.exceptions import UnexpectedInput, VisitError
 
@@ -193,7 +193,16 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
         return [], {"kicker": m.group(1).upper()}  # 702.33a; "and/or" (two) is not one
     m = re.fullmatch(r"flashback ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
-        return [], {"flashback": m.group(1).upper()}  # 702.34a; "Flashback—[cost]" is not
+        return [], {"flashback": m.group(1).upper()}  # 702.34a
+    m = re.fullmatch(r"flashback—(sacrifice .+)", low)
+    if m and (sac := sacrifice_cost(m.group(1))) is not None:
+        return [], {"flashback_sacrifice": sac}  # 702.34a: "Flashback—Sacrifice a Mountain"
+    m = re.fullmatch(r"plot ((?:\{[0-9wubrg/]+\})+)", low)
+    if m:
+        return [], {"plot": m.group(1).upper()}  # 702.170a
+    m = re.fullmatch(r"madness ((?:\{[0-9wubrg/]+\})+)", low)
+    if m:
+        return [], {"madness": m.group(1).upper()}  # 702.35a
     m = re.fullmatch(r"buyback ((?:\{[0-9wubrg/]+\})+)", low)
     if m:
         return [], {"buyback": m.group(1).upper()}  # 702.27a
@@ -228,6 +237,34 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
         else:
             return None
     return kws, {}
+
+
+_SAC_KINDS: Final = {
+    **{t: t for t in ("artifact", "creature", "enchantment", "land")},
+    **{t.lower(): t for t in ("Plains", "Island", "Swamp", "Mountain", "Forest")},
+}
+_SAC_COUNTS: Final = {"a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def sacrifice_cost(words: str) -> dict[str, Any] | None:
+    """ "sacrifice a Mountain", "sacrifice two Mountains" (lower case) as a cost that
+    sacrifices permanents of one card type or basic land type, or None."""
+    m = re.fullmatch(r"sacrifice (a|an|two|three|four|five) (\w+)", words.lower())
+    if m is None:
+        return None
+    n = _SAC_COUNTS[m.group(1)]
+    word = m.group(2)
+    if n > 1:
+        if not word.endswith("s") or word == "plains":
+            return None
+        word = word[:-1]
+    kind = _SAC_KINDS.get(word)
+    return None if kind is None else {"count": n, "kind": kind}
+
+
+_ALTERNATIVE_COST = re.compile(
+    r"You may (sacrifice [^.]+) rather than pay this spell's mana cost\."
+)
 
 
 # --------------------------------------------------------------------------- compile
@@ -404,6 +441,12 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             except (UnexpectedInput, Unsupported) as e:
                 out.problems.append(_problem(line, card.name, e))
                 out.lines.append(("enchant", False))
+            continue
+        m = _ALTERNATIVE_COST.fullmatch(line)
+        if m and (sac := sacrifice_cost(m.group(1))) is not None:
+            # CR 118.9: a card field, how the spell may be cast (not an ability).
+            entry["alternative_cost"] = sac
+            out.lines.append(("alternative cost", True))
             continue
         m = _ADDITIONAL_COST.fullmatch(line)
         if m:

@@ -117,6 +117,7 @@ trigger: "when" "~" "enters" -> t_enters
     | "whenever" "you" "cast" "a" "noncreature" "spell" -> t_cast_noncreature
     | "whenever" "you" "cast" "an" "instant" "or" "sorcery" "spell" -> t_cast_instant_sorcery
     | "landfall" "—" "whenever" "a" "land" "you" "control" "enters" -> t_landfall
+    | "when" "you" "draw" "your" "third" "card" "in" "a" "turn" -> t_third_draw
     | "whenever" "~" "deals" "damage" "to" "an" "opponent" -> t_damage_to_opponent
     | "whenever" "~" "deals" "combat" "damage" "to" "a" "player" -> t_combat_damage_to_player
     | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
@@ -162,6 +163,8 @@ look_types: _look_type ("or" _look_type)?
 _look_type: TYPE | SPELL_TYPE
 // "You may draw a card. If you do, discard a card.": what follows runs only if the first did.
 may_if_you_do: "you" "may" effect "." "if" "you" "do" "," clauses "."
+    | _may_discard_or_sacrifice "." "if" "you" "do" "," clauses "." -> discard_or_sacrifice
+_may_discard_or_sacrifice: "you" "may" "discard" "a" "card" "or" "sacrifice" "a" "land"
 sentence: clauses "."
 // Kicker's linked abilities (CR 702.33d): more effects when kicked, or other ones instead
 // of the sentence before ("it deals 4 damage instead": to what that sentence damaged).
@@ -170,6 +173,8 @@ kicked: _if_kicked clauses "." -> kicked_more
     | _if_kicked "instead" clauses "." -> kicked_instead
     | _if_kicked source "deals" count "damage" "instead" "." -> kicked_damage_instead
     | ability_word? source "deals" count "damage" _instead_if state_cond "." -> state_damage_instead
+    | _if_discarded_nonland clauses "." -> discarded_nonland
+_if_discarded_nonland: "if" "the" "discarded" "card" "wasn't" "a" "land" "card" ","
 _instead_if: "instead" "if"
 _if_kicked: "if" "~" "was" "kicked" ","
 ?clauses: clause (_sep clause)*
@@ -185,7 +190,7 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
     | gain_life | lose_life | drain_gain | mill | scry | surveil | pump | grant | untap | tap
     | gain_control | create_token | investigate | attach | add_counter | fight | prevent | explore
     | set_base_pt | sacrifice | sacrifice_unless | restrict | next_upkeep | search
-    | return_from_graveyard | reanimate | animate | regenerate | no_regen
+    | return_from_graveyard | reanimate | return_self | animate | regenerate | no_regen
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
 ?source: "~" | "it"
@@ -207,6 +212,8 @@ sacrifice_unless: "sacrifice" "~" "unless" "you" "pay" MANA_COST
 bounce: "return" obj "to" "its" "owner's" "hand"
 return_from_graveyard: "return" target "to" "your" "hand"
 reanimate: "return" target "to" "the" "battlefield"
+return_self: "return" "this" "card" "from" "your" "graveyard" "to" "the" "battlefield" TAPPED?
+TAPPED: "tapped"
 counter: "counter" target
 counter_unless: "counter" target "unless" "its" "controller" "pays" MANA_COST
 untap: "untap" obj
@@ -760,6 +767,16 @@ class ToData(Transformer[Any, Any]):
     def t_landfall(self) -> dict[str, Any]:
         return {"event": "landfall"}
 
+    def t_third_draw(self) -> dict[str, Any]:
+        self.scope.event = "third_draw"
+        return {"event": "third_draw"}
+
+    def return_self(self, tapped: Token | None = None) -> dict[str, Any]:
+        # Only from the graveyard trigger that returns its own card (113.6k).
+        if self.scope.event != "third_draw":
+            raise Unsupported("this card returned from the graveyard by another ability")
+        return {"return_self_from_graveyard": {"tapped": tapped is not None}}
+
     def t_damage_to_opponent(self) -> dict[str, Any]:
         self.scope.event = "damage_to_opponent"
         return {"event": "damage_to_opponent"}
@@ -860,6 +877,12 @@ class ToData(Transformer[Any, Any]):
     def kicked_instead(self, *clauses: Any) -> Kicked:
         return self._kicked(clauses, True)
 
+    def discarded_nonland(self, *clauses: Any) -> Kicked:
+        # "If the discarded card wasn't a land card, ...": of the card discarded for the
+        # spell's additional cost (CR 601.2b), the card field beside it.
+        k = self._kicked(clauses, False)
+        return Kicked(k.effects, False, condition="discarded_nonland")
+
     def kicked_damage_instead(self, _source: Any, n: Any) -> Kicked:
         # The damage's recipient is the sentence before's (`sentences` fills it in).
         return Kicked([], True, _num(n))
@@ -923,6 +946,10 @@ class ToData(Transformer[Any, Any]):
     def may_if_you_do(self, eff: Any, then: Any) -> list[Any]:
         self.sentence()  # a sentence ends: the next names its own subject
         return [{"may": {"effects": _ops(eff), "if_you_do": _ops(then)}}]
+
+    def discard_or_sacrifice(self, then: Any) -> list[Any]:
+        self.sentence()
+        return [{"discard_or_sacrifice_land": {"effects": _ops(then)}}]
 
     def unless_entered(self, eff: Any) -> dict[str, Any]:
         return {"unless_entered_this_turn": {"effects": _ops(eff)}}

@@ -35,6 +35,7 @@ from ..engine.cards import (
     ManaAbility,
     ManaCost,
     Op,
+    SacCost,
     SpellAbility,
     StaticAbility,
     TargetSpec,
@@ -134,6 +135,15 @@ def _number(n: Any) -> str:
     if isinstance(n, int) and n in _WORD_OF_NUMBER:
         return _WORD_OF_NUMBER[n]
     return str(n)
+
+
+def _sacrifice(sac: SacCost) -> str:
+    """A cost that sacrifices permanents of a card type or subtype, as Oracle words it:
+    "sacrifice a Mountain", "sacrifice two Mountains"."""
+    kind = sac.subtype or TYPE_NAMES[sac.types]
+    if sac.count == 1:
+        return f"sacrifice {'an' if kind[0] in 'aeiouAEIOU' else 'a'} {kind}"
+    return f"sacrifice {_number(sac.count)} {kind}s"
 
 
 def _count_of(n: Any, noun: str, plural: str | None = None) -> str:
@@ -319,6 +329,10 @@ class _Card:
             kws.discard("flash")
         if c.sacrifice_types or c.discard_cost:
             out.append(f"As an additional cost to cast this spell, {_additional_cost(c)}.")
+        if c.alt_sacrifice is not None:
+            # 118.9: how the card may be cast, its first line.
+            sac = _sacrifice(c.alt_sacrifice)
+            out.append(f"You may {sac} rather than pay this spell's mana cost.")
         if c.enchant is not None:
             out.append("Enchant " + _Ability(self, ()).target_phrase(c.enchant))
         # Keywords that Oracle prints with reminder text each have a line of their own.
@@ -358,7 +372,10 @@ class _Card:
                 text = f"When {me} enters or is put into a graveyard from the battlefield, "
                 rest.append(text + ab.effects(a.effects, after_trigger=True))
                 continue
-            if _is_ward(a):
+            if isinstance(a, TriggeredAbility) and a.event == "madness" and c.madness:
+                # 702.35a: how the card may be cast once discarded, after its effects.
+                cycling.append(f"Madness {_mana(c.madness)}")
+            elif _is_ward(a):
                 assert isinstance(a, TriggeredAbility)
                 out.append(f"Ward {a.effects[0].args['cost']}")
             elif _is_echo(a):
@@ -373,6 +390,8 @@ class _Card:
                 out.append(f"Backup {backup[0]}")
                 if backup[1]:
                     out.append(_cap(self._keyword_line(set(backup[1]))))
+            elif isinstance(a, ActivatedAbility) and a.cost.plot:
+                cycling.append(f"Plot {_mana(a.cost.mana)}")  # 702.170a: closes the text
             elif isinstance(a, ActivatedAbility) and _is_cycling(a):
                 # Played from the hand, Cycling closes the text (after a spell's effects).
                 cycling.append(f"Cycling {_mana(a.cost.mana)}")
@@ -385,7 +404,10 @@ class _Card:
         out += rest
         if c.spell is not None:
             out += self.spell(c.spell)
-        if c.flashback is not None:
+        if c.flashback_sacrifice is not None:
+            # 702.34a: a flashback cost that is not mana is written after a dash.
+            out.append(f"Flashback—{_cap(_sacrifice(c.flashback_sacrifice))}.")
+        elif c.flashback is not None:
             out.append(f"Flashback {_mana(c.flashback)}")  # 702.34a: cast from the graveyard
         return out + cycling
 
@@ -797,6 +819,7 @@ class _Ability:
             "cast_instant_sorcery": "Whenever you cast an instant or sorcery spell",
             "landfall": "Landfall — Whenever a land you control enters",
             "attacks_alone": "Whenever a creature you control attacks alone",
+            "third_draw": "When you draw your third card in a turn",
             "upkeep": f"At the beginning of {whose} upkeep",
             "end_step": f"At the beginning of {whose} end step",
         }[a.event]
@@ -947,7 +970,7 @@ class _Ability:
         out: list[tuple[str, bool]] = []
         run: list[Op] = []
         for op in ops:
-            if op.name != "kicked" and op.name not in _STATE_WORDS:
+            if op.name not in ("kicked", "discarded_nonland") and op.name not in _STATE_WORDS:
                 run.append(op)
                 continue
             if run:
@@ -969,9 +992,13 @@ class _Ability:
                 said = f"it deals {then[0].args['amount']} damage"
             else:
                 said = " ".join(t for t, _ in self._plain_sentences(then, False))[:-1]
-            # A permanent's ability asks of the permanent the kicked spell became.
-            me = "this spell" if self.card.is_spell else self.card.self_word
-            text = f"If {me} was kicked, {said}{' instead' if other else ''}."
+            if op.name == "discarded_nonland":
+                head = "If the discarded card wasn't a land card"  # 601.2b: the cost's card
+            else:
+                # A permanent's ability asks of the permanent the kicked spell became.
+                me = "this spell" if self.card.is_spell else self.card.self_word
+                head = f"If {me} was kicked"
+            text = f"{head}, {said}{' instead' if other else ''}."
             out.append((text if out or cap_first else text[:1].lower() + text[1:], False))
         if run or not out:
             out += self._plain_sentences(run, cap_first and not out)
@@ -1126,6 +1153,9 @@ class _Ability:
                 said = " ".join(t for t, _ in self._plain_sentences(then, False))[:-1]
                 text += f". If you do, {said}"
             return text
+        if name == "discard_or_sacrifice_land":
+            said = " ".join(t for t, _ in self._plain_sentences(list(a["effects"]), False))[:-1]
+            return f"you may discard a card or sacrifice a land. If you do, {said}"
         if name == "unless_entered_this_turn":
             sub = _Sentence([_Clause(o.name, [o], None) for o in a["effects"]])
             return (
@@ -1228,6 +1258,9 @@ class _Ability:
             return f"return {w} to its owner's hand"
         if name == "return_to_battlefield":
             return f"return {self.obj(a['what'])} to the battlefield"
+        if name == "return_self_from_graveyard":
+            tapped = " tapped" if a.get("tapped") else ""
+            return f"return this card from your graveyard to the battlefield{tapped}"
         if name == "gain_control":
             text = f"gain control of {self.obj(a['what'])}"
             if a.get("duration", "end_of_turn") == "end_of_turn":
@@ -1363,7 +1396,7 @@ def _clauses(ops: Sequence[Op]) -> list[_Clause]:
             subject = what
         elif op.name == "damage":
             subject = "self"
-        elif op.name in ("may", "at_next_upkeep"):
+        elif op.name in ("may", "at_next_upkeep", "discard_or_sacrifice_land"):
             subject = "you"
         elif op.name == "restrict":
             subject = what

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 158
+    assert len(cards) == 166
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -165,6 +165,14 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'token': 'Blood'",
         "'additional_cost': {'sacrifice': ['land']}",
         "'to': 'opponent_creatures'",
+        "'alternative_cost': {'count': 2, 'kind': 'Mountain'}",
+        "'flashback_sacrifice': {'count': 1, 'kind': 'Mountain'}",
+        "'madness': '{R}'",
+        "'discarded_nonland'",
+        "'event': 'third_draw'",
+        "'return_self_from_graveyard': {'tapped': True}",
+        "'discard_or_sacrifice_land'",
+        "'plot': '{1}{R}'",
     ):
         assert used in text, used
 
