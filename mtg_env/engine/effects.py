@@ -174,6 +174,12 @@ def refs(g: GameLike, res: Resolution, what: str) -> list[int]:
         return [c] if g.oid[c] == oid and g.zone[c] == GRAVEYARD else []
     if what == "opponent_creatures":  # "creatures your opponents control" (611.2c, too)
         return _creatures(g, item.controller, False)
+    if what == "creatures_without_flying":  # "each creature without flying"
+        return [
+            c
+            for c in g.battlefield
+            if (ch := g.chars(c)).types & CREATURE and "flying" not in ch.keywords
+        ]
     raise AssertionError(what)  # pragma: no cover - validated when loading
 
 

@@ -70,6 +70,7 @@ REFS = Literal[
     "your_creatures",
     "opponent_creatures",
     "this_card",
+    "creatures_without_flying",
 ]
 
 

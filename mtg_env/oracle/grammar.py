@@ -200,6 +200,7 @@ dmg_to: "any" "target" -> to_any
     | "that" "creature" -> to_that
     | "each" "creature" -> to_each_creature
     | "each" "creature" "your" "opponents" "control" -> to_opponent_creatures
+    | "each" "creature" "without" "flying" -> to_creatures_without_flying
     | "each" "creature" "and" "each" "player" -> to_everything
     | player -> to_player
 
@@ -980,6 +981,9 @@ class ToData(Transformer[Any, Any]):
 
     def to_opponent_creatures(self) -> list[str]:
         return ["opponent_creatures"]
+
+    def to_creatures_without_flying(self) -> list[str]:
+        return ["creatures_without_flying"]
 
     def to_everything(self) -> list[str]:
         return ["all_creatures", "you", "each_opponent"]

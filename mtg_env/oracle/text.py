@@ -104,7 +104,9 @@ _TYPE_ORDER: Final = (ARTIFACT, CREATURE, ENCHANTMENT, LAND)
 _PLAYER_OPS: Final = frozenset({"damage", "draw", "discard", "gain_life", "lose_life", "mill"})
 _TARGET_REFS: Final = ("target", "target1", "target2")
 # Group references a P/T change or keyword grant covers, with the plural verb ("get").
-_PLURAL_REFS: Final = frozenset({"all_creatures", "your_creatures", "opponent_creatures"})
+_PLURAL_REFS: Final = frozenset(
+    {"all_creatures", "your_creatures", "opponent_creatures", "creatures_without_flying"}
+)
 _HYBRID_TEXT: Final = {mask: sym for sym, mask in HYBRID_SYMBOLS.items()}
 # Events whose trigger names the permanent itself: "it" in the effect then means it.
 _SELF_EVENTS: Final = frozenset(
@@ -938,6 +940,7 @@ class _Ability:
             "all_creatures": "all creatures",
             "your_creatures": "creatures you control",
             "opponent_creatures": "creatures your opponents control",
+            "creatures_without_flying": "creatures without flying",
             "each_opponent": "each opponent",
             "you": "you",
             "that_player": "that player",
@@ -1215,6 +1218,8 @@ class _Ability:
             return "each creature"
         if to == "opponent_creatures":
             return "each creature your opponents control"
+        if to == "creatures_without_flying":
+            return "each creature without flying"
         return self.obj(to)
 
     def _animate(self, c: _Clause, subj: str) -> str:

@@ -8,7 +8,9 @@ What it does:
   unknown, each of its type; the error codes of Section 9.8;
 - request ids and the retransmission cache: the same request again (same id, same
   canonical payload) gets the cached response with no side effect, the same id with
-  another payload `request_id_reuse_mismatch`;
+  another payload `request_id_reuse_mismatch`; a request refused as malformed is never
+  cached (Section 4.1);
+- `validate_deck` (optional, Section 9.6): `deck_ok` or the deck's error, no game;
 - `hello` with minor-version negotiation (this engine speaks minor 0);
 - `reset` with decks from the format's catalog (our decks under their names) or as
   decklists of Oracle names (a name the card set lacks is `unsupported_deck`); London
@@ -219,10 +221,11 @@ class EngineSession:
             "hello": self.hello,
             "reset": self.reset,
             "step": self.step,
+            "validate_deck": self.validate_deck,
         }
         kind = msg.get("request_type")
         try:
-            if kind == "validate_deck" or (kind == "probe_resample" and not self.probe):
+            if kind == "probe_resample" and not self.probe:
                 raise Refused("unsupported_request", f"{kind} is not implemented")
             if kind == "probe_resample":
                 handlers[kind] = self.probe_resample
@@ -235,6 +238,10 @@ class EngineSession:
             }
         except Refused as e:
             response = error_response(rid, e.code, str(e))
+            if e.code == "malformed_request":
+                # Section 4.1: a request that fails parsing (its schema read strictly,
+                # 4.2) is never cached: the same id may come again with a valid payload.
+                return response
         self.cache[rid] = (payload, response)
         return response
 
@@ -310,7 +317,8 @@ class EngineSession:
                 "opponent_decklist": str,
                 "mulligan": str,
                 "starting_player": str,
-                "starting_seat": str,
+                # A seat, or null where the toss winner chooses (Section 12.2).
+                "starting_seat": (str, type(None)),
                 "card_name_domain": dict,
                 "extensions": list,
                 "probe": bool,
@@ -322,6 +330,8 @@ class EngineSession:
         if rules["mulligan"] not in ("london", "none"):
             raise Refused("unsupported_rule", f"mulligan {rules['mulligan']!r}")
         if rules["starting_player"] != "host_assigned":
+            # Section 9.2: a rule outside `rules_supported` (toss_winner_chooses, whose
+            # starting_seat is null) is unsupported, not malformed.
             raise Refused("unsupported_rule", f"starting_player {rules['starting_player']!r}")
         if rules["starting_seat"] not in SEATS:
             raise Refused("malformed_request", "reset.rules: starting_seat is not a seat")
@@ -448,6 +458,28 @@ class EngineSession:
         return {"response_type": "probe_result", "game_id": self.game_id, "worlds": worlds}
 
     # ------------------------------------------------------------------ the game
+
+    def validate_deck(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Section 9.6 (optional): whether a deck, `{catalog_id}` or `{decklist}`, plays in
+        this engine's format, checked as `reset` checks a seat's deck; no game changes."""
+        _fields(msg, {**ENVELOPE, "format": str, "deck": dict}, "validate_deck")
+        if msg["format"] != self.format:
+            raise Refused(
+                "unsupported_format", f"format {msg['format']!r} (this engine plays {self.format})"
+            )
+        deck = msg["deck"]
+        if set(deck) == {"catalog_id"}:
+            _fields(deck, {"catalog_id": str}, "validate_deck.deck")
+            if deck["catalog_id"] not in self.catalog:
+                raise Refused("unsupported_deck", f"no catalog deck {deck['catalog_id']!r}")
+        elif set(deck) == {"decklist"}:
+            _fields(deck, {"decklist": list}, "validate_deck.deck")
+            self._decklist(deck["decklist"])
+        else:
+            raise Refused(
+                "malformed_request", "validate_deck: a deck is {catalog_id} or {decklist}"
+            )
+        return {"response_type": "deck_ok"}
 
     def _decks(self, seats: list[Any]) -> tuple[list[str], list[str]]:
         if len(seats) != 2:

@@ -185,6 +185,81 @@ def test_a_retransmission_gets_the_cached_answer_and_changes_nothing() -> None:
     assert err["error"]["code"] == "request_id_reuse_mismatch"
 
 
+def test_validate_deck_answers_deck_ok_or_the_deck_s_error() -> None:
+    """Section 9.6: a catalog deck or a decklist of cards in the pool is `deck_ok`; a card
+    we do not have is `unsupported_deck`, another format `unsupported_format`; no game
+    starts, and the answer is cached like any other."""
+    host = Host("classic")
+    catalog = _catalog(host)
+    rows = catalog[0]["decklist"]
+    ok = host.send(request_type="validate_deck", format="classic", deck={"decklist": rows})
+    assert ok == {
+        "protocol": "spellbench/v2",
+        "request_id": ok["request_id"],
+        "response_type": "deck_ok",
+    }
+    by_id = {"catalog_id": catalog[1]["catalog_id"]}
+    assert (
+        host.send(request_type="validate_deck", format="classic", deck=by_id)["response_type"]
+        == "deck_ok"
+    )
+    bad = [*rows, {"name": "No Such Card", "count": 1}]
+    resp = host.send(request_type="validate_deck", format="classic", deck={"decklist": bad})
+    assert _code(resp) == "unsupported_deck" and "No Such Card" in resp["error"]["message"]
+    nope = {"catalog_id": "Nope"}
+    assert _code(host.send(request_type="validate_deck", format="classic", deck=nope)) == (
+        "unsupported_deck"
+    )
+    resp = host.send(request_type="validate_deck", format="core", deck={"decklist": rows})
+    assert _code(resp) == "unsupported_format"
+    both = {**by_id, "decklist": rows}
+    resp = host.send(request_type="validate_deck", format="classic", deck=both)
+    assert _code(resp) == "malformed_request"
+    line = host.line(request_type="validate_deck", format="classic", deck=by_id)
+    assert host.session.answer(line) == host.session.answer(line)
+    assert host.session.game is None
+
+
+def test_a_request_that_fails_parsing_is_never_cached() -> None:
+    """Section 4.1: a request refused as malformed (here an unknown field, read strictly as
+    4.2 asks) is not cached, so its id may come again with a valid payload; the valid
+    reset and step it is corrected to are answered, and cached from then on."""
+    host = Host("classic")
+    deck = {"catalog_id": _catalog(host)[0]["catalog_id"]}
+    # The reset line a host sends (captured), to send again under chosen ids.
+    sent: list[bytes] = []
+    real = host.session.answer
+    host.session.answer = lambda line: (sent.append(line), real(line))[1]  # type: ignore[method-assign]
+    valid = host.reset(0, (deck, deck))
+    host.session.answer = real  # type: ignore[method-assign]
+    assert valid["response_type"] == "decision"
+    msg = json.loads(sent[0])
+
+    fresh = Host("classic")
+    bad = {**msg, "request_id": "nc-1", "x_unknown_field": 1}
+    assert _code(fresh.session.answer(json.dumps(bad).encode())) == "malformed_request"
+    first = fresh.session.answer(json.dumps({**msg, "request_id": "nc-1"}).encode())
+    assert first["response_type"] == "decision"
+    # Now cached: the same id with another payload is refused as a reuse.
+    again = fresh.session.answer(json.dumps({**bad}).encode())
+    assert _code(again) == "request_id_reuse_mismatch"
+    # A step that fails parsing, then the same id with a valid step.
+    c = first["seat_decision"]["candidates"][0]
+    step = {
+        "protocol": "spellbench/v2",
+        "request_id": "nc-2",
+        "request_type": "step",
+        "game_id": first["game_id"],
+        "expected_step": first["step"],
+        "selection": {"candidate_id": c["candidate_id"], "semantic_echo": c["semantic"]},
+    }
+    wrong = {**step, "selection": {**step["selection"], "extra": True}}
+    assert _code(fresh.session.answer(json.dumps(wrong).encode())) == "malformed_request"
+    assert fresh.session.steps == 0
+    moved = fresh.session.answer(json.dumps(step).encode())
+    assert moved["response_type"] in ("decision", "terminal") and fresh.session.steps == 1
+
+
 def _code(resp: dict[str, Any]) -> str:
     assert resp["response_type"] == "error", resp
     return str(resp["error"]["code"])
@@ -208,7 +283,7 @@ def test_every_malformed_request_is_answered_with_its_code() -> None:
     assert _code(host.send(protocol="spellbench/v1", request_type="hello")) == "protocol_mismatch"
     assert _code(host.send(request_type="hello", protocol_minor=0, x=1)) == "malformed_request"
     assert _code(host.send(request_type="dance")) == "malformed_request"
-    assert _code(host.send(request_type="validate_deck")) == "unsupported_request"
+    assert _code(host.send(request_type="validate_deck")) == "malformed_request"
     assert _code(host.send(request_type="probe_resample")) == "unsupported_request"
     step = {"request_type": "step", "game_id": "g-x", "expected_step": 0}
     echo = {"candidate_id": 0, "semantic_echo": {"kind": "pass"}}
@@ -224,6 +299,13 @@ def test_every_malformed_request_is_answered_with_its_code() -> None:
     assert _code(host.reset(0, (deck, deck), rules=_rules(probe=True))) == "unsupported_rule"
     rules = _rules(starting_player="toss_winner_chooses")
     assert _code(host.reset(0, (deck, deck), rules=rules)) == "unsupported_rule"
+    # Section 12.2: with toss_winner_chooses the starting seat is null, still a rule this
+    # engine does not support (9.2), not a malformed request.
+    rules = _rules(starting_player="toss_winner_chooses", starting_seat=None)
+    assert _code(host.reset(0, (deck, deck), rules=rules)) == "unsupported_rule"
+    assert (
+        _code(host.reset(0, (deck, deck), rules=_rules(starting_seat=None))) == "malformed_request"
+    )
     assert _code(host.reset(0, (deck, deck), game_secret="AB" * 32)) == "malformed_request"
     first = host.reset(0, (deck, deck))
     assert first["response_type"] == "decision"
