@@ -598,6 +598,8 @@ class HeuristicAgent(EngineAgent):
         futile = harmful and bool(names) and names <= {"damage", "destroy", "gain_life"}
 
         def score(a: Action) -> float:
+            if a is PASS_A or a == PASS_A:
+                return 0.0  # "up to N targets": choosing no more is worth nothing either way
             r = a.obj
             if r < 0:
                 return 5.0 if (r == player_ref(opp)) == harmful else -5.0

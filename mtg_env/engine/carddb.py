@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from .cards import (
     NO_MANA,
@@ -49,7 +56,7 @@ from .constants import (
     TYPE_BITS,
     bit_mask,
 )
-from .effects import NESTED, OPS, inner_lists
+from .effects import NESTED, NESTED_ARGS, OPS, inner_lists
 from .files import MAX_INPUT_BYTES, InputFileError, load_yaml, read_lines
 from .formats import FORMATS
 from .vocab import COLOR_NAMES, SOULSHIFT_TYPE, SUPERTYPE_NAMES, TYPE_NAMES
@@ -119,6 +126,9 @@ TARGET_KINDS = Literal[
 
 class TargetModel(FilterModel):
     kind: TARGET_KINDS
+    # "up to N target ..." (CR 601.2c): N targets, each of which the controller may leave
+    # unchosen; different objects, as one word "target" names them (115.3).
+    up_to: int | None = Field(default=None, ge=1, le=5)
 
     def model_post_init(self, __context: Any) -> None:
         super().model_post_init(__context)
@@ -127,6 +137,27 @@ class TargetModel(FilterModel):
 
 
 TargetField = TARGET_KINDS | TargetModel
+
+
+def _check_up_to(targets: list[Any]) -> list[Any]:
+    """ "Up to N target ..." is the only target of its spell, ability or mode (`targets`
+    then names them all), not a kind of player."""
+    ups = [t for t in targets if isinstance(t, TargetModel) and t.up_to is not None]
+    if ups and len(targets) > 1:
+        raise ValueError("an 'up to N' target is the only target of its ability")
+    if ups and ups[0].kind in ("player", "opponent", "any"):
+        raise ValueError("an 'up to N' target names objects, not players")
+    return targets
+
+
+def compile_targets(targets: Sequence[TargetField]) -> tuple[TargetSpec, ...]:
+    """The target requirements, "up to N" as N optional ones (`TargetSpec.up_to`)."""
+    out: list[TargetSpec] = []
+    for t in targets:
+        spec = compile_target(t)
+        n = t.up_to if isinstance(t, TargetModel) and t.up_to is not None else 0
+        out += [dataclasses.replace(spec, up_to=n)] * n if n else [spec]
+    return tuple(out)
 
 
 # The effect ops' schemas are declared with their behaviour and text (engine.effects).
@@ -139,12 +170,18 @@ def _validate_op(v: Any) -> dict[str, Any]:
     ((name, args),) = v.items()
     if name in NESTED:
         fields = NESTED[name]
-        if not isinstance(args, dict) or "effects" not in args or not set(args) <= set(fields):
-            raise ValueError(f"{name!r} takes the fields {', '.join(fields)} ('effects' needed)")
+        params = NESTED_ARGS.get(name)
+        allowed = [*fields, *(params.model_fields if params is not None else ())]
+        if not isinstance(args, dict) or "effects" not in args or not set(args) <= set(allowed):
+            raise ValueError(f"{name!r} takes the fields {', '.join(allowed)} ('effects' needed)")
         for f in fields:
             if f in args and not isinstance(args[f], list):
                 raise ValueError(f"{name!r}: {f!r} is a list of effects")
-        return {name: {f: [_validate_op(e) for e in args[f]] for f in fields if f in args}}
+        out: dict[str, Any] = {f: [_validate_op(e) for e in args[f]] for f in fields if f in args}
+        if params is not None:
+            rest = {k: v for k, v in args.items() if k not in fields}
+            out.update(params.model_validate(rest).model_dump())
+        return {name: out}
     if name not in OP_MODELS:
         known = ", ".join(sorted([*OP_MODELS, *NESTED]))
         raise ValueError(f"unknown effect op {name!r} (known: {known})")
@@ -170,7 +207,7 @@ class ModeModel(_Effects):
     """One mode of a modal spell (CR 700.2): its rules text, targets and effects."""
 
     text: str = Field(min_length=1)
-    targets: list[TargetField] = []
+    targets: Annotated[list[TargetField], AfterValidator(_check_up_to)] = []
 
 
 # How effects name a spell's targets, in order (engine.effects reads the same names).
@@ -178,7 +215,7 @@ _TARGET_NAMES: Final = ("target", "target1", "target2")
 
 
 class SpellModel(_Effects):
-    targets: list[TargetField] = []
+    targets: Annotated[list[TargetField], AfterValidator(_check_up_to)] = []
     # "Choose one —" (CR 700.2): the caster chooses one of these as the spell is cast.
     modes: list[ModeModel] = []
     # "Choose one or both —": two modes, and the caster may choose both (700.2d).
@@ -224,7 +261,7 @@ class ActivatedModel(_Effects):
     sacrifice: list[TYPE_NAMES] = []
     sacrifice_other: bool = False
     discard: int = Field(default=0, ge=0, le=1)
-    targets: list[TargetField] = []
+    targets: Annotated[list[TargetField], AfterValidator(_check_up_to)] = []
     timing: Literal["your_turn", "sorcery"] | None = None
     # "Activate only once each turn" (CR 602.5b).
     once_each_turn: bool = False
@@ -258,7 +295,7 @@ class TriggeredModel(_Effects):
             "another_named",
         ]
     ] = Field(default=[], alias="if")
-    targets: list[TargetField] = []
+    targets: Annotated[list[TargetField], AfterValidator(_check_up_to)] = []
 
     _event = field_validator("event")(_check_event)
 
@@ -632,7 +669,8 @@ def compile_ops(effects: list[dict[str, Any]]) -> tuple[Op, ...]:
     for e in effects:
         ((name, args),) = e.items()
         if name in NESTED:
-            out.append(Op(name, {f: compile_ops(ops) for f, ops in args.items()}))
+            nested = NESTED[name]
+            out.append(Op(name, {f: compile_ops(v) if f in nested else v for f, v in args.items()}))
         else:
             out.append(Op(name, dict(args)))
     return tuple(out)
@@ -723,7 +761,7 @@ def compile_ability(a: AbilityModel) -> Any:
             )
         return ActivatedAbility(
             c,
-            tuple(compile_target(t) for t in m.targets),
+            compile_targets(m.targets),
             compile_ops(m.effects),
             m.timing,
             text,
@@ -735,7 +773,7 @@ def compile_ability(a: AbilityModel) -> Any:
             t.event,
             t.whose,
             tuple(t.if_),
-            tuple(compile_target(x) for x in t.targets),
+            compile_targets(t.targets),
             compile_ops(t.effects),
             text,
         )
@@ -891,7 +929,7 @@ def _both(first: ModeModel, second: ModeModel) -> SpellAbility:
         return v
 
     return SpellAbility(
-        tuple(compile_target(t) for t in [*first.targets, *second.targets]),
+        compile_targets([*first.targets, *second.targets]),
         compile_ops(first.effects) + compile_ops(renamed(second.effects)),
         f"{first.text} {second.text}",
     )
@@ -903,15 +941,13 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
     spell = None
     if m.spell is not None:
         modes = tuple(
-            SpellAbility(
-                tuple(compile_target(t) for t in md.targets), compile_ops(md.effects), md.text
-            )
+            SpellAbility(compile_targets(md.targets), compile_ops(md.effects), md.text)
             for md in m.spell.modes
         )
         if m.spell.one_or_both:
             modes += (_both(*m.spell.modes),)
         spell = SpellAbility(
-            tuple(compile_target(t) for t in m.spell.targets),
+            compile_targets(m.spell.targets),
             compile_ops(m.spell.effects),
             m.text,
             modes,

@@ -251,6 +251,9 @@ class TargetSpec(Frozen):
     kind: str
     filter: Filter = ANY_FILTER
     text: str = ""
+    # One of the N of "up to N target ..." (CR 601.2c): the controller may stop choosing
+    # at it; the chosen objects differ (115.3). 0: a target that must be chosen.
+    up_to: int = 0
 
     @property
     def allows_player(self) -> bool:

@@ -70,6 +70,7 @@ from .opschema import (
     LookOp,
     LookTakeOp,
     MillOp,
+    PlayerOp,
     PumpOp,
     RestrictOp,
     RevealDiscardOp,
@@ -112,7 +113,10 @@ def run_op(g: GameLike, res: Resolution, op: Op) -> bool:
 
 def _target(g: GameLike, res: Resolution, name: str) -> int | None:
     """The ref of target `name` if it is still legal (608.2b), else None."""
-    i = _TARGET_INDEX[name]
+    return _target_at(g, res, _TARGET_INDEX[name])
+
+
+def _target_at(g: GameLike, res: Resolution, i: int) -> int | None:
     item = res.item
     if i >= len(item.targets) or i in item.info.get("illegal", ()):
         return None
@@ -174,6 +178,14 @@ def refs(g: GameLike, res: Resolution, what: str) -> list[int]:
         return [c] if g.oid[c] == oid and g.zone[c] == GRAVEYARD else []
     if what == "opponent_creatures":  # "creatures your opponents control" (611.2c, too)
         return _creatures(g, item.controller, False)
+    if what == "targets":
+        # "Up to N target ...": each chosen target still legal (608.2b).
+        out = []
+        for i in range(len(item.targets)):
+            r = _target_at(g, res, i)
+            if r is not None:
+                out.append(r)
+        return out
     if what == "creatures_without_flying":  # "each creature without flying"
         return [
             c
@@ -446,6 +458,67 @@ def op_gain_life(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for seat in _players(g, res, a["who"]):
         g.life[seat] += n
         g._log("gain_life", seat, n)
+    return True
+
+
+def op_gain_life_sacrificed(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "You gain life equal to the sacrificed permanent's mana value": of the permanent
+    sacrificed for the spell's additional cost (CR 601.2b), as it last existed (a token's
+    is 0)."""
+    c = res.item.info.get("extra")
+    n = 0 if c is None else g.cdef[c].mv
+    seat = res.item.controller
+    g.life[seat] += n
+    g._log("gain_life", seat, n)
+    return True
+
+
+def op_opponent_discards_or_you_draw(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Each opponent discards a card. For each opponent who can't, you draw a card." The
+    opponent chooses the card (a single card needs no choice); with an empty hand they
+    can't, and the controller draws."""
+    you = res.item.controller
+    opp = 1 - you
+    ans = res.vars.pop("answer", None)
+    if ans is not None:
+        g._discard(opp, ans)
+        return True
+    hand = g.hand[opp]
+    if not hand:
+        g._draw(you)
+        return True
+    if len(hand) == 1:
+        g._discard(opp, hand[0])
+        return True
+    _ask(g, res, D_DISCARD, opp, "discard a card")
+    return False
+
+
+def op_exile_graveyard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Exile target player's graveyard": every card in it."""
+    for seat in _players(g, res, a["who"]):
+        pile = g.graveyard[g.rules.pile_of[seat]]
+        for c in list(pile):
+            g._move(c, EXILE)
+            g._log("exiled", c)
+    return True
+
+
+def op_may_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "You may pay {B}. If you do, ...": asked on resolution only when the controller can
+    pay; paid, `effects` run next."""
+    seat = res.item.controller
+    cost = parse_mana_cost(a["cost"])
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        if not can_pay(g.mana_sources(seat), cost):
+            return True
+        prompt = f"pay {cost.text}?"
+        _ask(g, res, D_CHOICE, seat, prompt, (f"pay {cost.text}", "don't pay"), purpose="may")
+        return False
+    if ans == 0:
+        g._pay_mana(seat, cost)
+        res.frames.append([a["effects"], 0])
     return True
 
 
@@ -1434,6 +1507,24 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("return_to_hand", WhatOp, op_return_to_hand),
         OpDef("return_to_battlefield", WhatOp, op_return_to_battlefield),
         OpDef(
+            "gain_life_sacrificed",
+            EmptyOp,
+            op_gain_life_sacrificed,
+            lambda a: "you gain life equal to the sacrificed permanent's mana value",
+        ),
+        OpDef(
+            "opponent_discards_or_you_draw",
+            EmptyOp,
+            op_opponent_discards_or_you_draw,
+            lambda a: "each opponent discards a card; for each who can't, you draw a card",
+        ),
+        OpDef(
+            "exile_graveyard",
+            PlayerOp,
+            op_exile_graveyard,
+            lambda a: f"exile the graveyard of {a['who']}",
+        ),
+        OpDef(
             "return_self_from_graveyard",
             TappedOp,
             op_return_self_from_graveyard,
@@ -1519,6 +1610,15 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("unless_entered_this_turn", None, op_unless_entered_this_turn, _unless_entered_text),
         OpDef("kicked", None, op_kicked, _kicked_text),
         OpDef(
+            "may_pay",
+            None,
+            op_may_pay,
+            lambda a: (
+                f"you may pay {a['cost']}; if you do: "
+                + "; ".join(op_text(o) for o in a["effects"])
+            ),
+        ),
+        OpDef(
             "discard_or_sacrifice_land",
             None,
             op_discard_or_sacrifice_land,
@@ -1551,11 +1651,14 @@ NESTED: Final[dict[str, tuple[str, ...]]] = {
     "kicked": ("effects", "otherwise"),
     "discarded_nonland": ("effects",),
     "discard_or_sacrifice_land": ("effects",),
+    "may_pay": ("effects",),
     "metalcraft": ("effects", "otherwise"),
     "threshold": ("effects", "otherwise"),
     "hellbent": ("effects", "otherwise"),
     "at_next_upkeep": ("effects",),
 }
+# The other arguments of such an op, with their schema ("you may pay {B}": its cost).
+NESTED_ARGS: Final[dict[str, type[Strict]]] = {"may_pay": CostOp}
 
 
 def inner_lists(op: Op) -> list[Any]:

@@ -231,6 +231,10 @@ class EmptyOp(Strict):
     pass
 
 
+class PlayerOp(Strict):
+    who: REFS
+
+
 class TappedOp(Strict):
     # "... to the battlefield tapped".
     tapped: bool = False

@@ -132,7 +132,12 @@ class Priority(Stack):
         if k == D_PRIORITY:
             return self.rules.priority_actions(self, p)
         if k == D_TARGET:
-            return [action(TARGET, r) for r in self._target_choices()]
+            targets = [action(TARGET, r) for r in self._target_choices()]
+            ctx = self.ctx
+            assert isinstance(ctx, Targets)
+            if ctx.specs[len(ctx.item.targets)].up_to:
+                return [PASS_ACTION, *targets]  # "up to N": stop choosing (601.2c)
+            return targets
         if k == D_ATTACKERS:
             can = cb.can_attack_list(self)
             acts = [PASS_ACTION] if cb.attacks_legal(self, can) else []

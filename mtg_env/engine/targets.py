@@ -42,8 +42,10 @@ class Targeting(StateBasedActions):
     ) -> bool:
         colors = src_ch.colors
         for spec in specs:
-            if spec.allows_player:
-                continue  # a player is always a legal target (_iter_targets yields both)
+            if spec.allows_player or spec.up_to:
+                # A player is always a legal target (_iter_targets yields both); "up to N"
+                # may be none (601.2c).
+                continue
             k = spec.kind
             if k in ("any", "creature"):
                 # Only creatures can match these kinds: look at them alone.
@@ -166,7 +168,12 @@ class Targeting(StateBasedActions):
         item, specs = ctx.item, ctx.specs
         spec = specs[len(item.targets)]
         colors = self._item_colors(item)
-        return list(self._iter_targets(spec, item.cid, item.controller, colors, item.kind))
+        found = self._iter_targets(spec, item.cid, item.controller, colors, item.kind)
+        if spec.up_to:
+            # 115.3: "up to two target creatures" are two different creatures.
+            taken = {r for r, _ in item.targets}
+            return [r for r in found if r not in taken]
+        return list(found)
 
     def _item_colors(self, item: StackItem) -> int:
         if item.kind == SPELL:
@@ -199,6 +206,10 @@ class Targeting(StateBasedActions):
         assert isinstance(ctx, Targets)
         item, specs = ctx.item, ctx.specs
         i = len(item.targets)
+        if i < len(specs) and specs[i].up_to and not self._target_choices():
+            # "Up to N": nothing left to choose ends the choosing (601.2c).
+            self.ctx = Targets(item, specs[:i], ctx.done)
+            return
         if i < len(specs):
             self._set_decision(
                 D_TARGET,

@@ -314,6 +314,10 @@ class Turn(Priority):
             ctx = self.ctx
             assert isinstance(ctx, Targets)
             item = ctx.item
+            if a.kind == PASS:
+                # "Up to N target ...": no more targets (601.2c); the choosing ends.
+                self.ctx = Targets(item, ctx.specs[: len(item.targets)], ctx.done)
+                return
             item.targets.append((a.obj, 0 if a.obj < 0 else self.oid[a.obj]))
             self._next_target()
             return

@@ -71,6 +71,7 @@ REFS = Literal[
     "opponent_creatures",
     "this_card",
     "creatures_without_flying",
+    "targets",
 ]
 
 

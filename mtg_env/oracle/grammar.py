@@ -136,7 +136,10 @@ state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
     | "you" "have" "no" "cards" "in" "hand" -> sc_hellbent
 
 // ------------------------------------------------------------------ sentences
-sentences: (sentence | kicked | reveal_discard | may_if_you_do | look_take)+
+sentences: (sentence | kicked | reveal_discard | may_if_you_do | look_take | discard_or_draw)+
+// "Each opponent discards a card. For each opponent who can't, you draw a card."
+discard_or_draw: "each" "opponent" "discards" "a" "card" "." _for_each_who_cant
+_for_each_who_cant: "for" "each" "opponent" "who" "can't" "," "you" "draw" "a" "card" "."
 // "Look at the top N cards of your library. Put one of them into your hand and the rest
 // into your graveyard." and "... You may reveal a creature card from among them and put
 // it into your hand. Put the rest on the bottom of your library in any order."
@@ -164,6 +167,7 @@ _look_type: TYPE | SPELL_TYPE
 // "You may draw a card. If you do, discard a card.": what follows runs only if the first did.
 may_if_you_do: "you" "may" effect "." "if" "you" "do" "," clauses "."
     | _may_discard_or_sacrifice "." "if" "you" "do" "," clauses "." -> discard_or_sacrifice
+    | "you" "may" "pay" MANA_COST "." "if" "you" "do" "," clauses "." -> may_pay
 _may_discard_or_sacrifice: "you" "may" "discard" "a" "card" "or" "sacrifice" "a" "land"
 sentence: clauses "."
 // Kicker's linked abilities (CR 702.33d): more effects when kicked, or other ones instead
@@ -191,6 +195,7 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
     | gain_control | create_token | investigate | attach | add_counter | fight | prevent | explore
     | set_base_pt | sacrifice | sacrifice_unless | restrict | next_upkeep | search
     | return_from_graveyard | reanimate | return_self | animate | regenerate | no_regen
+    | exile_graveyard | gain_life_sacrificed
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
 ?source: "~" | "it"
@@ -201,6 +206,7 @@ dmg_to: "any" "target" -> to_any
     | "each" "creature" -> to_each_creature
     | "each" "creature" "your" "opponents" "control" -> to_opponent_creatures
     | "each" "creature" "without" "flying" -> to_creatures_without_flying
+    | "each" "of" target -> to_each_of
     | "each" "creature" "and" "each" "player" -> to_everything
     | player -> to_player
 
@@ -210,6 +216,9 @@ no_regen: ("it" | "they") "can't" "be" "regenerated"
 exile: "exile" obj
 sacrifice: "sacrifice" obj
 sacrifice_unless: "sacrifice" "~" "unless" "you" "pay" MANA_COST
+exile_graveyard: "exile" "target" "player's" "graveyard"
+gain_life_sacrificed: "you" "gain" "life" "equal" "to" "the" "sacrificed" _mana_value_of
+_mana_value_of: "permanent's" "mana" "value"
 bounce: "return" obj "to" "its" "owner's" "hand"
 return_from_graveyard: "return" target "to" "your" "hand"
 reanimate: "return" target "to" "the" "battlefield"
@@ -293,7 +302,16 @@ group: (adjective ","?)* noun_plural controlled?
     | "creatures" "your" "opponents" "control" -> opponent_creatures_ref
 it_ref: "it" | "that" "creature" | "that" "permanent"
 target: "target" tfilter
+    | "up" "to" "one" "target" tfilter -> target_up_to_one
+    | "up" "to" count "target" tfilter_plural -> target_up_to
 tfilter: (adjective ","?)* noun ("or" noun)* post*
+// "up to two target creatures", "... creature cards from your graveyard"
+tfilter_plural: (adjective ","?)* noun_pl ("or" noun_pl)* post*
+noun_pl: TYPE_PLURAL -> noun_type_plural
+    | TYPE "cards" -> noun_card_of_type
+    | "cards" -> noun_card
+    | "permanents" -> noun_permanent
+TYPE_PLURAL: "creatures" | "artifacts" | "enchantments" | "lands"
 ?post: controlled | from_graveyard | other_than | that_is | mana_value | power_bound | with_keywords
 with_keywords: "with" keywords
 power_bound: "with" "power" NUMBER "or" "less" -> power_at_most
@@ -976,6 +994,11 @@ class ToData(Transformer[Any, Any]):
     def to_target(self, ref: str) -> list[str]:
         return [ref]
 
+    def to_each_of(self, ref: str) -> list[str]:
+        if ref != "targets":
+            raise Unsupported("'each of' one target")
+        return [ref]
+
     def to_each_creature(self) -> list[str]:
         return ["all_creatures"]
 
@@ -1006,6 +1029,21 @@ class ToData(Transformer[Any, Any]):
 
     def sacrifice(self, what: str) -> dict[str, Any]:
         return {"sacrifice": {"what": what}}
+
+    def exile_graveyard(self) -> dict[str, Any]:
+        return {"exile_graveyard": {"who": self.scope.add_target("player")}}
+
+    def gain_life_sacrificed(self) -> dict[str, Any]:
+        # Of the permanent sacrificed for the spell's additional cost (CR 601.2b).
+        return {"gain_life_sacrificed": {}}
+
+    def discard_or_draw(self) -> list[Any]:
+        self.sentence()
+        return [{"opponent_discards_or_you_draw": {}}]
+
+    def may_pay(self, cost: Token, then: Any) -> list[Any]:
+        self.sentence()
+        return [{"may_pay": {"cost": _mana(cost), "effects": _ops(then)}}]
 
     def sacrifice_unless(self, cost: Token) -> dict[str, Any]:
         # The source's own upkeep cost (as echo's, 702.30a, but every upkeep).
@@ -1325,6 +1363,32 @@ class ToData(Transformer[Any, Any]):
 
     def tfilter(self, *parts: Any) -> Any:
         return _target_spec(parts)
+
+    def tfilter_plural(self, *parts: Any) -> Any:
+        return _target_spec(parts)
+
+    def noun_type_plural(self, tok: Token) -> dict[str, Any]:
+        return {"noun": str(tok).lower()[:-1]}
+
+    def target_up_to_one(self, spec: Any) -> str:
+        return self._up_to(1, spec)
+
+    def target_up_to(self, n: Any, spec: Any) -> str:
+        if not isinstance(n, int) or n < 2:
+            raise Unsupported("'up to' a number of targets that is not two or more")
+        return self._up_to(n, spec)
+
+    def _up_to(self, n: int, spec: Any) -> str:
+        # "Up to N target ..." (601.2c): the ability's only target, N optional ones; its
+        # effects name them all ("targets").
+        if self.scope.targets:
+            raise Unsupported("'up to N' targets beside another target")
+        if spec in ("player", "opponent", "any"):
+            raise Unsupported("'up to N' target players")
+        full = {"kind": spec} if isinstance(spec, str) else dict(spec)
+        self.scope.add_target({**full, "up_to": n})
+        self.scope.last = "targets"
+        return "targets"
 
     def subtype_permanent(self, tok: Token) -> dict[str, Any]:
         return {"kind": "permanent", "subtypes": [str(tok)]}  # "a Wizard": one, singular

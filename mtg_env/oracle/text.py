@@ -105,8 +105,21 @@ _PLAYER_OPS: Final = frozenset({"damage", "draw", "discard", "gain_life", "lose_
 _TARGET_REFS: Final = ("target", "target1", "target2")
 # Group references a P/T change or keyword grant covers, with the plural verb ("get").
 _PLURAL_REFS: Final = frozenset(
-    {"all_creatures", "your_creatures", "opponent_creatures", "creatures_without_flying"}
+    {"all_creatures", "your_creatures", "opponent_creatures", "creatures_without_flying", "targets"}
 )
+
+
+def _plural_phrase(phrase: str) -> str:
+    """A target phrase in the plural: its noun before what follows it ("creature card from
+    your graveyard" -> "creature cards from your graveyard")."""
+    cut = len(phrase)
+    for tail in (" from ", " you ", " an opponent ", " with ", " that", " other "):
+        i = phrase.find(tail)
+        if 0 <= i < cut:
+            cut = i
+    return phrase[:cut] + "s" + phrase[cut:]
+
+
 _HYBRID_TEXT: Final = {mask: sym for sym, mask in HYBRID_SYMBOLS.items()}
 # Events whose trigger names the permanent itself: "it" in the effect then means it.
 _SELF_EVENTS: Final = frozenset(
@@ -920,6 +933,17 @@ class _Ability:
     def obj(self, ref: str, subject_of_sentence: bool = False, after_compound: bool = False) -> str:
         """An object reference: a target named first in full, then "it" ("that creature"
         to start a sentence after one that named two things)."""
+        if ref == "targets" and self.targets and self.targets[0].up_to:
+            # "Up to N target ..." (601.2c): the N optional targets, named together.
+            n = self.targets[0].up_to
+            if ref in self.named:
+                return "it" if n == 1 else "them"
+            self.named.add(ref)
+            self.last = ref
+            phrase = self.target_phrase(self.targets[0])
+            if n == 1:
+                return f"up to one target {phrase}"
+            return f"up to {_number(n)} target {_plural_phrase(phrase)}"
         spec = self._spec(ref)
         if spec is not None:
             if ref not in self.named:
@@ -1156,6 +1180,13 @@ class _Ability:
                 said = " ".join(t for t, _ in self._plain_sentences(then, False))[:-1]
                 text += f". If you do, {said}"
             return text
+        if name == "may_pay":
+            said = " ".join(t for t, _ in self._plain_sentences(list(a["effects"]), False))[:-1]
+            return f"you may pay {a['cost']}. If you do, {said}"
+        if name == "gain_life_sacrificed":
+            return "you gain life equal to the sacrificed permanent's mana value"
+        if name == "opponent_discards_or_you_draw":
+            return "each opponent discards a card. For each opponent who can't, you draw a card"
         if name == "discard_or_sacrifice_land":
             said = " ".join(t for t, _ in self._plain_sentences(list(a["effects"]), False))[:-1]
             return f"you may discard a card or sacrifice a land. If you do, {said}"
@@ -1220,6 +1251,8 @@ class _Ability:
             return "each creature your opponents control"
         if to == "creatures_without_flying":
             return "each creature without flying"
+        if to == "targets" and self.targets and self.targets[0].up_to > 1:
+            return "each of " + self.obj(to)  # "each of up to two target creatures"
         return self.obj(to)
 
     def _animate(self, c: _Clause, subj: str) -> str:
@@ -1239,6 +1272,8 @@ class _Ability:
     def _imperative(self, op: Op) -> str:
         a = op.args
         name = op.name
+        if name == "exile_graveyard":
+            return f"exile {self.obj(a['who'])}'s graveyard"
         simple: dict[str, Callable[[str], str]] = {
             "destroy": lambda w: f"destroy {w}",
             "exile": lambda w: f"exile {w}",
@@ -1256,10 +1291,14 @@ class _Ability:
                 text += f". {'They' if they else 'It'} can't be regenerated"
             return text
         if name == "return_to_hand":
-            spec = self._spec(a["what"])
-            w = self.obj(a["what"])
+            what = a["what"]
+            up_to = what == "targets" and bool(self.targets)
+            spec = self.targets[0] if up_to else self._spec(what)
+            w = self.obj(what)
             if spec is not None and spec.kind == "graveyard_card":
                 return f"return {w} to your hand"
+            if up_to and self.targets[0].up_to > 1:
+                return f"return {w} to their owners' hands"
             return f"return {w} to its owner's hand"
         if name == "return_to_battlefield":
             return f"return {self.obj(a['what'])} to the battlefield"
@@ -1401,7 +1440,14 @@ def _clauses(ops: Sequence[Op]) -> list[_Clause]:
             subject = what
         elif op.name == "damage":
             subject = "self"
-        elif op.name in ("may", "at_next_upkeep", "discard_or_sacrifice_land"):
+        elif op.name in (
+            "may",
+            "at_next_upkeep",
+            "discard_or_sacrifice_land",
+            "may_pay",
+            "gain_life_sacrificed",
+            "opponent_discards_or_you_draw",
+        ):
             subject = "you"
         elif op.name == "restrict":
             subject = what

@@ -348,14 +348,18 @@ class Runner:
                 self._answer(c, None)
         d = g.decision
         if d is not None and d.kind == D_TARGET and d.player == p:
-            raise ScenarioFailure("not every target was given")
+            # "Up to N" targets (601.2c) may be fewer: the steps after this one go on.
+            if not any(a.kind == PASS for a in g.legal_actions()):
+                raise ScenarioFailure("not every target was given")
 
     def passes(self, n: int) -> None:
         for _ in range(n):
             d = self.g.decision
             if d is None:
                 return
-            if d.kind != D_PRIORITY:
+            # A pass at priority, or where "up to N" targets may stop (601.2c).
+            stop = d.kind == D_TARGET and Action(PASS) in self.g.legal_actions()
+            if d.kind != D_PRIORITY and not stop:
                 raise ScenarioFailure(
                     f"pass: pending decision is {DECISION_NAMES[d.kind]}, not priority"
                 )

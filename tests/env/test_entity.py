@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "d00f837dd4961cba1c790b021312d77bc3f16b680e81d2e1b607612d49618e35"
+V1_DIGEST = "cd52ef59883e69854c85f442c789c2252fbf3573c0a209b122fc99a85a1fdcdb"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 167
+    assert len(cards) == 172
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -174,6 +174,13 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'discard_or_sacrifice_land'",
         "'plot': '{1}{R}'",
         "'to': 'creatures_without_flying'",
+        "'gain_life_sacrificed'",
+        "'opponent_discards_or_you_draw'",
+        "'exile_graveyard': {'who': 'target'}",
+        "'may_pay': {'cost': '{B}'",
+        "'up_to': 2",
+        "'up_to': 3",
+        "'what': 'targets'",
     ):
         assert used in text, used
 
