@@ -353,6 +353,14 @@ class StaticModel(_Strict):
     spend_mana: SpendModel | None = None
     cda: CdaModel | None = None
     everywhere: bool = False
+    # "During your turn, ..." / "Otherwise, ...": whose turn it must be for it to apply.
+    during: Literal["your_turn", "not_your_turn"] | None = None
+
+    def model_post_init(self, __context: Any) -> None:
+        if self.during is not None and (
+            self.rules or self.cda or self.spend_mana or self.everywhere or self.control
+        ):
+            raise ValueError("'during' is for keywords and P/T changes, not rules or control")
 
     _kw = field_validator("add_keywords")(_check_keywords)
 
@@ -734,7 +742,14 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
             *(None if c is None else Count(c.count, c.plus) for c in (s.cda.power, s.cda.toughness))
         )
     return StaticAbility(
-        affects, tuple(comps), frozenset(s.rules), cda, text, everywhere=s.everywhere, spend=spend
+        affects,
+        tuple(comps),
+        frozenset(s.rules),
+        cda,
+        text,
+        everywhere=s.everywhere,
+        spend=spend,
+        during=s.during or "",
     )
 
 
@@ -1148,6 +1163,8 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     flashback = any(c.flashback is not None for c in cards.values())
     target = any(_has_event(c, e) for c in every for e in ("targeted", "targeted_by_opponent"))
     draw = any(_has_event(c, "third_draw") for c in every)
+    leave = any(_has_event(c, "leaves") for c in every)
+    turn = any(isinstance(a, StaticAbility) and a.during for c in every for a in c.abilities)
     plot = any(c.plot is not None for c in cards.values())
     return CardSet(
         set_name,
@@ -1163,7 +1180,9 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         flashback,
         target,
         draw,
+        leave,
         plot,
+        turn,
     )
 
 

@@ -383,6 +383,10 @@ class StaticAbility(Frozen):
             self.cda.power is not None or self.cda.toughness is not None
         )
 
+    # "During your turn" / "Otherwise" (not during its controller's turn): whose turn it
+    # must be for the ability to apply ("your_turn", "not_your_turn"), or "" for always.
+    during: str = ""
+
 
 Ability = ManaAbility | ActivatedAbility | TriggeredAbility | StaticAbility
 
@@ -559,6 +563,12 @@ class CardSet(Frozen):
     # The same for "when you draw your third card in a turn" (from the graveyard): only
     # then does a game count each player's draws this turn (`Game.draws`).
     draw_triggers: bool = False
+    # The same for "when this permanent leaves the battlefield": only then does a permanent
+    # leaving look for one.
+    leave_triggers: bool = False
+    # The same for static abilities that apply only during (or outside) their controller's
+    # turn: only then does a turn's start recompute the characteristics.
+    turn_statics: bool = False
     # Whether some card of the set has plot (CR 702.170a): only then does a game keep the
     # plotted cards (`Game.plotted`) and a priority decision look for them in exile.
     plot: bool = False

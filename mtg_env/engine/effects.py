@@ -365,7 +365,7 @@ def op_counter(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 def op_untap(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
-        g.perm[c].tapped = False
+        g._untap(c)
     return True
 
 
@@ -378,7 +378,7 @@ def op_untap_up_to(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     ans = v.pop("answer", None)
     chosen: tuple[int, ...] = v.get("untap_chosen", ())
     if v.get("untap_select") and ans is not None:
-        g.perm[ans].tapped = False
+        g._untap(ans)
         g._log("untap", ans)
         chosen = (*chosen, ans)
         v["untap_chosen"] = chosen

@@ -225,6 +225,8 @@ class Kernel(GameFields):
                     del self.stack[i]
                     break
         elif frm == BATTLEFIELD:
+            if self.cardset.leave_triggers:
+                self._leaves(cid)
             self._leave_battlefield(cid)
         self.oid[cid] = self._new_oid()
         self.zone[cid] = to
@@ -340,6 +342,27 @@ class Kernel(GameFields):
         for idx, ab in enumerate(cd.abilities):
             if type(ab) is TriggeredAbility and ab.event == "madness":
                 self._add_trigger(self.owner[cid], cid, ab, idx, {})
+
+    def _leaves(self, cid: int) -> None:
+        """ "When this permanent leaves the battlefield" (603.6c): it triggers as it leaves,
+        looked back on as it was (603.10a), controlled by its controller then."""
+        ch = self.chars(cid)
+        for idx, ab in enumerate(ch.abilities):
+            if type(ab) is TriggeredAbility and ab.event == "leaves":
+                self._add_trigger(ch.controller, cid, ab, idx, {})
+
+    def _untap(self, cid: int) -> None:
+        """Untap permanent `cid`; one with a stun counter stays tapped and loses one instead
+        (CR 122.1d)."""
+        p = self.perm[cid]
+        c = p.counters
+        if c and c.get("stun"):
+            c["stun"] -= 1
+            if not c["stun"]:
+                del c["stun"]
+            self._log("stun_removed", cid)
+            return
+        p.tapped = False
 
     def _add_trigger(
         self, controller: int, cid: int, ab: TriggeredAbility, idx: int, info: dict[str, Any]

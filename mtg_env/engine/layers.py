@@ -188,7 +188,7 @@ def compute(g: GameFields, trace: dict[int, list[str]] | None = None) -> dict[in
             countered.append(cid)
     # The holders' static abilities with the layers each applies in, gathered once and
     # again only where `holders` is rebuilt (nowhere else can a static ability change).
-    statics = _statics(holders, work)
+    statics = _statics(holders, work, g.active)
     started: dict[Any, _Cand] = {}
     effects = g.effects
     eff_layers = [(e, _layer_mask(e.components)) for e in effects]
@@ -303,7 +303,7 @@ def compute(g: GameFields, trace: dict[int, list[str]] | None = None) -> dict[in
         ):
             # Abilities may have been added, removed or rewritten.
             holders = [cid for cid in bf if _has_static(work[cid])]
-            statics = _statics(holders, work)
+            statics = _statics(holders, work, g.active)
     # Counters (CR 613.4c) are applied with the 7c effects; addition commutes, so after them.
     for cid in countered:
         ch = work[cid]
@@ -326,13 +326,18 @@ def _layer_mask(components: tuple[Component, ...]) -> int:
     return mask
 
 
-def _statics(holders: list[int], work: dict[int, Chars]) -> list[tuple[int, StaticAbility, int]]:
+def _statics(
+    holders: list[int], work: dict[int, Chars], active: int
+) -> list[tuple[int, StaticAbility, int]]:
     """(permanent, static ability, bit mask of the layers it applies in) for each static
-    ability of `holders`, in order."""
+    ability of `holders`, in order; one that applies only during (or outside) its
+    controller's turn only then (`active`: whose turn it is)."""
     out: list[tuple[int, StaticAbility, int]] = []
     for cid in holders:
         for ab in work[cid].abilities:
             if type(ab) is StaticAbility:
+                if ab.during and (work[cid].controller == active) != (ab.during == "your_turn"):
+                    continue
                 mask = _layer_mask(ab.components)
                 # Layer 7a holds the characteristic-defining abilities and nothing else.
                 mask &= ~(1 << L_PT_CDA)

@@ -176,6 +176,8 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} reveals their hand: {shown}"
     if k == "convoke":
         return f"  player {e[1]} taps {', '.join(n(c) for c in e[2])} for convoke"
+    if k == "stun_removed":
+        return f"  a stun counter is removed from {n(e[1])} instead of untapping it"
     if k == "plot":
         return f"  player {e[1]} plots {n(e[2])} (exiled from their hand)"
     if k == "reveal_ninjutsu":

@@ -171,7 +171,8 @@ class TokenOp(Strict):
 
 class CounterOp(Strict):
     what: REFS
-    counter: Literal["+1/+1", "-1/-1"]
+    # A stun counter (CR 122.1d): untapping it removes one instead.
+    counter: Literal["+1/+1", "-1/-1", "stun"]
     count: Annotated[int, Field(ge=1)] | X = 1
 
 

@@ -79,6 +79,8 @@ class Turn(Priority):
         self.turn += 1
         self.active = seat
         self.lands_played = 0
+        if self.cardset.turn_statics:
+            self._dirty = True  # statics that apply only during a player's turn
         if self.draws is not None:
             self.draws = [0, 0]
         if self._dirty:
@@ -135,7 +137,7 @@ class Turn(Priority):
                 ch = self.chars(cid)
                 # 502.3: an effect may keep a permanent from untapping ("doesn't untap").
                 if ch.controller == a and "doesnt_untap" not in ch.rules:
-                    p.tapped = False
+                    self._untap(cid)
 
     def _f_battle(self) -> None:
         """Combat damage of the BATTLE phase: first-strike damage and then regular damage

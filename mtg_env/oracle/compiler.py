@@ -27,6 +27,7 @@ from ..engine.vocab import KEYWORDS, SUPERTYPE_NAMES, TYPE_NAMES
 from .grammar import (
     BASIC_LANDCYCLING,
     COLOR_OF_WORD,
+    ENTERS_OR_LEAVES,
     ENTERS_OR_TO_GRAVEYARD,
     ToData,
     Unsupported,
@@ -541,9 +542,13 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             continue
         if start == "static" and "card" in data:
             entry.update(data["card"])  # a card field ("enters tapped"), not an ability
-        elif start == "triggered" and data["event"] == ENTERS_OR_TO_GRAVEYARD:
+        elif start == "static" and "statics" in data:
+            # One line, two static abilities ("... during your turn. Otherwise, ...").
+            abilities += [{"static": s} for s in data["statics"]]
+        elif start == "triggered" and data["event"] in (ENTERS_OR_TO_GRAVEYARD, ENTERS_OR_LEAVES):
             # One line, two triggered abilities (603.6a, 603.6c): the text view joins them.
-            for event in ("enters", "to_graveyard"):
+            second = "to_graveyard" if data["event"] == ENTERS_OR_TO_GRAVEYARD else "leaves"
+            for event in ("enters", second):
                 abilities.append({start: {**copy.deepcopy(data), "event": event}})
         else:
             abilities.append({start: data})

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 
 from ..engine.constants import COLOR_WORDS, colors_to_letters
 from ..engine.vocab import KEYWORDS, PARAM_KEYWORDS
@@ -52,12 +52,20 @@ spell: sentences
 activated: cost ":" sentences restriction?
 triggered: ability_word? trigger "," intervening? sentences
 static: static_sentence "." (doesnt_remove ".")?
+    | "during" "your" "turn" "," static_sentence "." -> static_your_turn
+    | affected _has keywords _during_your_turn _otherwise_it _has keywords "." -> static_kw_else
     | "~" "enters" "tapped" "." -> enters_tapped
     | "~" "enters" "tapped" _unless_life NUMBER "or" "less" "life" "." -> enters_tapped_unless_life
     | "~" "enters" "with" count COUNTER ("counter" | "counters") "on" "it" "." -> enters_with
     | _if_kicked "it" "enters" "with" count COUNTER _counters "on" "it" "." -> kicked_enters_with
 _counters: "counter" | "counters"
 _unless_life: "unless" "a" "player" "has"
+_in_addition: "in" "addition" "to" "its" "other" "types"
+// A triggered ability granted in quotes ("has \"Whenever you cast ..., ~ deals ...,\"").
+GRANTED: /"[^"]+"/
+_has: "has" | "have"
+_during_your_turn: "during" "your" "turn" "."
+_otherwise_it: "otherwise" "," ("it" | "they")
 // "Target opponent reveals their hand. You choose a nonland card from it. That player
 // discards that card." (three sentences, one effect)
 reveal_discard: player _reveals _you_choose card_kind "card" "from" "it" "." _discards
@@ -107,6 +115,8 @@ trigger: "when" "~" "enters" -> t_enters
     | "when" "~" "dies" -> t_dies
     | "when" "~" "is" _put_into_graveyard -> t_to_graveyard
     | "when" "~" "enters" "or" "is" _put_into_graveyard -> t_enters_or_to_graveyard
+    | "when" "~" "leaves" "the" "battlefield" -> t_leaves
+    | "when" "~" "enters" "or" "leaves" "the" "battlefield" -> t_enters_or_leaves
     | "at" "the" "beginning" "of" "your" "upkeep" -> t_upkeep
     | "at" "the" "beginning" "of" "the" "end" "step" -> t_end_step_each
     | "at" "the" "beginning" "of" "your" "end" "step" -> t_end_step_you
@@ -249,7 +259,7 @@ create_token: "create" count PT colors? subtypes "creature" ("token" | "tokens")
     | "create" count PREDEFINED ("token" | "tokens") -> create_predefined
 PREDEFINED: "treasure" | "food" | "clue" | "map" | "blood"
 token_keywords: "with" keywords
-add_counter: "put" count COUNTER ("counter" | "counters") "on" obj
+add_counter: "put" count (COUNTER | STUN) ("counter" | "counters") "on" obj
 fight: obj "fights" obj
 prevent: "prevent" "all" "combat" "damage" "that" "would" "be" "dealt" "this" "turn"
 restrict: obj "can't" "block" "this" "turn" -> restrict_block
@@ -286,6 +296,8 @@ ANIM_TYPE: "artifact"
 _whose_untap: "its" "controller's" | "your"
 _unless_island: "unless" "defending" "player" "controls" "an" "island"
 static_more: "and" ("has" | "have") keywords -> more_kw
+    | "," ("has" | "have") GRANTED -> more_granted
+    | "and" "is" ("a" | "an") SUBTYPE _in_addition -> more_subtype
     | "and" "can't" "block" -> more_cant_block
 affected: "enchanted" "creature" -> aff_enchanted
     | "equipped" "creature" -> aff_equipped
@@ -366,6 +378,7 @@ subtypes: SUBTYPE+
 count: NUMBER | NUMWORD | "x" -> count_x
 PT: /[+-]?(\d+|x)\/[+-]?(\d+|x)/i
 COUNTER: "+1/+1" | "-1/-1"
+STUN: "stun"
 MANA_SYM: /\{[wubrgc]\}/i
 MANA_COST: /(\{([0-9]+|[wubrgcx]|[wubrg]\/[wubrg])\})+/i
 COLOR: "white" | "blue" | "black" | "red" | "green"
@@ -386,6 +399,7 @@ KEYWORD: KEYWORD_WORDS
 # "When ~ enters or is put into a graveyard from the battlefield": the compiler's marker
 # for a line that is two triggered abilities, "enters" and "to_graveyard".
 ENTERS_OR_TO_GRAVEYARD: Final = "enters_or_to_graveyard"
+ENTERS_OR_LEAVES: Final = "enters_or_leaves"
 
 
 def _artifact_token(subtype: str, ability: dict[str, Any], text: str) -> dict[str, Any]:
@@ -626,6 +640,20 @@ class ToData(Transformer[Any, Any]):
         out["effects"] = effects
         return _with_targets(out, self.scope)
 
+    def static_your_turn(self, s: dict[str, Any]) -> dict[str, Any]:
+        if set(s) - {"affects", "add_keywords", "modify_pt"}:
+            raise Unsupported("'during your turn' with rules or control")
+        return {**s, "during": "your_turn"}
+
+    def static_kw_else(self, aff: Any, first: list[str], second: list[str]) -> dict[str, Any]:
+        # Two static abilities (the compiler writes both); the text view joins them.
+        return {
+            "statics": [
+                {"affects": aff, "add_keywords": first, "during": "your_turn"},
+                {"affects": aff, "add_keywords": second, "during": "not_your_turn"},
+            ]
+        }
+
     def static(self, s: dict[str, Any], keep: Any = None) -> dict[str, Any]:
         if keep is not None:
             s["rules"] = [*s.get("rules", []), "doesnt_remove_source"]
@@ -755,6 +783,12 @@ class ToData(Transformer[Any, Any]):
     def t_enters_or_to_graveyard(self) -> dict[str, Any]:
         # Two triggered abilities with one effect (the compiler writes both).
         return {"event": ENTERS_OR_TO_GRAVEYARD}
+
+    def t_leaves(self) -> dict[str, Any]:
+        return {"event": "leaves"}
+
+    def t_enters_or_leaves(self) -> dict[str, Any]:
+        return {"event": ENTERS_OR_LEAVES}
 
     def t_upkeep(self) -> dict[str, Any]:
         return {"event": "upkeep"}
@@ -1292,6 +1326,21 @@ class ToData(Transformer[Any, Any]):
 
     def more_kw(self, kws: list[str]) -> dict[str, Any]:
         return {"add_keywords": kws}
+
+    def more_granted(self, tok: Token) -> dict[str, Any]:
+        # The quoted text is a triggered ability of the object that has it (its "~").
+        text = str(tok)[1:-1].strip().rstrip(",").strip() + " ."
+        try:
+            tree = parser().parse(text, start="triggered")
+        except UnexpectedInput:
+            raise Unsupported("a granted ability no template reads") from None
+        data = ToData(self.known).transform(tree)
+        if data.get("targets"):
+            raise Unsupported("a granted ability with targets")
+        return {"add_abilities": [{"triggered": data}]}
+
+    def more_subtype(self, tok: Token) -> dict[str, Any]:
+        return {"add_subtypes": [str(tok)]}
 
     def more_cant_block(self) -> dict[str, Any]:
         return {"rules": ["cant_block"]}

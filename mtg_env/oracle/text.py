@@ -375,16 +375,35 @@ class _Card:
         rest: list[str] = []
         cycling: list[str] = []
         joined = _joined_triggers(c.abilities)
+        turn_pairs = _turn_pairs(c.abilities)
         for i, a in enumerate(c.abilities):
             if _is_prowess(a) or _is_exalted(a) or _is_flanking(a) or _is_ninjutsu(a):
                 continue  # the keyword says it (ninjutsu: on the first line)
-            if i - 1 in joined:
-                continue  # a joined trigger's twin
+            if i - 1 in joined or i - 1 in turn_pairs:
+                continue  # a joined trigger's twin, or an "Otherwise" static's
+            if i in turn_pairs:
+                # "... has deathtouch during your turn. Otherwise, it has reach."
+                twin = c.abilities[i + 1]
+                assert isinstance(a, StaticAbility) and isinstance(twin, StaticAbility)
+                subject, many = self._affected(a.affects)
+                first = _keyword_list(dict((x.op, x.arg) for x in a.components)["add_keywords"])
+                second = _keyword_list(dict((x.op, x.arg) for x in twin.components)["add_keywords"])
+                verb = "have" if many else "has"
+                rest.append(
+                    f"{_cap(subject)} {verb} {first} during your turn. "
+                    f"Otherwise, {'they' if many else 'it'} {verb} {second}."
+                )
+                continue
             if i in joined:
                 assert isinstance(a, TriggeredAbility)
                 ab = _Ability(self, a.targets)
                 me = self.self_word
-                text = f"When {me} enters or is put into a graveyard from the battlefield, "
+                twin = c.abilities[i + 1]
+                assert isinstance(twin, TriggeredAbility)
+                if twin.event == "leaves":
+                    text = f"When {me} enters or leaves the battlefield, "
+                else:
+                    text = f"When {me} enters or is put into a graveyard from the battlefield, "
                 rest.append(text + ab.effects(a.effects, after_trigger=True))
                 continue
             if isinstance(a, TriggeredAbility) and a.event == "madness" and c.madness:
@@ -517,6 +536,8 @@ class _Card:
         if "unblockable" in rules:
             parts.append("can't be blocked")
         text = f"{_cap(subject)} {' and '.join(parts)}."
+        if s.during == "your_turn":
+            text = f"During your turn, {subject} {' and '.join(parts)}."
         if "doesnt_remove_source" in rules:
             # The sentence names the card: "this Aura" would be the same words twice.
             text += f" This effect doesn't remove {self.card.name}."
@@ -687,6 +708,22 @@ _STATE_TEXT: Final = {
 }
 
 
+def _turn_pairs(abilities: Sequence[Any]) -> set[int]:
+    """The indices of statics granting keywords "during your turn" followed by the same
+    object's "Otherwise" keywords: one line of Oracle text (the compiler writes two)."""
+    out = set()
+    for i, (a, b) in enumerate(zip(abilities, abilities[1:], strict=False)):
+        if (
+            isinstance(a, StaticAbility)
+            and isinstance(b, StaticAbility)
+            and (a.during, b.during) == ("your_turn", "not_your_turn")
+            and a.affects == b.affects
+            and [x.op for x in a.components] == [x.op for x in b.components] == ["add_keywords"]
+        ):
+            out.add(i)
+    return out
+
+
 def _joined_triggers(abilities: Sequence[Any]) -> set[int]:
     """The indices of "enters" triggers followed by a "to_graveyard" one with the same
     effects: one line of Oracle text, "When ~ enters or is put into a graveyard from the
@@ -696,7 +733,7 @@ def _joined_triggers(abilities: Sequence[Any]) -> set[int]:
         if (
             isinstance(a, TriggeredAbility)
             and isinstance(b, TriggeredAbility)
-            and (a.event, b.event) == ("enters", "to_graveyard")
+            and (a.event, b.event) in (("enters", "to_graveyard"), ("enters", "leaves"))
             and (a.effects, a.targets, a.condition) == (b.effects, b.targets, b.condition)
         ):
             out.add(i)
@@ -835,6 +872,7 @@ class _Ability:
             "landfall": "Landfall — Whenever a land you control enters",
             "attacks_alone": "Whenever a creature you control attacks alone",
             "third_draw": "When you draw your third card in a turn",
+            "leaves": f"When {me} leaves the battlefield",
             "upkeep": f"At the beginning of {whose} upkeep",
             "end_step": f"At the beginning of {whose} end step",
         }[a.event]

@@ -44,7 +44,7 @@ class EntryModel(_Strict):
     face_down: bool = False  # pocket: a card face down on the battlefield (a mana source)
     sick: bool = False
     damage: int = Field(default=0, ge=0)
-    counters: dict[Literal["+1/+1", "-1/-1"], int] = {}
+    counters: dict[Literal["+1/+1", "-1/-1", "stun"], int] = {}
     attached_to: str | None = None
     timestamp: int | None = None
     owner: Literal[0, 1] | None = None
@@ -215,7 +215,7 @@ def _str_list(x: Any) -> bool:
 
 def _counters(x: Any) -> bool:
     return isinstance(x, dict) and all(
-        k in ("+1/+1", "-1/-1") and _is_int(v) and v >= 0 for k, v in x.items()
+        k in ("+1/+1", "-1/-1", "stun") and _is_int(v) and v >= 0 for k, v in x.items()
     )
 
 
@@ -257,7 +257,7 @@ _OBJ_TYPES: dict[str, tuple[Any, str]] = {
     "keywords": (_str_list, "a list of keywords, e.g. [flying]"),
     "has_keywords": (_str_list, "a list of keywords, e.g. [flying]"),
     "lacks_keywords": (_str_list, "a list of keywords, e.g. [flying]"),
-    "counters": (_counters, 'a mapping {"+1/+1": N, "-1/-1": N}'),
+    "counters": (_counters, 'a mapping {"+1/+1": N, "-1/-1": N, "stun": N}'),
     "name": (_is_str, "a card name"),
     "attached_to": (lambda x: x is None or _is_str(x), "a label, a card name or null"),
 }

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 172
+    assert len(cards) == 174
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -181,6 +181,10 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'up_to': 2",
         "'up_to': 3",
         "'what': 'targets'",
+        "'counter': 'stun'",
+        "'event': 'leaves'",
+        "'during': 'your_turn'",
+        "'during': 'not_your_turn'",
     ):
         assert used in text, used
 
