@@ -31,7 +31,11 @@ def with_x(ops: tuple[Op, ...], x: int) -> tuple[Op, ...]:
     def sub(o: Op) -> Op:
         args = o.args
         if o.name in NESTED:
-            return Op(o.name, {f: tuple(sub(e) for e in ops) for f, ops in args.items()})
+            fields = NESTED[o.name]  # the op lists; the other arguments stay as they are
+            return Op(
+                o.name,
+                {f: tuple(sub(e) for e in v) if f in fields else v for f, v in args.items()},
+            )
         if not any(v in ("X", "-X") for v in args.values() if isinstance(v, str)):
             return o
         return Op(

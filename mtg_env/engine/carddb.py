@@ -498,6 +498,9 @@ class CardModel(_Strict):
     madness: str | None = None
     # Plot (CR 702.170a) and its cost, a mana cost ("{1}{R}").
     plot: str | None = None
+    # Job select: as this Equipment enters, the token named here (a 1/1 colorless creature
+    # the set defines), and this Equipment attached to it.
+    job_select: str | None = None
     # Affinity for a card type or a basic land type (CR 702.41a): "artifact", "Swamp".
     affinity: (
         Literal["artifact", "creature", "enchantment", "land"]
@@ -559,6 +562,8 @@ class CardModel(_Strict):
             raise ValueError("flashback has one cost: some mana or a sacrifice, not both")
         if self.alternative_cost is not None and self.cost is None:
             raise ValueError("an alternative cost replaces a mana cost the card has")
+        if self.job_select is not None and "Equipment" not in self.subtypes:
+            raise ValueError("only an Equipment has job select")
         if self.ninjutsu is not None and not is_creature:
             raise ValueError("only a creature has ninjutsu")
         if self.backup is not None:
@@ -851,6 +856,14 @@ def backup_ability(n: int, keywords: Sequence[str]) -> TriggeredAbility:
     )
 
 
+def job_select_ability(token: str) -> TriggeredAbility:
+    """Job select: "When this Equipment enters, create a 1/1 colorless [token] creature
+    token, then attach this to it" (`token`: the set's token)."""
+    return TriggeredAbility(
+        "enters", effects=(Op("job_select", {"token": token, "count": 1}),), text="Job select"
+    )
+
+
 def plot_ability(cost: str) -> ActivatedAbility:
     """Plot (CR 702.170a): "Any time you have priority during your main phase while the
     stack is empty, you may exile this card from your hand and pay [cost]. It becomes a
@@ -980,6 +993,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         + ((backup_ability(m.backup.count, m.backup.keywords),) if m.backup is not None else ())
         + ((madness_ability(m.madness),) if m.madness is not None else ())
         + ((plot_ability(m.plot),) if m.plot is not None else ())
+        + ((job_select_ability(m.job_select),) if m.job_select is not None else ())
     )
     mana = [a for a in abilities if isinstance(a, ManaAbility)]
     if any(a.cost.sacrifice_self for a in mana) and (
@@ -1028,6 +1042,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         alt_sacrifice=_sac_cost(m.alternative_cost),
         madness=parse_mana_cost(m.madness) if m.madness is not None else None,
         plot=parse_mana_cost(m.plot) if m.plot is not None else None,
+        job_select=m.job_select or "",
         affinity=m.affinity or "",
         costs_less=m.costs_less.amount if m.costs_less is not None else 0,
         convoke=m.convoke,
@@ -1144,7 +1159,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     # Token references in create_token ops must exist.
     for c in cards.values():
         for op in _all_ops(c):
-            if op.name == "create_token" and op.args["token"] not in tokens:
+            if op.name in ("create_token", "job_select") and op.args["token"] not in tokens:
                 raise CardDataError(
                     f"{path}: card {c.name!r}: field create_token.token: unknown token "
                     f"{op.args['token']!r}"

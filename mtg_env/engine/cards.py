@@ -458,6 +458,9 @@ class CardDef(Frozen):
     # Madness (CR 702.35a) and its cost: discarded, the card is exiled instead, and its
     # owner may cast it for that cost as the madness trigger resolves.
     madness: ManaCost | None = None
+    # Job select: "When this Equipment enters, create a 1/1 colorless creature token, then
+    # attach this to it" (its ability, `carddb.job_select_ability`): the token's name.
+    job_select: str = ""
     # Plot (CR 702.170a) and its cost: a special action exiles it from the hand; on a
     # later turn it may be cast from exile without paying its mana cost, as a sorcery.
     plot: ManaCost | None = None

@@ -966,6 +966,26 @@ def op_create_token(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_job_select(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Job select: create the token, then attach this Equipment to it, if the
+    Equipment is still the object that entered (400.7)."""
+    item = res.item
+    you = item.controller
+    t = g._new_card(g.cardset.tokens[a["token"]], you)
+    g._move(t, BATTLEFIELD, controller=you)
+    g._log("token", you, t)
+    g._etb(t)
+    eq = item.cid
+    if g.zone[eq] == BATTLEFIELD and g.oid[eq] == item.src_oid:
+        p = g.perm[eq]
+        g._sba_ok = None
+        p.attached = t
+        p.timestamp = g._tick()  # 613.7e: a new timestamp as it moves onto an object
+        g._dirty = True
+        g._log("attach", eq, t)
+    return True
+
+
 def op_add_counter(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
         _put_counters(g, c, a["counter"], num(res, a["count"]))
@@ -1604,6 +1624,7 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("ninjutsu", None, op_ninjutsu),
         OpDef("enter_battlefield", None, op_enter_battlefield),
         OpDef("madness", None, op_madness),
+        OpDef("job_select", None, op_job_select),
         # "You may" and kicker's "if this spell was kicked": validated by the loader,
         # which checks the ops inside them (`NESTED`).
         OpDef("may", None, op_may, _may_text),

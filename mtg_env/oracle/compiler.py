@@ -218,6 +218,8 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
         return [], {m.group(1): int(m.group(2))}  # 702.45a, 702.46a
     if low == "prowess":
         return [], {"prowess": True}
+    if low == "job select":
+        return [], {"job_select": "Hero"}  # the Equipment's own trigger and its token
     if low == "convoke":
         return [], {"convoke": True}  # 702.51a: a card field, how it is paid for
     if low == "changeling":
@@ -478,6 +480,23 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
                 entry["backup"].setdefault("keywords", []).extend(kws)
             if "equip" in fields:
                 abilities.append(_equip(fields.pop("equip")))
+            if fields.get("job_select"):
+                # Its token, by the name the ability's op gives it.
+                hero = {
+                    "types": ["creature"],
+                    "subtypes": ["Hero"],
+                    "colors": [],
+                    "power": 1,
+                    "toughness": 1,
+                    "keywords": [],
+                }
+                if vocab.token_name(hero) != "Hero":
+                    out.problems.append(Problem(line, "job select beside another Hero token"))
+                    out.lines.append(("keywords", False))
+                    continue
+                tok = vocab.tokens[_token_key(hero)]
+                if tok not in out.tokens:
+                    out.tokens.append(tok)
             if "cycling" in fields:
                 abilities.append(_cycling(fields.pop("cycling")))
             if "landcycling" in fields:

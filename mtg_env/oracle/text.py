@@ -332,6 +332,8 @@ class _Card:
             # 702.41a: what casting it costs, the card's first line.
             plural = "Plains" if c.affinity == "Plains" else c.affinity + "s"
             out.append(f"Affinity for {plural}")
+        if c.job_select:
+            out.append("Job select")  # the Equipment's first line
         if c.changeling:
             out.append("Changeling")  # 702.73a: what the card is, on a line of its own
         kws = set(c.keywords) - {"ward"}
@@ -353,13 +355,18 @@ class _Card:
         # Keywords that Oracle prints with reminder text each have a line of their own.
         own_line = [k for k in _sorted_keywords(kws) if k in _OWN_LINE_KEYWORDS]
         kws -= set(own_line)
+        land_first = bool(c.enters_tapped and c.types & LAND)
+        if land_first:
+            # A land that enters tapped says so first, before its keywords (the artifact
+            # lands' "This land enters tapped. Indestructible").
+            out.append(f"{_cap(self.self_word)} enters tapped.")
         if kws:
             out.append(_cap(self._keyword_line(kws)))
         out += [_cap(k) for k in own_line]
         if any(_is_prowess(a) for a in c.abilities):
             out.append("Prowess")  # a keyword with reminder text: a line of its own
-        if c.enters_tapped:
-            # After the keywords, before the other abilities: a land's first line.
+        if c.enters_tapped and not land_first:
+            # After the keywords, before the other abilities.
             out.append(f"{_cap(self.self_word)} enters tapped.")
         if c.enters_tapped_unless_life >= 0:
             n = c.enters_tapped_unless_life
@@ -379,6 +386,8 @@ class _Card:
         for i, a in enumerate(c.abilities):
             if _is_prowess(a) or _is_exalted(a) or _is_flanking(a) or _is_ninjutsu(a):
                 continue  # the keyword says it (ninjutsu: on the first line)
+            if isinstance(a, TriggeredAbility) and a.effects and a.effects[0].name == "job_select":
+                continue  # "Job select", on the first line
             if i - 1 in joined or i - 1 in turn_pairs:
                 continue  # a joined trigger's twin, or an "Otherwise" static's
             if i in turn_pairs:
@@ -516,6 +525,17 @@ class _Card:
             parts.append(("get " if plural else "gets ") + _pt_change(p, t))
         if "add_keywords" in comps:
             parts.append(("have " if plural else "has ") + _keyword_list(comps["add_keywords"]))
+        for granted in comps.get("add_abilities", ()):
+            # A granted ability in quotes, its "~" the creature that has it; the comma
+            # that follows goes inside the quotes.
+            said = _Granted(self.card, self.tokens).ability(granted).rstrip(".")
+            parts.append(f'{"have" if plural else "has"} "{said},"')
+        if "add_subtypes" in comps:
+            subs = " ".join(sorted(comps["add_subtypes"]))
+            article = "an" if subs[0] in "AEIOU" else "a"
+            parts.append(
+                f"{'are' if plural else 'is'} {article} {subs} in addition to its other types"
+            )
         rules = set(s.rules)
         if {"cant_attack", "cant_block"} <= rules:
             parts.append("can't attack or block")
@@ -535,9 +555,10 @@ class _Card:
             parts.append(("attack" if plural else "attacks") + " each combat if able")
         if "unblockable" in rules:
             parts.append("can't be blocked")
-        text = f"{_cap(subject)} {' and '.join(parts)}."
+        said = _join_parts(parts)
+        text = f"{_cap(subject)} {said}."
         if s.during == "your_turn":
-            text = f"During your turn, {subject} {' and '.join(parts)}."
+            text = f"During your turn, {subject} {said}."
         if "doesnt_remove_source" in rules:
             # The sentence names the card: "this Aura" would be the same words twice.
             text += f" This effect doesn't remove {self.card.name}."
@@ -708,6 +729,18 @@ _STATE_TEXT: Final = {
 }
 
 
+def _join_parts(parts: list[str]) -> str:
+    """ "A and B", "A, B and C"; after a quoted ability that ends with its comma inside the
+    quotes, no second comma."""
+    out = parts[0] if parts else ""
+    for i in range(1, len(parts)):
+        sep = " and " if i == len(parts) - 1 else ", "
+        if out.endswith(',"'):
+            sep = sep.lstrip(",")
+        out += sep + parts[i]
+    return out
+
+
 def _turn_pairs(abilities: Sequence[Any]) -> set[int]:
     """The indices of statics granting keywords "during your turn" followed by the same
     object's "Otherwise" keywords: one line of Oracle text (the compiler writes two)."""
@@ -805,6 +838,15 @@ def _is_equip(a: ActivatedAbility) -> bool:
 
 
 # --------------------------------------------------------------------------- abilities
+
+
+class _Granted(_Card):
+    """The text of an ability a static ability grants a creature ("has \"..., this
+    creature deals ...\""): its "~" is the creature."""
+
+    @property
+    def self_word(self) -> str:
+        return "this creature"
 
 
 @dataclass
