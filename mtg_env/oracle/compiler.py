@@ -156,6 +156,9 @@ def parse_type_line(type_line: str) -> tuple[list[str], list[str], list[str]]:
 
 # --------------------------------------------------------------------------- keywords
 
+_MANA_KEYWORD: Final = re.compile(
+    r"(echo|kicker|flashback|plot|madness|buyback|ninjutsu) ((?:\{[0-9wubrg/]+\})+)"
+)
 _KEYWORD_OF_WORDS = {k.replace("_", " "): k for k in KEYWORDS}
 
 
@@ -186,30 +189,16 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     if m:
         # Typecycling (702.29e): "Islandcycling {2}" searches for an Island card.
         return [], {"typecycling": (m.group(1).capitalize(), m.group(2).upper())}
-    m = re.fullmatch(r"echo ((?:\{[0-9wubrg/]+\})+)", low)
+    m = _MANA_KEYWORD.fullmatch(low)
     if m:
-        return [], {"echo": m.group(1).upper()}  # 702.30a; "Echo—Discard a card" is not one
-    m = re.fullmatch(r"kicker ((?:\{[0-9wubrg/]+\})+)", low)
-    if m:
-        return [], {"kicker": m.group(1).upper()}  # 702.33a; "and/or" (two) is not one
-    m = re.fullmatch(r"flashback ((?:\{[0-9wubrg/]+\})+)", low)
-    if m:
-        return [], {"flashback": m.group(1).upper()}  # 702.34a
+        # A keyword and its mana cost, a card field of the same name: echo (702.30a; "Echo—
+        # Discard a card" is not one), kicker (702.33a; "and/or", two, is not one),
+        # flashback (702.34a), plot (702.170a), madness (702.35a), buyback (702.27a),
+        # ninjutsu (702.49a).
+        return [], {m.group(1): m.group(2).upper()}
     m = re.fullmatch(r"flashback—(sacrifice .+)", low)
     if m and (sac := sacrifice_cost(m.group(1))) is not None:
         return [], {"flashback_sacrifice": sac}  # 702.34a: "Flashback—Sacrifice a Mountain"
-    m = re.fullmatch(r"plot ((?:\{[0-9wubrg/]+\})+)", low)
-    if m:
-        return [], {"plot": m.group(1).upper()}  # 702.170a
-    m = re.fullmatch(r"madness ((?:\{[0-9wubrg/]+\})+)", low)
-    if m:
-        return [], {"madness": m.group(1).upper()}  # 702.35a
-    m = re.fullmatch(r"buyback ((?:\{[0-9wubrg/]+\})+)", low)
-    if m:
-        return [], {"buyback": m.group(1).upper()}  # 702.27a
-    m = re.fullmatch(r"ninjutsu ((?:\{[0-9wubrg/]+\})+)", low)
-    if m:
-        return [], {"ninjutsu": m.group(1).upper()}  # 702.49a
     m = re.fullmatch(r"backup ([0-9]+)", low)
     if m:
         return [], {"backup": {"count": int(m.group(1))}}  # 702.165a
