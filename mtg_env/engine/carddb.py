@@ -403,6 +403,14 @@ BASIC_LAND_TYPE = Literal["Plains", "Island", "Swamp", "Mountain", "Forest"]
 _COUNT_WORDS: Final = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
+def sacrifice_text(count: int, kind: str) -> str:
+    """A cost that sacrifices `count` permanents of card type or subtype `kind`, as Oracle
+    words it: "sacrifice a Mountain", "sacrifice two Mountains"."""
+    if count == 1:
+        return f"sacrifice {'an' if kind[0] in 'aeiouAEIOU' else 'a'} {kind}"
+    return f"sacrifice {_COUNT_WORDS[count]} {kind}s"
+
+
 class SacrificeModel(_Strict):
     """A spell's cost that sacrifices permanents instead of paying mana: `count` of them,
     each of card type or basic land type `kind` ("two Mountains": `{count: 2, kind:
@@ -413,10 +421,7 @@ class SacrificeModel(_Strict):
 
     def text(self) -> str:
         """The cost as Oracle words it: "sacrifice a Mountain", "sacrifice two Mountains"."""
-        kind = self.kind
-        if self.count == 1:
-            return f"sacrifice {'an' if kind[0] in 'aeiouAEIOU' else 'a'} {kind}"
-        return f"sacrifice {_COUNT_WORDS[self.count]} {kind}s"
+        return sacrifice_text(self.count, self.kind)
 
 
 class CostsLessModel(_Strict):

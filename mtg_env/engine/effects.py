@@ -955,14 +955,31 @@ def op_land_type_change(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool
     return True
 
 
+def _new_token(g: GameLike, tdef: Any, you: int) -> int:
+    """A token of `tdef` created on the battlefield under `you`'s control (CR 111.1)."""
+    cid = g._new_card(tdef, you)
+    g._move(cid, BATTLEFIELD, controller=you)
+    g._log("token", you, cid)
+    return cid
+
+
+def _attach(g: GameLike, cid: int, to: int) -> None:
+    """Attach `cid` to `to` (CR 701.3): a new timestamp when it moves onto another object
+    (613.7e)."""
+    p = g.perm[cid]
+    if p.attached != to:
+        g._sba_ok = None
+        p.attached = to
+        p.timestamp = g._tick()
+        g._dirty = True
+        g._log("attach", cid, to)
+
+
 def op_create_token(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     tdef = g.cardset.tokens[a["token"]]
     you = res.item.controller
     for _ in range(num(res, a["count"])):
-        cid = g._new_card(tdef, you)
-        g._move(cid, BATTLEFIELD, controller=you)
-        g._log("token", you, cid)
-        g._etb(cid)
+        g._etb(_new_token(g, tdef, you))
     return True
 
 
@@ -970,19 +987,11 @@ def op_job_select(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Job select: create the token, then attach this Equipment to it, if the
     Equipment is still the object that entered (400.7)."""
     item = res.item
-    you = item.controller
-    t = g._new_card(g.cardset.tokens[a["token"]], you)
-    g._move(t, BATTLEFIELD, controller=you)
-    g._log("token", you, t)
+    t = _new_token(g, g.cardset.tokens[a["token"]], item.controller)
     g._etb(t)
     eq = item.cid
     if g.zone[eq] == BATTLEFIELD and g.oid[eq] == item.src_oid:
-        p = g.perm[eq]
-        g._sba_ok = None
-        p.attached = t
-        p.timestamp = g._tick()  # 613.7e: a new timestamp as it moves onto an object
-        g._dirty = True
-        g._log("attach", eq, t)
+        _attach(g, eq, t)
     return True
 
 
@@ -1123,15 +1132,9 @@ def op_attach(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     to = _on_battlefield(g, res, a["to"])
     if not objs or not to or objs[0] == to[0]:
         return True
-    p = g.perm[objs[0]]
     if g.cdef[objs[0]].enchant is not None and not g.can_enchant(objs[0], to[0]):
         return True  # 701.3b: an Aura can't be attached to something it can't enchant
-    if p.attached != to[0]:
-        g._sba_ok = None
-        p.attached = to[0]
-        p.timestamp = g._tick()
-        g._dirty = True
-        g._log("attach", objs[0], to[0])
+    _attach(g, objs[0], to[0])
     return True
 
 
@@ -1151,9 +1154,7 @@ def op_create_token_copy(g: GameLike, res: Resolution, a: dict[str, Any]) -> boo
         return True
     you = res.item.controller
     tdef = dataclasses.replace(copiable(g, objs[0]), token=True)
-    cid = g._new_card(tdef, you)
-    g._move(cid, BATTLEFIELD, controller=you)
-    g._log("token", you, cid)
+    cid = _new_token(g, tdef, you)
     if a["haste"]:
         # "That token has haste" (the card's original wording, as in the layer article's
         # worked example): the ability grants it, it is not a copiable value (707.9b), so

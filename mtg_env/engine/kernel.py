@@ -325,9 +325,7 @@ class Kernel(GameFields):
             # graveyard ...": a triggered ability that functions only in the graveyard
             # (113.6k), controlled by the card's owner.
             for cid in self.graveyard[pile]:
-                for idx, ab in enumerate(self.cdef[cid].abilities):
-                    if type(ab) is TriggeredAbility and ab.event == "third_draw":
-                        self._add_trigger(seat, cid, ab, idx, {})
+                self._triggers_of(cid, self.cdef[cid].abilities, "third_draw", seat)
 
     def _discard(self, seat: int, cid: int) -> None:
         cd = self.cdef[cid]
@@ -339,17 +337,13 @@ class Kernel(GameFields):
         # ability triggers there, controlled by its owner.
         self._move(cid, EXILE)
         self._log("discard", seat, cid)
-        for idx, ab in enumerate(cd.abilities):
-            if type(ab) is TriggeredAbility and ab.event == "madness":
-                self._add_trigger(self.owner[cid], cid, ab, idx, {})
+        self._triggers_of(cid, cd.abilities, "madness", self.owner[cid])
 
     def _leaves(self, cid: int) -> None:
         """ "When this permanent leaves the battlefield" (603.6c): it triggers as it leaves,
         looked back on as it was (603.10a), controlled by its controller then."""
         ch = self.chars(cid)
-        for idx, ab in enumerate(ch.abilities):
-            if type(ab) is TriggeredAbility and ab.event == "leaves":
-                self._add_trigger(ch.controller, cid, ab, idx, {})
+        self._triggers_of(cid, ch.abilities, "leaves", ch.controller)
 
     def _untap(self, cid: int) -> None:
         """Untap permanent `cid`; one with a stun counter stays tapped and loses one instead
@@ -363,6 +357,13 @@ class Kernel(GameFields):
             self._log("stun_removed", cid)
             return
         p.tapped = False
+
+    def _triggers_of(self, cid: int, abilities: Any, event: str, controller: int) -> None:
+        """`cid`'s triggered abilities among `abilities` for `event` trigger, controlled by
+        `controller` (the kernel's own events: no intervening "if" to check)."""
+        for idx, ab in enumerate(abilities):
+            if type(ab) is TriggeredAbility and ab.event == event:
+                self._add_trigger(controller, cid, ab, idx, {})
 
     def _add_trigger(
         self, controller: int, cid: int, ab: TriggeredAbility, idx: int, info: dict[str, Any]

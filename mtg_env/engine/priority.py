@@ -578,8 +578,9 @@ class Priority(Stack):
                 what = ("an " if what[0] in "aeiou" else "a ") + what
                 self._set_decision(D_SELECT, p, item.cid, f"sacrifice {what} to cast {cd.name}")
             return
-        sac = self._sacrifice_due(item)
-        chosen: tuple[int, ...] = item.info.get("sacrificed", ())
+        sacrifices = cd.alt_sacrifice is not None or cd.flashback_sacrifice is not None
+        sac = self._sacrifice_due(item) if sacrifices else None
+        chosen: tuple[int, ...] = item.info.get("sacrificed", ()) if sacrifices else ()
         if sac is not None and len(chosen) < sac.count:
             # 601.2h: the permanents an alternative cost sacrifices, one at a time.
             self.k.append((F_CAST_DONE,))

@@ -29,6 +29,7 @@ from .grammar import (
     COLOR_OF_WORD,
     ENTERS_OR_LEAVES,
     ENTERS_OR_TO_GRAVEYARD,
+    NUMBER_WORDS,
     ToData,
     Unsupported,
     parser,
@@ -235,7 +236,6 @@ _SAC_KINDS: Final = {
     **{t: t for t in ("artifact", "creature", "enchantment", "land")},
     **{t.lower(): t for t in ("Plains", "Island", "Swamp", "Mountain", "Forest")},
 }
-_SAC_COUNTS: Final = {"a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
 def sacrifice_cost(words: str) -> dict[str, Any] | None:
@@ -244,7 +244,7 @@ def sacrifice_cost(words: str) -> dict[str, Any] | None:
     m = re.fullmatch(r"sacrifice (a|an|two|three|four|five) (\w+)", words.lower())
     if m is None:
         return None
-    n = _SAC_COUNTS[m.group(1)]
+    n = NUMBER_WORDS[m.group(1)]
     word = m.group(2)
     if n > 1:
         if not word.endswith("s") or word == "plains":

@@ -24,6 +24,7 @@ from ..engine.carddb import (
     backup_ability,
     bushido_ability,
     compile_card,
+    sacrifice_text,
     soulshift_ability,
 )
 from ..engine.cards import (
@@ -153,12 +154,8 @@ def _number(n: Any) -> str:
 
 
 def _sacrifice(sac: SacCost) -> str:
-    """A cost that sacrifices permanents of a card type or subtype, as Oracle words it:
-    "sacrifice a Mountain", "sacrifice two Mountains"."""
-    kind = sac.subtype or TYPE_NAMES[sac.types]
-    if sac.count == 1:
-        return f"sacrifice {'an' if kind[0] in 'aeiouAEIOU' else 'a'} {kind}"
-    return f"sacrifice {_number(sac.count)} {kind}s"
+    """A cost that sacrifices permanents of a card type or subtype, as Oracle words it."""
+    return sacrifice_text(sac.count, sac.subtype or TYPE_NAMES[sac.types])
 
 
 def _count_of(n: Any, noun: str, plural: str | None = None) -> str:
