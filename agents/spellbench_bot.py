@@ -189,7 +189,8 @@ def policy_bot(spec: str, fmt: str | None = None) -> PolicyBot:
 class EngineBot:
     """An agent that decides from an engine state (the heuristic, the searches), as a bot
     of the agent role, on games rebuilt from the neutral seat decision
-    (`mtg_env.spellbench.rebuild`): a priority with an empty stack, and the declarations of
+    (`mtg_env.spellbench.rebuild`): a priority (with the spells and activated abilities on
+    the stack), and the declarations of
     attackers and blockers (played through on the rebuilt game at their first decision,
     as `PolicyBot` does). The targets, mode and X of a spell or ability it chose are asked
     of it on the same rebuilt game, carried on. Any other decision, or a position that

@@ -115,13 +115,21 @@ class Game(Setup):
         step: SupportsIndex = MAIN1,
         auto_pass: bool = False,
         max_decisions: SupportsIndex | None = None,
+        stack: Sequence[dict[str, Any]] = (),
     ) -> tuple[Self, dict[str, int]]:
-        """A scripted position (docs/scenarios.md): the active player has priority in `step` with
-        an empty stack. `players[i]` has `life` and zone lists (`hand`, `library` top card
-        first, `graveyard`, `exile`, `battlefield`) of entries `{card, id, tapped, sick,
-        damage, counters, attached_to, timestamp}`. Returns the game and label -> card id.
+        """A scripted position (docs/scenarios.md): the active player has priority in `step`.
+        `players[i]` has `life` and zone lists (`hand`, `library` top card first,
+        `graveyard`, `exile`, `battlefield`) of entries `{card, id, tapped, sick, damage,
+        counters, attached_to, timestamp}`. Returns the game and label -> card id.
         Permanents are not summoning sick unless `sick`; timestamps follow the listed
-        order (seat 0 first) unless `timestamp` overrides (smaller is earlier)."""
+        order (seat 0 first) unless `timestamp` overrides (smaller is earlier).
+
+        `stack` lists spells and activated abilities already on the stack, bottom first,
+        their costs paid and their targets chosen: a spell `{card, id, owner, controller,
+        targets, mode, x}` (owner and controller default to seat 0, the controller to the
+        owner), an ability `{source, ability, controller, targets, x}` (`source` the label
+        of its permanent, `ability` its index as `ACTIVATE` numbers them; the controller
+        defaults to the source's). A target is a label or a seat number (a player)."""
         if len(players) != 2:
             raise ValueError("setup needs exactly two players")
         turn, active, step = index(turn), index(active), index(step)
@@ -220,6 +228,8 @@ class Game(Setup):
         g._chars = compute(g)
         for cid in g.battlefield:
             g.perm[cid].last_ctrl = g._chars[cid].controller
+        for i, e in enumerate(stack):
+            g._setup_stack_entry(e, labels, f"stack[{i}]")
         g._log("setup", turn, active, step)
         g.k.append((F_PRIO, active))
         g._run()

@@ -57,6 +57,7 @@ from .schema import (
     Scenario,
     ScenarioError,
     ScenarioFailure,
+    StackEntryModel,
 )
 
 
@@ -83,9 +84,17 @@ def build(sc: Scenario, auto_pass: bool = False) -> tuple[Game, dict[str, int]]:
             turn=m.setup.turn,
             active=m.setup.active,
             step=rules.step_by_name(m.setup.step or rules.step_name(MAIN1)),
+            stack=[_stack_entry(e) for e in m.setup.stack],
         )
     except ValueError as e:
         raise ScenarioError(f"{sc.path}: setup: {e}") from None
+
+
+def _stack_entry(e: StackEntryModel) -> dict[str, Any]:
+    """A stack entry of the setup as `Game.setup` takes it (a player target is its seat)."""
+    d = e.model_dump(exclude_none=True)
+    d["targets"] = [{"player0": 0, "player1": 1}.get(t, t) for t in e.targets]
+    return d
 
 
 class Runner:

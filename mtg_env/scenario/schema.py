@@ -65,6 +65,23 @@ class PlayerModel(_Strict):
     battlefield: list[Entry] = []
 
 
+class StackEntryModel(_Strict):
+    """A spell (`card`) or an activated ability (`source`, the label of its permanent, and
+    `ability`, its index among the permanent's activated abilities, mana abilities
+    counted) already on the stack, its costs paid and its targets chosen: labels, or
+    `player0` / `player1`."""
+
+    card: str | None = None
+    id: str | None = None
+    owner: Literal[0, 1] = 0
+    controller: Literal[0, 1] | None = None  # default: the owner (a spell), the source's
+    source: str | None = None
+    ability: int = Field(default=0, ge=0)
+    targets: list[str] = []
+    mode: int | None = Field(default=None, ge=0)
+    x: int | None = Field(default=None, ge=0)
+
+
 class SetupModel(_Strict):
     turn: int = Field(default=1, ge=1)
     active: Literal[0, 1] = 0
@@ -72,6 +89,8 @@ class SetupModel(_Strict):
     step: str | None = None
     seed: int = 0
     players: list[PlayerModel] = Field(min_length=2, max_length=2)
+    # Spells and abilities on the stack as the position starts, bottom first.
+    stack: list[StackEntryModel] = []
 
 
 class GoalModel(_Strict):
@@ -306,26 +325,30 @@ def _check_labels(model: ScenarioModel, path: str) -> None:
     `attached_to` names another entry on the battlefield."""
     names = set(load_cards(model.format).cards)
     labels: dict[str, str] = {}  # label -> zone
-    for seat, pm in enumerate(model.setup.players):
-        for z in ("hand", "library", "graveyard", "exile", "battlefield"):
-            for i, e in enumerate(getattr(pm, z)):
-                where = f"{path}: setup.players[{seat}].{z}[{i}]"
-                if isinstance(e, str):
-                    continue
-                if e.id is None:
-                    continue
-                if not e.id.strip():
-                    raise ScenarioError(f"{where}: field id: an empty label")
-                if e.id in ("player0", "player1"):
-                    raise ScenarioError(f"{where}: field id: {e.id!r} names a player")
-                if e.id in names:
-                    raise ScenarioError(
-                        f"{where}: field id: {e.id!r} is a card name; a label that shadowed "
-                        "it would change what steps naming that card mean"
-                    )
-                if e.id in labels:
-                    raise ScenarioError(f"{where}: field id: label {e.id!r} is used twice")
-                labels[e.id] = z
+    entries: list[tuple[str, str, Any]] = [
+        (f"{path}: setup.players[{seat}].{z}[{i}]", z, e)
+        for seat, pm in enumerate(model.setup.players)
+        for z in ("hand", "library", "graveyard", "exile", "battlefield")
+        for i, e in enumerate(getattr(pm, z))
+    ]
+    entries += [(f"{path}: setup.stack[{i}]", "stack", e) for i, e in enumerate(model.setup.stack)]
+    for where, z, e in entries:
+        if isinstance(e, str):
+            continue
+        if e.id is None:
+            continue
+        if not e.id.strip():
+            raise ScenarioError(f"{where}: field id: an empty label")
+        if e.id in ("player0", "player1"):
+            raise ScenarioError(f"{where}: field id: {e.id!r} names a player")
+        if e.id in names:
+            raise ScenarioError(
+                f"{where}: field id: {e.id!r} is a card name; a label that shadowed "
+                "it would change what steps naming that card mean"
+            )
+        if e.id in labels:
+            raise ScenarioError(f"{where}: field id: label {e.id!r} is used twice")
+        labels[e.id] = z
     for seat, pm in enumerate(model.setup.players):
         for z in ("hand", "library", "graveyard", "exile", "battlefield"):
             for i, e in enumerate(getattr(pm, z)):
@@ -341,6 +364,20 @@ def _check_labels(model: ScenarioModel, path: str) -> None:
                         f"{where}: {e.attached_to!r} is not the label of a permanent on the "
                         "battlefield"
                     )
+    for i, st in enumerate(model.setup.stack):
+        where = f"{path}: setup.stack[{i}]"
+        if (st.card is None) == (st.source is None):
+            raise ScenarioError(f"{where}: a spell names its 'card', an ability its 'source'")
+        if st.source is not None and labels.get(st.source) != "battlefield":
+            raise ScenarioError(
+                f"{where}: field source: {st.source!r} is not the label of a permanent on the "
+                "battlefield"
+            )
+        for j, t in enumerate(st.targets):
+            if t not in labels and t not in ("player0", "player1"):
+                raise ScenarioError(
+                    f"{where}: field targets[{j}]: {t!r} is neither a label nor player0/player1"
+                )
 
 
 def _check_step(step: Any, where: str) -> None:

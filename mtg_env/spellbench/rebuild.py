@@ -7,15 +7,18 @@ decide from an engine state (the heuristic, the searches) when they play as Spel
 - every permanent with its controller and owner, tapped, summoning sickness, damage,
   +1/+1 and -1/-1 counters and attachments, and the attackers and blockers of the combat;
 - the seat's own hand, both graveyards and exiles;
+- the stack: spells with their targets, mode and X, and activated abilities (of a source
+  with one such ability, since the entry does not say which), as if cast or activated;
 - what the seat cannot see, determinized: the other hand and both libraries are filled
   with the cards of each deck that are not visible (the decklists of `game_start`), in an
   order drawn from `seed`, and with the pool's first card where a decklist is missing or
   short. An agent that reads them sees guesses, never the real cards: the rebuild is made
   from the neutral seat decision alone.
 
-It rebuilds a priority decision with an empty stack and the start of a declaration of
-attackers or of blockers (`declaration`). Anything else raises `CannotRebuild` with the
-reason, as does a visible card outside our pool.
+It rebuilds a priority decision and the start of a declaration of attackers or of
+blockers (`declaration`). Anything else raises `CannotRebuild` with the reason, as does a
+visible card outside our pool, a triggered ability on the stack (what it resolves with,
+the event that triggered it, is not in the view) or a stack entry whose target has left.
 
 What the neutral view does not carry is not rebuilt: continuous effects (a creature's
 characteristics are its printed card's with its counters), other kinds of counters, "until
@@ -31,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game, load_cards
+from ..engine.cards import ActivatedAbility, ManaAbility
 from ..engine.constants import (
     BEGIN_COMBAT,
     D_ATTACKERS,
@@ -82,8 +86,6 @@ def rebuild(
     me = SEATS.index(viewer)
     if obs["phase_step"] == "pregame":
         raise CannotRebuild("a decision before the first turn")
-    if obs.get("stack"):
-        raise CannotRebuild("a decision with spells or abilities on the stack")
     active = SEATS.index(obs["active_seat"])
     if (declaration == "attack") != (active == me) and declaration is not None:
         raise CannotRebuild(f"a declaration ({declaration}) of the wrong seat")
@@ -125,6 +127,10 @@ def rebuild(
         for zone in ("hand", "graveyard", "exile", "battlefield"):
             for rec in p.get(zone) or ():
                 visible[SEATS.index(rec["owner_seat"])].append(rec["card_name"])
+    stack = _stack(obs.get("stack") or (), known)
+    for e, rec in zip(stack, obs.get("stack") or (), strict=True):
+        if "card" in e:
+            visible[SEATS.index(rec["owner_seat"])].append(rec["card_name"])
     for names in visible:
         for name in names:
             if name not in known:
@@ -151,7 +157,13 @@ def rebuild(
     )
     try:
         g, labels = Game.setup(
-            specs, format=fmt, seed=seed, turn=int(obs["turn"]), active=active, step=step
+            specs,
+            format=fmt,
+            seed=seed,
+            turn=int(obs["turn"]),
+            active=active,
+            step=step,
+            stack=stack,
         )
     except ValueError as e:
         raise CannotRebuild(f"the position cannot be set up ({e})") from None
@@ -182,3 +194,52 @@ def rebuild(
     if g.is_over or d is None or d.kind != want or d.player != me:
         raise CannotRebuild("the rebuilt position does not pose this seat's decision")
     return Rebuilt(g, {cid: label for label, cid in labels.items()})
+
+
+def _stack(entries: Any, known: dict[str, Any]) -> list[dict[str, Any]]:
+    """`Game.setup`'s stack entries of the observation's stack (bottom first): spells, and
+    activated abilities of a source that is still there and has one such ability (the
+    entry does not say which). A copy, a face-down spell, a triggered ability (what it
+    resolves with, the event that triggered it, is not in the view) or a target that has
+    left cannot be rebuilt."""
+    out: list[dict[str, Any]] = []
+    for rec in entries:
+        name, kind = rec.get("card_name"), rec.get("stack_kind")
+        if rec.get("copy") or rec.get("face_down") or name is None:
+            raise CannotRebuild("a copied or face-down spell or ability on the stack")
+        if kind == "triggered_ability":
+            raise CannotRebuild("a triggered ability on the stack")
+        if name not in known:
+            raise CannotRebuild(f"{name!r} is not in the card pool")
+        e: dict[str, Any] = {"controller": SEATS.index(rec["controller_seat"])}
+        if kind == "spell":
+            e.update(card=name, id=rec["object_id"], owner=SEATS.index(rec["owner_seat"]))
+            if rec.get("modes"):
+                e["mode"] = int(rec["modes"][0])
+        else:
+            source = rec.get("source")
+            if source is None:
+                raise CannotRebuild("an ability on the stack whose source has left")
+            # As ACTIVATE numbers them: mana abilities counted (`objects.activated_at`).
+            activated = [
+                i
+                for i, ab in enumerate(
+                    a
+                    for a in known[name].abilities
+                    if isinstance(a, ManaAbility | ActivatedAbility)
+                )
+                if not isinstance(ab, ManaAbility)
+            ]
+            if len(activated) != 1:
+                raise CannotRebuild(f"an ability of {name}, which has {len(activated)}")
+            e.update(source=source["object_id"], ability=activated[0])
+        if rec.get("x_value") is not None:
+            e["x"] = int(rec["x_value"])
+        targets: list[Any] = []
+        for t in rec.get("targets") or ():
+            if t is None:
+                raise CannotRebuild("a spell or ability on the stack whose target has left")
+            targets.append(SEATS.index(t["player"]) if "player" in t else t["object"]["object_id"])
+        e["targets"] = targets
+        out.append(e)
+    return out

@@ -152,6 +152,40 @@ def test_attached_to_names_another_permanent(entry: dict, zone: str, message: st
         parse_scenario(raw, "s.yaml")
 
 
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"card": "Shock", "source": "angel"}, r"stack\[0\]: a spell names its 'card'"),
+        ({"ability": 0}, r"stack\[0\]: a spell names its 'card'"),
+        ({"source": "inhand"}, r"stack\[0\]: field source: 'inhand' is not the label of a"),
+        ({"card": "Shock", "targets": ["nobody"]}, r"field targets\[0\]: 'nobody' is neither"),
+        ({"card": "Shock", "id": "angel"}, r"stack\[0\]: field id: label 'angel' is used twice"),
+        ({"card": "Shock", "mode": -1}, r"field setup\.stack\[0\]\.mode: Input should be"),
+    ],
+)
+def test_stack_entries_are_checked_when_loaded(entry: dict, message: str) -> None:
+    raw = scenario()
+    raw["setup"]["players"][0]["hand"] = [{"card": "Shock", "id": "inhand"}]
+    raw["setup"]["stack"] = [entry]
+    with pytest.raises(ScenarioError, match=message):
+        parse_scenario(raw, "s.yaml")
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"card": "Plains"}, "'Plains' is no card that is cast"),
+        ({"source": "angel", "ability": 0}, "Serra Angel has no activated ability 0"),
+        ({"card": "Shock", "mode": 1}, "Shock has no mode 1"),
+    ],
+)
+def test_a_stack_entry_the_game_cannot_set_up_is_one_error(entry: dict, message: str) -> None:
+    raw = scenario()
+    raw["setup"]["stack"] = [entry]
+    with pytest.raises(ScenarioError, match=rf"^s\.yaml: setup: stack\[0\]: {message}"):
+        run_scenario(parse_scenario(raw, "s.yaml"))
+
+
 def test_a_pocket_scenario_with_a_huge_pass_is_refused_before_running() -> None:
     raw = {
         "name": "pocket pass",

@@ -5,6 +5,8 @@ the real one, and the heuristic bot plays whole games under the host."""
 
 from __future__ import annotations
 
+import random
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -85,6 +87,76 @@ def test_the_heuristic_decides_on_the_rebuilt_game_as_on_the_real_one(fmt: str) 
     assert same["attack"] >= asked["attack"] - 1, (same, asked)
     if fmt == "core":
         assert same["block"] == asked["block"], (same, asked)
+
+
+@pytest.mark.parametrize("fmt", ["core", "classic"])
+def test_a_priority_with_the_stack_in_use_is_rebuilt_and_plays_on(fmt: str) -> None:
+    """Every priority with spells or abilities on the stack in 30 random games: the
+    rebuilt game holds the same stack (card or source, controller, targets by object id,
+    mode and X), a fresh heuristic makes the same move on it as on the real game, and the
+    rebuilt game plays on for 60 random decisions. Refused: only what the neutral view
+    cannot carry (a triggered ability, an ability whose source has left or that does not
+    say which of its source's abilities it is)."""
+    from mtg_env.spellbench.observation import _stack
+
+    rebuilt_n, same = 0, 0
+    refused: Counter[str] = Counter()
+    for index in range(30):
+        for host, resp in play(fmt, index):
+            if resp["response_type"] != "decision":
+                break
+            sd = resp["seat_decision"]
+            if sd["context"]["kind"] != "priority" or not sd["observation"]["stack"]:
+                continue
+            g, observer = host.session.game, host.session.observer
+            seat = g.decision.player
+
+            def real_id(cid: int, g: Any = g, seat: int = seat, observer: Any = observer) -> str:
+                return str(observer.ref(g, seat, cid)["object_id"])
+
+            try:
+                r = rebuild(sd, (None, None), fmt, seed=index)
+            except CannotRebuild as e:
+                assert re.fullmatch(
+                    "a triggered ability on the stack|an ability on the stack whose source has "
+                    r"left|an ability of .*, which has \d+",
+                    str(e),
+                ), e
+                refused[re.sub(" of .*,", " of X,", str(e))] += 1
+                continue
+            rebuilt_n += 1
+
+            def shape(game: Any, object_id: Any) -> list[tuple[Any, ...]]:
+                # A spell by its object id, an ability by its source's; a player target
+                # by its engine reference (-1 - seat).
+                return [
+                    (
+                        game.cdef[it.cid].name,
+                        it.kind,
+                        it.controller,
+                        object_id(it.cid),
+                        [object_id(ref) if ref >= 0 else ref for ref, _ in it.targets],
+                        it.info.get("mode"),
+                        it.info.get("x"),
+                    )
+                    for it in _stack(game)
+                ]
+
+            assert shape(r.game, r.object_id.get) == shape(g, real_id)
+            real, rebuilt = make_agent("heuristic", 0, fmt), make_agent("heuristic", 0, fmt)
+            same += _move(g, real.choose(g), real_id) == _move(
+                r.game, rebuilt.choose(r.game), r.object_id.get
+            )
+            rng = random.Random(index)
+            play_on = r.game.clone()
+            for _ in range(60):
+                if play_on.is_over:
+                    break
+                play_on.apply(rng.choice(play_on.legal_actions()))
+    assert rebuilt_n > 100, (rebuilt_n, refused)
+    # Measured: 118 rebuilt in core (3 refused), 442 in classic (95 refused, most of them
+    # Windreaver's and Olivia Voldaren's abilities and triggers); the same move on each.
+    assert same == rebuilt_n, (same, rebuilt_n)
 
 
 def test_a_position_that_cannot_be_rebuilt_says_why() -> None:
