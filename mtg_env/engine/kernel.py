@@ -1,7 +1,9 @@
 """The kernel: the root of `Game`'s chain of jobs, owning what every job reaches. The event
 log, the characteristics cache (the layer system's results, CR 613, and the tables derived
 from them), pending decisions, and zone moves (CR 400): moving objects between zones,
-drawing and discarding, object ids and timestamps.
+drawing and discarding, object ids and timestamps; a permanent put into a graveyard with
+its "dies" triggers (700.4, 603.10a), whether an Aura can enchant an object (303.4), and a
+source's last known characteristics (608.2h).
 
 The jobs above it (state-based actions, stack, targets, priority, turn, setup; engine.game
 on top) call down into it, through `GameLike` (engine.protocol), which declares the job
@@ -18,13 +20,16 @@ from typing import Any, SupportsIndex
 
 from .cards import (
     CardDef,
+    StaticAbility,
     TriggeredAbility,
 )
 from .constants import (
     BATTLEFIELD,
+    CREATURE,
     EXILE,
     GRAVEYARD,
     HAND,
+    LAND,
     LIBRARY,
     NOWHERE,
     STACK,
@@ -371,6 +376,65 @@ class Kernel(GameFields):
         self.triggers.append(Trigger(controller, cid, self.oid[cid], ab, idx, info))
         self._log("trigger", controller, cid, idx)
 
+    # ------------------------------------------------------------------ dying, auras, sources
+
+    def _to_graveyard(self, cid: int, why: str) -> None:
+        """Destroy or sacrifice: to its owner's graveyard, with "dies" triggers."""
+        ch = self.chars(cid)
+        self._move(cid, GRAVEYARD)
+        self._log("to_graveyard", cid, why)
+        self._dies(cid, ch)
+
+    def _dies(self, cid: int, ch: Chars) -> None:
+        """Permanent `cid` (characteristics `ch`) was put into a graveyard from the
+        battlefield: its "dies" triggers if it was a creature (700.4), its "is put into a
+        graveyard from the battlefield" triggers whatever it was, looking back in time
+        (603.10a). The latter know the card in the graveyard (`this_card`)."""
+        creature = ch.types & CREATURE
+        for idx, ab in enumerate(ch.abilities):
+            if type(ab) is not TriggeredAbility:
+                continue
+            if ab.event == "dies" and creature:
+                info: dict[str, Any] = {}
+            elif ab.event == "to_graveyard":
+                info = {"card": (cid, self.oid[cid])}
+            else:
+                continue
+            self.triggers.append(Trigger(ch.controller, cid, self.lki[cid][0], ab, idx, info))
+            self._log("trigger", ch.controller, cid, idx)
+
+    def can_enchant(self, aura: int, target: int) -> bool:
+        """Could Aura `aura` legally enchant object `target` (CR 303.4, 702.16c)?"""
+        spec = self.cdef[aura].enchant
+        if spec is None or self.zone[target] != BATTLEFIELD or aura == target:
+            return False
+        tch = self.chars(target)
+        if spec.kind == "creature" and not tch.types & CREATURE:
+            return False
+        if spec.kind == "land" and not tch.types & LAND:
+            return False
+        # 702.16c: can't be enchanted by an Aura of a color it has protection from.
+        ach = self.chars(aura)
+        return not (ach.colors & tch.prot and not _keeps_itself(ach))
+
+    def _source_chars(self, cid: int, oid: int) -> Chars:
+        """Characteristics of a source, using last known information if it left (CR 608.2h)."""
+        if self.oid[cid] == oid or self.zone[cid] == BATTLEFIELD and self.perm[cid].oid == oid:
+            return self.chars(cid)
+        lk = self.lki.get(cid)
+        if lk is not None and lk[0] == oid:
+            return lk[1]
+        return self.chars(cid)
+
     def lib_top(self, seat: int) -> list[int]:
         """Library of `seat`, top card first."""
         return self.library[seat][::-1]
+
+
+def _keeps_itself(aura: Chars) -> bool:
+    """An Aura granting protection that says "This effect doesn't remove [this Aura]"
+    (`doesnt_remove_source`): the protection never makes the Aura itself fall off,
+    whatever color word a text change put there."""
+    return any(
+        type(ab) is StaticAbility and "doesnt_remove_source" in ab.rules for ab in aura.abilities
+    )

@@ -52,10 +52,6 @@ class GameLike(Kernel):
     def mana_sources(self, seat: int, exclude: int = -1) -> list[Source]:
         raise NotImplementedError
 
-    # engine.sba; called by effects.
-    def can_enchant(self, aura: int, target: int) -> bool:
-        raise NotImplementedError
-
     # engine.setup; called by formats.base, formats.pocket.
     def _choose_first(self, first_player: int | None) -> int:
         raise NotImplementedError
@@ -126,10 +122,6 @@ class GameLike(Kernel):
     ) -> bool:
         raise NotImplementedError
 
-    # engine.targets; called by effects.
-    def _source_chars(self, cid: int, oid: int) -> Chars:
-        raise NotImplementedError
-
     # engine.stack; called by effects.
     def _enter_from_stack(self, item: StackItem, copy_def: CardDef | None) -> None:
         raise NotImplementedError
@@ -144,8 +136,4 @@ class GameLike(Kernel):
 
     # engine.stack; called by combat, effects, formats.base.
     def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
-        raise NotImplementedError
-
-    # engine.sba; called by effects.
-    def _to_graveyard(self, cid: int, why: str) -> None:
         raise NotImplementedError

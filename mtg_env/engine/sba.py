@@ -6,12 +6,6 @@ classes (engine.protocol); the state fields are declared once in engine.fields.
 
 from __future__ import annotations
 
-from typing import Any
-
-from .cards import (
-    StaticAbility,
-    TriggeredAbility,
-)
 from .constants import (
     AURA_SUBTYPE,
     BATTLEFIELD,
@@ -20,7 +14,6 @@ from .constants import (
     EXILE,
     GRAVEYARD,
     HAND,
-    LAND,
     LEGENDARY,
     LIBRARY,
     NOWHERE,
@@ -32,9 +25,6 @@ from .decisions import (
 )
 from .frames import F_PUT_TRIGGERS, F_RESOLVE
 from .layers import Chars
-from .objects import (
-    Trigger,
-)
 from .protocol import GameLike
 
 
@@ -183,31 +173,6 @@ class StateBasedActions(GameLike):
             self._end_game()
         return "done"
 
-    def _to_graveyard(self, cid: int, why: str) -> None:
-        """Destroy or sacrifice: to its owner's graveyard, with "dies" triggers."""
-        ch = self.chars(cid)
-        self._move(cid, GRAVEYARD)
-        self._log("to_graveyard", cid, why)
-        self._dies(cid, ch)
-
-    def _dies(self, cid: int, ch: Chars) -> None:
-        """Permanent `cid` (characteristics `ch`) was put into a graveyard from the
-        battlefield: its "dies" triggers if it was a creature (700.4), its "is put into a
-        graveyard from the battlefield" triggers whatever it was, looking back in time
-        (603.10a). The latter know the card in the graveyard (`this_card`)."""
-        creature = ch.types & CREATURE
-        for idx, ab in enumerate(ch.abilities):
-            if type(ab) is not TriggeredAbility:
-                continue
-            if ab.event == "dies" and creature:
-                info: dict[str, Any] = {}
-            elif ab.event == "to_graveyard":
-                info = {"card": (cid, self.oid[cid])}
-            else:
-                continue
-            self.triggers.append(Trigger(ch.controller, cid, self.lki[cid][0], ab, idx, info))
-            self._log("trigger", ch.controller, cid, idx)
-
     def _end_game(self) -> None:
         self.over = True
         self._decision = None
@@ -219,20 +184,6 @@ class StateBasedActions(GameLike):
         else:
             self.winner = 0
         self._log("game_over", self.winner)
-
-    def can_enchant(self, aura: int, target: int) -> bool:
-        """Could Aura `aura` legally enchant object `target` (CR 303.4, 702.16c)?"""
-        spec = self.cdef[aura].enchant
-        if spec is None or self.zone[target] != BATTLEFIELD or aura == target:
-            return False
-        tch = self.chars(target)
-        if spec.kind == "creature" and not tch.types & CREATURE:
-            return False
-        if spec.kind == "land" and not tch.types & LAND:
-            return False
-        # 702.16c: can't be enchanted by an Aura of a color it has protection from.
-        ach = self.chars(aura)
-        return not (ach.colors & tch.prot and not _keeps_itself(ach))
 
     def _settled(self, again: tuple, resolve: bool) -> bool:
         """CR 117.5's loop: state-based actions (repeatedly), then triggers onto the stack,
@@ -256,12 +207,3 @@ class StateBasedActions(GameLike):
             self.k.append((F_RESOLVE,))
             return False
         return True
-
-
-def _keeps_itself(aura: Chars) -> bool:
-    """An Aura granting protection that says "This effect doesn't remove [this Aura]"
-    (`doesnt_remove_source`): the protection never makes the Aura itself fall off,
-    whatever color word a text change put there."""
-    return any(
-        type(ab) is StaticAbility and "doesnt_remove_source" in ab.rules for ab in aura.abilities
-    )

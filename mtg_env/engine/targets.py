@@ -25,7 +25,7 @@ from .constants import (
     player_ref,
 )
 from .decisions import Targets
-from .layers import Chars, matches
+from .layers import matches
 from .objects import (
     SPELL,
     StackItem,
@@ -179,15 +179,6 @@ class Targeting(StateBasedActions):
         if item.kind == SPELL:
             return self.chars(item.cid).colors
         return self._source_chars(item.cid, item.src_oid).colors
-
-    def _source_chars(self, cid: int, oid: int) -> Chars:
-        """Characteristics of a source, using last known information if it left (CR 608.2h)."""
-        if self.oid[cid] == oid or self.zone[cid] == BATTLEFIELD and self.perm[cid].oid == oid:
-            return self.chars(cid)
-        lk = self.lki.get(cid)
-        if lk is not None and lk[0] == oid:
-            return lk[1]
-        return self.chars(cid)
 
     def target_still_legal(self, item: StackItem, i: int) -> bool:
         """608.2b: a target is illegal if it's gone (a new object) or no longer matches."""
