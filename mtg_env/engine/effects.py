@@ -327,6 +327,18 @@ def op_return_to_hand(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_shuffle_into_library(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Its owner shuffles it into their library" (CR 701.24a, 401.3): the card, if it is
+    still the object in the graveyard that the trigger names (400.7)."""
+    for c in _objects(g, res, a["what"]):
+        if g.zone[c] == GRAVEYARD:
+            owner = g.owner[c]
+            g._move(c, LIBRARY)
+            g._log("shuffled_in", c)
+            g.rng.for_seat(owner, SHUFFLE).shuffle(g.library[g.rules.pile_of[owner]])
+    return True
+
+
 def op_return_to_battlefield(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Return a card from a graveyard to the battlefield, under the control of the spell's
     or ability's controller (CR 110.2a: the player who puts it onto the battlefield)."""
@@ -690,25 +702,48 @@ def op_search_basic_land(g: GameLike, res: Resolution, a: dict[str, Any]) -> boo
     search for a card with a stated quality need not find one), the same options whatever
     the library holds, so neither the options nor the legal moves tell anything about the
     hidden library; a name with no card of it left in the library finds nothing. A card
-    found is revealed and put into the hand (`to: hand`) or onto the battlefield tapped."""
-    seat = res.item.controller
+    found is revealed and put into the hand (`to: hand`) or onto the battlefield tapped.
+    `basic_types` narrows the basic lands to those of any of the types; `who:
+    target_controller` has the first target's controller search their own library, and
+    `may` lets the searcher decline ("don't search": no search, no shuffle)."""
+    if a.get("who", "you") == "you":
+        seat = res.item.controller
+    else:
+        seats = _players(g, res, a["who"])
+        if not seats:
+            return True
+        seat = seats[0]
     pile = g.library[g.rules.pile_of[seat]]
     land_type = a.get("land_type")
-    names = basic_land_names(g) if land_type is None else land_type_names(g, land_type)
+    types = a.get("basic_types")
+    if types:
+        cards = g.cardset.cards
+        names = tuple(n for n in basic_land_names(g) if any(t in cards[n].subtypes for t in types))
+    else:
+        names = basic_land_names(g) if land_type is None else land_type_names(g, land_type)
     ans = res.vars.pop("answer", None)
     if ans is None:
-        g._log("search", seat)
-        what = "a basic land" if land_type is None else f"{_a(land_type)} {land_type}"
+        if not a.get("may"):
+            g._log("search", seat)
+        if types:
+            what = "a basic " + ", ".join(types[:-1]) + f", or {types[-1]}"
+        else:
+            what = "a basic land" if land_type is None else f"{_a(land_type)} {land_type}"
         _ask(
             g,
             res,
             D_CHOICE,
             seat,
             f"search your library for {what} card",
-            (*names, "find nothing"),
+            (*names, "find nothing", *(("don't search",) if a.get("may") else ())),
             purpose="search",
         )
         return False
+    if a.get("may"):
+        if ans > len(names):  # "don't search": nothing is searched, or shuffled
+            g._log("search_declined", seat)
+            return True
+        g._log("search", seat)
     found = -1
     if ans < len(names):
         for c in reversed(pile):  # any copy: copies of a card are alike
@@ -1527,6 +1562,12 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("sacrifice", WhatOp, op_sacrifice),
         OpDef("return_to_hand", WhatOp, op_return_to_hand),
         OpDef("return_to_battlefield", WhatOp, op_return_to_battlefield),
+        OpDef(
+            "shuffle_into_library",
+            WhatOp,
+            op_shuffle_into_library,
+            lambda a: "its owner shuffles it into their library",
+        ),
         OpDef(
             "gain_life_sacrificed",
             EmptyOp,

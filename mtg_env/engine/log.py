@@ -200,6 +200,10 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} puts {e[2]} cards on the bottom of their library"
     if k == "search":
         return f"  player {e[1]} searches their library"
+    if k == "shuffled_in":
+        return f"  {n(e[1])} is shuffled into its owner's library"
+    if k == "search_declined":
+        return f"  player {e[1]} doesn't search their library"
     if k == "search_nothing":
         return f"  player {e[1]} finds nothing and shuffles their library"
     if k == "search_reveal":

@@ -129,6 +129,9 @@ def restriction_text(rules: Sequence[str]) -> str:
     return "can't " + " or ".join(r.removeprefix("cant_") for r in rules)
 
 
+LandType = Literal["Plains", "Island", "Swamp", "Mountain", "Forest"]
+
+
 class SearchOp(Strict):
     """ "Search your library for a basic land card, reveal it, put it into your hand, then
     shuffle" (`to: hand`) or "..., put it onto the battlefield tapped, then shuffle"
@@ -136,7 +139,14 @@ class SearchOp(Strict):
     type instead ("an Island card", which landcycling of a type looks for, 702.29e)."""
 
     to: Literal["hand", "battlefield_tapped"]
-    land_type: Literal["Plains", "Island", "Swamp", "Mountain", "Forest"] | None = None
+    land_type: LandType | None = None
+    # "a basic Swamp, Mountain, or Forest card": a basic land card of any of these types.
+    basic_types: list[LandType] = []
+    # Whose library: "you" (the controller), or "target_controller" ("Its controller may
+    # search their library ...", the first target's controller as it last was).
+    who: Literal["you", "target_controller"] = "you"
+    # "may search": the searcher may also decline, and then the library is not shuffled.
+    may: bool = False
 
 
 class RevealDiscardOp(Strict):

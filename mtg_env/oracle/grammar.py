@@ -205,7 +205,7 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
     | gain_control | create_token | investigate | attach | add_counter | fight | prevent | explore
     | set_base_pt | sacrifice | sacrifice_unless | restrict | next_upkeep | search
     | return_from_graveyard | reanimate | return_self | animate | regenerate | no_regen
-    | exile_graveyard | gain_life_sacrificed
+    | exile_graveyard | gain_life_sacrificed | shuffle_in
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
 ?source: "~" | "it"
@@ -230,6 +230,7 @@ exile_graveyard: "exile" "target" "player's" "graveyard"
 gain_life_sacrificed: "you" "gain" "life" "equal" "to" "the" "sacrificed" _mana_value_of
 _mana_value_of: "permanent's" "mana" "value"
 bounce: "return" obj "to" "its" "owner's" "hand"
+shuffle_in: "its" "owner" "shuffles" obj "into" "their" "library"
 return_from_graveyard: "return" target "to" "your" "hand"
 reanimate: "return" target "to" "the" "battlefield"
 return_self: "return" "this" "card" "from" "your" "graveyard" "to" "the" "battlefield" TAPPED?
@@ -267,11 +268,15 @@ restrict: obj "can't" "block" "this" "turn" -> restrict_block
     | obj "can't" "be" "blocked" "this" "turn" -> restrict_unblockable
 next_upkeep: draw "at" "the" "beginning" "of" "the" "next" "turn's" "upkeep"
 search: _search_for "," "reveal" "it" "," "put" "it" "into" _your_hand _shuffle -> search_to_hand
-    | _search_for "," "put" "it" "onto" "the" "battlefield" "tapped" _shuffle -> search_to_bf
+    | _search_for "," _onto_bf_tapped _shuffle -> search_to_bf
+    | player _may_search search_what "card" "," _onto_bf_tapped _shuffle -> search_may_to_bf
+_may_search: "may" "search" "their" "library" "for"
+_onto_bf_tapped: "put" "it" "onto" "the" "battlefield" "tapped"
 _your_hand: "your" "hand"
 _search_for: "search" "your" "library" "for" search_what "card"
 search_what: "a" "basic" "land" -> sw_basic
     | ("a" | "an") LAND_TYPE -> sw_land_type
+    | "a" "basic" LAND_TYPE ("," LAND_TYPE)* "," "or" LAND_TYPE -> sw_basic_types
 LAND_TYPE: "Plains" | "Island" | "Swamp" | "Mountain" | "Forest"
 _shuffle: "," "then" "shuffle"
 until_eot: "until" "end" "of" "turn"
@@ -1083,6 +1088,11 @@ class ToData(Transformer[Any, Any]):
         # The source's own upkeep cost (as echo's, 702.30a, but every upkeep).
         return {"sacrifice_unless_pay": {"cost": _mana(cost)}}
 
+    def shuffle_in(self, what: str) -> dict[str, Any]:
+        if what != "this_card":
+            raise Unsupported("a card shuffled into a library other than this one from a graveyard")
+        return {"shuffle_into_library": {"what": what}}
+
     def bounce(self, what: str) -> dict[str, Any]:
         return {"return_to_hand": {"what": what}}
 
@@ -1241,8 +1251,18 @@ class ToData(Transformer[Any, Any]):
     def search_to_bf(self, what: dict[str, Any]) -> dict[str, Any]:
         return {"search_basic_land": {"to": "battlefield_tapped", **what}}
 
+    def search_may_to_bf(self, who: str, what: dict[str, Any]) -> dict[str, Any]:
+        # "Its controller may search their library ...": that player searches, or not.
+        if who != "target_controller":
+            raise Unsupported(f"a search of {who}'s library")
+        return {"search_basic_land": {"to": "battlefield_tapped", "who": who, "may": True, **what}}
+
     def sw_basic(self) -> dict[str, Any]:
         return {}
+
+    def sw_basic_types(self, *types: Token) -> dict[str, Any]:
+        # "a basic Swamp, Mountain, or Forest card": a basic land of any of the types.
+        return {"basic_types": [str(t).capitalize() for t in types]}
 
     def sw_land_type(self, t: Token) -> dict[str, Any]:
         return {"land_type": str(t).capitalize()}
@@ -1621,6 +1641,17 @@ def _merge_filters(parts: tuple[Any, ...]) -> dict[str, Any]:
     return f
 
 
+_CARD_TYPE_NOUNS: Final = {
+    "card",
+    "artifact",
+    "creature",
+    "enchantment",
+    "land",
+    "instant",
+    "sorcery",
+}
+
+
 def _target_spec(parts: tuple[Any, ...]) -> Any:
     """A target phrase's filter parts to a `carddb` target: a bare kind where the phrase
     is one ("target creature"), otherwise a mapping with its kind."""
@@ -1629,6 +1660,10 @@ def _target_spec(parts: tuple[Any, ...]) -> Any:
     f = _merge_filters(tuple(rest))
     kinds = [n["noun"] for n in nouns]
     zone = f.pop("zone", None)
+    if zone == "graveyard" and "card" in kinds and all(k in _CARD_TYPE_NOUNS for k in kinds):
+        # "creature or land card from a graveyard": a card of any of the types.
+        f["types"] = [*(k for k in kinds if k != "card"), *f.get("types", [])]
+        kinds = ["card"]
     if kinds == ["card"] or zone == "graveyard":
         if zone != "graveyard" or kinds != ["card"]:
             raise Unsupported("a card target outside a graveyard")

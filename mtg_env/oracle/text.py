@@ -20,6 +20,7 @@ from typing import Any, Final
 from ..engine.carddb import (
     EXALTED,
     FLANKING,
+    OP_MODELS,
     CardModel,
     backup_ability,
     bushido_ability,
@@ -809,8 +810,8 @@ def _is_cycling(a: ActivatedAbility, effect: dict[str, Any] | None = None) -> bo
             o.name == "draw" and o.args.get("who", "you") == "you" and o.args.get("count", 1) == 1
         )
     ((name, args),) = effect.items()
-    # The loader fills in the defaults of the op's arguments (None when not given).
-    return o.name == name and {k: v for k, v in o.args.items() if v is not None} == args
+    # The loader fills in the defaults of the op's arguments: compare with them filled in.
+    return o.name == name and o.args == OP_MODELS[name].model_validate(args).model_dump()
 
 
 def _typecycling(a: ActivatedAbility) -> str | None:
@@ -960,7 +961,8 @@ class _Ability:
         if kind == "any":
             return "any target"
         if kind == "graveyard_card":
-            noun = " ".join([*_type_words(f.types), "card"])
+            # A card of any of the types: "creature or land card".
+            noun = " ".join([_or(_type_words(f.types)), "card"]) if f.types else "card"
         elif kind == "permanent" and f.types:
             noun = _or(_type_words(f.types))
         elif kind == "spell" and f.types:
@@ -1373,7 +1375,9 @@ class _Ability:
             spec = self.targets[0] if up_to else self._spec(what)
             w = self.obj(what)
             if spec is not None and spec.kind == "graveyard_card":
-                return f"return {w} to your hand"
+                # From your graveyard to your hand; from any graveyard to its owner's.
+                hand = "your hand" if spec.filter.owner == "you" else "its owner's hand"
+                return f"return {w} to {hand}"
             if up_to and self.targets[0].up_to > 1:
                 return f"return {w} to their owners' hands"
             return f"return {w} to its owner's hand"
@@ -1417,8 +1421,17 @@ class _Ability:
                 else "put it onto the battlefield tapped"
             )
             t = a.get("land_type")
-            what = "a basic land" if t is None else f"{_article(t)} {t}"
+            types = a.get("basic_types")
+            if types:
+                what = "a basic " + ", ".join(types[:-1]) + f", or {types[-1]}"
+            else:
+                what = "a basic land" if t is None else f"{_article(t)} {t}"
+            if a.get("who", "you") != "you":
+                who = self.player(a["who"])
+                return f"{who} may search their library for {what} card, {put}, then shuffle"
             return f"search your library for {what} card, {put}, then shuffle"
+        if name == "shuffle_into_library":
+            return f"its owner shuffles {self.obj(a['what'])} into their library"
         raise ValueError(f"no Oracle template writes the op {name!r}")
 
     def _token(self, name: str, n: Any) -> str:

@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "c12d25f24d12b847e025c394f46724cb22b03a43da418031647f42705e62f402"
+V1_DIGEST = "ce9700809931686976baa46178620222b7ece28ed4e17626b636e4a42d199fde"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

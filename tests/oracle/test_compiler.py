@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 183
+    assert len(cards) == 187
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -188,6 +188,10 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'job_select': 'Hero'",
         "'add_subtypes': ['Wizard']",
         "'event': 'cast_noncreature', 'effects': [{'damage'",
+        "'basic_types': ['Swamp', 'Mountain', 'Forest']",
+        "'who': 'target_controller', 'may': True",
+        "'shuffle_into_library': {'what': 'this_card'}",
+        "'types': ['creature', 'land']",
     ):
         assert used in text, used
 
