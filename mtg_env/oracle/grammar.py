@@ -362,6 +362,7 @@ noun: TYPE -> noun_type
     | "player" -> noun_player
     | "planeswalker" -> noun_planeswalker
     | TYPE "card" -> noun_card_of_type
+    | SPELL_TYPE "card" -> noun_card_of_type
     | TYPE "spell" -> noun_spell_of_type
     | SPELL_TYPE "spell"? -> noun_spell_of_type
     | "card" -> noun_card
@@ -1643,6 +1644,7 @@ def _merge_filters(parts: tuple[Any, ...]) -> dict[str, Any]:
 
 _CARD_TYPE_NOUNS: Final = {
     "card",
+    "spell",
     "artifact",
     "creature",
     "enchantment",
@@ -1661,8 +1663,10 @@ def _target_spec(parts: tuple[Any, ...]) -> Any:
     kinds = [n["noun"] for n in nouns]
     zone = f.pop("zone", None)
     if zone == "graveyard" and "card" in kinds and all(k in _CARD_TYPE_NOUNS for k in kinds):
-        # "creature or land card from a graveyard": a card of any of the types.
-        f["types"] = [*(k for k in kinds if k != "card"), *f.get("types", [])]
+        # "creature or land card from a graveyard", "instant or sorcery card from your
+        # graveyard": a card of any of the types (an instant or sorcery word reads as a
+        # spell noun whose type is already among the filter's types).
+        f["types"] = [*(k for k in kinds if k not in ("card", "spell")), *f.get("types", [])]
         kinds = ["card"]
     if kinds == ["card"] or zone == "graveyard":
         if zone != "graveyard" or kinds != ["card"]:

@@ -961,8 +961,9 @@ class _Ability:
         if kind == "any":
             return "any target"
         if kind == "graveyard_card":
-            # A card of any of the types: "creature or land card".
-            noun = " ".join([_or(_type_words(f.types)), "card"]) if f.types else "card"
+            # A card of any of the types: "creature or land card", "instant or sorcery card".
+            words = [TYPE_NAMES[b] for b in (*_TYPE_ORDER, INSTANT, SORCERY) if f.types & b]
+            noun = " ".join([_or(words), "card"]) if words else "card"
         elif kind == "permanent" and f.types:
             noun = _or(_type_words(f.types))
         elif kind == "spell" and f.types:

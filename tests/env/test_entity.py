@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "ce9700809931686976baa46178620222b7ece28ed4e17626b636e4a42d199fde"
+V1_DIGEST = "dbf7f94e09db5faaf1630abb6c5d41351e76fadc0e70a9d85ad1fee6e25e045c"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
