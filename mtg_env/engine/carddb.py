@@ -296,8 +296,15 @@ class TriggeredModel(_Effects):
         ]
     ] = Field(default=[], alias="if")
     targets: Annotated[list[TargetField], AfterValidator(_check_up_to)] = []
+    # "Whenever you sacrifice another Eldrazi": the creature type of the sacrificed
+    # permanent (event `you_sacrifice` only).
+    subtype: str | None = None
 
     _event = field_validator("event")(_check_event)
+
+    def model_post_init(self, __context: Any) -> None:
+        if self.subtype is not None and self.event != "you_sacrifice":
+            raise ValueError("'subtype' is the sacrificed permanent's, for you_sacrifice")
 
 
 class CountModel(_Strict):
@@ -801,6 +808,7 @@ def compile_ability(a: AbilityModel) -> Any:
             compile_targets(t.targets),
             compile_ops(t.effects),
             text,
+            subtype=t.subtype or "",
         )
     assert a.static is not None
     return compile_static(a.static, text)
@@ -1173,7 +1181,9 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         tokens.setdefault(FACE_DOWN, _face_down(set_name, "", len(tokens)))
     every = (*cards.values(), *tokens.values())
     cast = any(
-        _has_event(c, e) for c in every for e in ("cast_noncreature", "cast_instant_sorcery")
+        _has_event(c, e)
+        for c in every
+        for e in ("cast_noncreature", "cast_instant_sorcery", "cast_self")
     )
     landfall = any(_has_event(c, "landfall") for c in every)
     alone = any(_has_event(c, "attacks_alone") for c in every)
@@ -1186,6 +1196,8 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     leave = any(_has_event(c, "leaves") for c in every)
     turn = any(isinstance(a, StaticAbility) and a.during for c in every for a in c.abilities)
     plot = any(c.plot is not None for c in cards.values())
+    sacrifice = any(_has_event(c, "you_sacrifice") for c in every)
+    # By name: the flags are many booleans, and one in the wrong place is silent.
     return CardSet(
         set_name,
         cards,
@@ -1193,16 +1205,17 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         path,
         face_down,
         layout,
-        cast,
-        landfall,
-        alone,
-        block,
-        flashback,
-        target,
-        draw,
-        leave,
-        plot,
-        turn,
+        cast_triggers=cast,
+        landfall_triggers=landfall,
+        alone_triggers=alone,
+        block_triggers=block,
+        flashback=flashback,
+        target_triggers=target,
+        draw_triggers=draw,
+        leave_triggers=leave,
+        turn_statics=turn,
+        plot=plot,
+        sacrifice_triggers=sacrifice,
     )
 
 

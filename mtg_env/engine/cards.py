@@ -324,6 +324,8 @@ class TriggeredAbility(Frozen):
     effects: tuple[Op, ...] = ()
     text: str = ""
     kind: str = "triggered"
+    # `you_sacrifice`: the creature type the sacrificed permanent has ("" for any).
+    subtype: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -575,6 +577,8 @@ class CardSet(Frozen):
     # Whether some card of the set has plot (CR 702.170a): only then does a game keep the
     # plotted cards (`Game.plotted`) and a priority decision look for them in exile.
     plot: bool = False
+    # The same for "whenever you sacrifice another ...": only then does a sacrifice look.
+    sacrifice_triggers: bool = False
 
     def get(self, name: str) -> CardDef:
         try:

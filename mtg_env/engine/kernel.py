@@ -379,11 +379,31 @@ class Kernel(GameFields):
     # ------------------------------------------------------------------ dying, auras, sources
 
     def _to_graveyard(self, cid: int, why: str) -> None:
-        """Destroy or sacrifice: to its owner's graveyard, with "dies" triggers."""
+        """Destroy or sacrifice: to its owner's graveyard, with "dies" triggers (and, for a
+        sacrifice, "whenever you sacrifice" ones)."""
         ch = self.chars(cid)
         self._move(cid, GRAVEYARD)
         self._log("to_graveyard", cid, why)
         self._dies(cid, ch)
+        if why == "sacrificed" and self.cardset.sacrifice_triggers:
+            self._sacrificed(ch)
+
+    def _sacrificed(self, ch: Chars) -> None:
+        """A permanent (its last characteristics `ch`) was sacrificed, by its controller
+        (701.21a): the "whenever you sacrifice another <type>" abilities of the permanents
+        that player controls trigger (603.2); it has left, so each is another permanent."""
+        you = ch.controller
+        for c in self.battlefield:
+            pch = self.chars(c)
+            if pch.controller != you:
+                continue
+            for idx, ab in enumerate(pch.abilities):
+                if (
+                    type(ab) is TriggeredAbility
+                    and ab.event == "you_sacrifice"
+                    and (not ab.subtype or ch.has_subtype(ab.subtype))
+                ):
+                    self._add_trigger(you, c, ab, idx, {})
 
     def _dies(self, cid: int, ch: Chars) -> None:
         """Permanent `cid` (characteristics `ch`) was put into a graveyard from the

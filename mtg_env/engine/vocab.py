@@ -118,6 +118,11 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
             "Whenever you cast an instant or sorcery spell",
         ),
         EventDef("landfall", "603.2", "Whenever a land you control enters"),
+        # The spell's own, as it becomes cast (601.2i); its source is the spell.
+        EventDef("cast_self", "603.2", "When you cast this spell"),
+        # Of the permanents of the player who sacrificed (701.21a); `subtype` of the
+        # sacrificed permanent as it last was (603.10a), which is another permanent.
+        EventDef("you_sacrifice", "603.2", "Whenever you sacrifice another <type>"),
         EventDef("attacks_alone", "702.83a", "Whenever a creature you control attacks alone"),
         # From its owner's graveyard only: its effect returns the card from there (113.6k).
         EventDef("third_draw", "603.2", "When you draw your third card in a turn"),

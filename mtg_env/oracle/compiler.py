@@ -117,6 +117,9 @@ def normalize(line: str, name: str) -> str:
         s = s.replace(n, "~")
     s = _SELF_RE.sub("~", s)
     s = s.replace("’", "'").replace("−", "-")
+    # A sentence that ends in a quote ends after it: '... with "Sacrifice this token: Add
+    # {C}."' reads as '... with "Sacrifice this token : Add {C}" .'.
+    s = re.sub(r'\."(?=\s|$)', '" .', s)
     s = re.sub(r"([,.:;])(?=\s|$)", r" \1", s)
     return re.sub(r"\s+", " ", s).strip()
 
@@ -313,6 +316,7 @@ def _token_key(t: Mapping[str, Any]) -> tuple[Any, ...]:
         t.get("power"),
         t.get("toughness"),
         tuple(sorted(t.get("keywords", []))),
+        repr(t.get("abilities", [])),  # the Eldrazi Spawn's mana ability
     )
 
 

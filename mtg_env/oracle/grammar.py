@@ -62,7 +62,8 @@ _counters: "counter" | "counters"
 _unless_life: "unless" "a" "player" "has"
 _in_addition: "in" "addition" "to" "its" "other" "types"
 // A triggered ability granted in quotes ("has \"Whenever you cast ..., ~ deals ...,\"").
-GRANTED: /"[^"]+"/
+// (\x22 is the quote: a quote here would read as a literal word to `_grammar`.)
+GRANTED: /\x22[^\x22]+\x22/
 _has: "has" | "have"
 _during_your_turn: "during" "your" "turn" "."
 _otherwise_it: "otherwise" "," ("it" | "they")
@@ -128,6 +129,8 @@ trigger: "when" "~" "enters" -> t_enters
     | "whenever" "you" "cast" "an" "instant" "or" "sorcery" "spell" -> t_cast_instant_sorcery
     | "landfall" "—" "whenever" "a" "land" "you" "control" "enters" -> t_landfall
     | "when" "you" "draw" "your" "third" "card" "in" "a" "turn" -> t_third_draw
+    | "when" "you" "cast" "~" -> t_cast_self
+    | "whenever" "you" "sacrifice" "another" SUBTYPE -> t_you_sacrifice
     | "whenever" "~" "deals" "damage" "to" "an" "opponent" -> t_damage_to_opponent
     | "whenever" "~" "deals" "combat" "damage" "to" "a" "player" -> t_combat_damage_to_player
     | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
@@ -256,8 +259,11 @@ grant: obj ("gains" | "gain") keywords until_eot
 set_base_pt: obj "has" "base" "power" "and" "toughness" PT until_eot
 investigate: "investigate"
 attach: "attach" obj "to" obj
-create_token: "create" count PT colors? subtypes "creature" ("token" | "tokens") token_keywords?
-    | "create" count PREDEFINED ("token" | "tokens") -> create_predefined
+create_token: "create" count PT colors? subtypes "creature" _token_s token_keywords? token_has?
+    | "create" count PREDEFINED _token_s -> create_predefined
+_token_s: "token" | "tokens"
+// A token's quoted ability, after "with" or in a sentence of its own ("It has ...").
+token_has: "with" GRANTED | "." ("it" "has" | "they" "have") GRANTED
 PREDEFINED: "treasure" | "food" | "clue" | "map" | "blood"
 token_keywords: "with" keywords
 add_counter: "put" count (COUNTER | STUN) ("counter" | "counters") "on" obj
@@ -380,6 +386,7 @@ player: "you" -> p_you
 keywords: keyword (("," | "and" | "," "and") keyword)*
 keyword: KEYWORD | "protection" "from" COLOR ("and" "from" COLOR)*
 colors: COLOR ("and" COLOR)*
+    | "colorless" -> colorless
 subtypes: SUBTYPE+
 count: NUMBER | NUMWORD | "x" -> count_x
 PT: /[+-]?(\d+|x)\/[+-]?(\d+|x)/i
@@ -826,6 +833,12 @@ class ToData(Transformer[Any, Any]):
     def t_landfall(self) -> dict[str, Any]:
         return {"event": "landfall"}
 
+    def t_cast_self(self) -> dict[str, Any]:
+        return {"event": "cast_self"}
+
+    def t_you_sacrifice(self, tok: Token) -> dict[str, Any]:
+        return {"event": "you_sacrifice", "subtype": str(tok)}
+
     def t_third_draw(self) -> dict[str, Any]:
         self.scope.event = "third_draw"
         return {"event": "third_draw"}
@@ -1196,7 +1209,7 @@ class ToData(Transformer[Any, Any]):
                 subtypes = r[1]
             elif isinstance(r, tuple) and r[0] == "kws":
                 kws = r[1]
-        token = {
+        token: dict[str, Any] = {
             "types": ["creature"],
             "subtypes": subtypes,
             "colors": colors,
@@ -1204,7 +1217,24 @@ class ToData(Transformer[Any, Any]):
             "toughness": t,
             "keywords": kws,
         }
+        for r in rest:
+            if isinstance(r, tuple) and r[0] == "abilities":
+                token["abilities"] = r[1]
         return {"create_token": {"token": token, "count": n}}
+
+    def token_has(self, tok: Token) -> tuple[str, list[dict[str, Any]]]:
+        # The token's quoted ability: a mana ability ("Sacrifice this token: Add {C}", the
+        # Eldrazi Spawn's and Scion's), whose "this token" is the token's own "~".
+        text = str(tok)[1:-1].strip().rstrip(".").strip()
+        text = re.sub(r"\bthis (token|creature)\b", "~", text, flags=re.IGNORECASE) + " ."
+        try:
+            tree = parser().parse(text, start="mana")
+        except UnexpectedInput:
+            raise Unsupported("a token's quoted ability that is not a mana ability") from None
+        return ("abilities", [{"mana": ToData(self.known).transform(tree)}])
+
+    def colorless(self) -> tuple[str, list[str]]:
+        return ("colors", [])
 
     def attach(self, what: str, to: str) -> dict[str, Any]:
         return {"attach": {"what": what, "to": to}}

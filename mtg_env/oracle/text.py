@@ -13,6 +13,7 @@ clauses one sentence joins (`_joins`); where a line goes that the card's layout 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -137,7 +138,12 @@ def oracle_text(card: CardDef, tokens: Mapping[str, CardDef]) -> str:
     """The Oracle text of `card` (reminder text left out), written from its structures;
     `tokens` are its set's tokens, by name, for the tokens it creates."""
     r = _Card(card, tokens)
-    return "\n".join(r.lines())
+    # A sentence that ends in a quote ends inside it ('... with "Sacrifice this token: Add
+    # {C}."'): no period after the closing quote.
+    return _QUOTE_END.sub('."', "\n".join(r.lines()))
+
+
+_QUOTE_END: Final = re.compile(r'\."\.')
 
 
 # --------------------------------------------------------------------------- words
@@ -350,6 +356,10 @@ class _Card:
             out.append(f"You may {sac} rather than pay this spell's mana cost.")
         if c.enchant is not None:
             out.append("Enchant " + _Ability(self, ()).target_phrase(c.enchant))
+        for a in c.abilities:
+            if isinstance(a, TriggeredAbility) and a.event == "cast_self":
+                # What happens as it is cast comes before what it is ("Reach").
+                out.append(self.ability(a))
         # Keywords that Oracle prints with reminder text each have a line of their own.
         own_line = [k for k in _sorted_keywords(kws) if k in _OWN_LINE_KEYWORDS]
         kws -= set(own_line)
@@ -386,6 +396,8 @@ class _Card:
                 continue  # the keyword says it (ninjutsu: on the first line)
             if isinstance(a, TriggeredAbility) and a.effects and a.effects[0].name == "job_select":
                 continue  # "Job select", on the first line
+            if isinstance(a, TriggeredAbility) and a.event == "cast_self":
+                continue  # above the keywords
             if i - 1 in joined or i - 1 in turn_pairs:
                 continue  # a joined trigger's twin, or an "Otherwise" static's
             if i in turn_pairs:
@@ -847,6 +859,15 @@ class _Granted(_Card):
         return "this creature"
 
 
+class _TokenAbility(_Card):
+    """The text of a token's own ability in quotes ("with \"Sacrifice this token: Add
+    {C}.\""): its "~" is the token."""
+
+    @property
+    def self_word(self) -> str:
+        return "this token"
+
+
 @dataclass
 class _Clause:
     """One clause of a sentence: its ops (a P/T change and the keywords it grants are one
@@ -912,6 +933,8 @@ class _Ability:
             "landfall": "Landfall — Whenever a land you control enters",
             "attacks_alone": "Whenever a creature you control attacks alone",
             "third_draw": "When you draw your third card in a turn",
+            "cast_self": "When you cast this spell",
+            "you_sacrifice": f"Whenever you sacrifice another {a.subtype}",
             "leaves": f"When {me} leaves the battlefield",
             "upkeep": f"At the beginning of {whose} upkeep",
             "end_step": f"At the beginning of {whose} end step",
@@ -1454,6 +1477,11 @@ class _Ability:
         text = f"{_article(text)} {text}" if n == 1 else f"{_number(n)} {text}"
         if t.keywords:
             text += " with " + _keyword_list(t.keywords)
+        mana = [a for a in t.abilities if isinstance(a, ManaAbility)]
+        if mana:
+            # The Eldrazi Spawn's and Scion's ability; Oracle also writes it as a sentence
+            # of its own ("They have ..."), which compiles to the same token.
+            text += f' with "{_TokenAbility(t, self.card.tokens).mana(mana[0])}"'
         return text
 
 

@@ -356,3 +356,37 @@ def test_cr_601_2f_a_cost_reduction_reduces_only_the_generic_part() -> None:
     assert cost.less(3) == parse_mana_cost("{1}{U}")
     assert cost.less(9) == parse_mana_cost("{U}")
     assert cost.less(9).text == "{U}" and cost.less(0) == cost
+
+
+def test_each_set_flag_says_what_its_cards_have() -> None:
+    """A set's flags (which triggers and keywords its cards have, which a game looks for
+    only then) are each set by their own cards: a set with plot and no "during your turn"
+    static has `plot` and not `turn_statics`, and the reverse."""
+    import yaml
+
+    folder = Path("mtg_env/data/cards/pauper")
+    tokens = yaml.safe_load((folder / "set.yaml").read_text())["tokens"]
+    cards = {}
+    for f in sorted(folder.glob("[0-9]*.yaml")):
+        for e in yaml.safe_load(f.read_text())["cards"]:
+            cards[e["name"]] = e
+    flags = (
+        "cast_triggers",
+        "flashback",
+        "turn_statics",
+        "plot",
+        "sacrifice_triggers",
+        "leave_triggers",
+        "draw_triggers",
+    )
+    expected = {
+        "Highway Robbery": {"plot"},
+        "Hunter's Blowgun": {"turn_statics"},
+        "Writhing Chrysalis": {"cast_triggers", "sacrifice_triggers"},
+        "Lava Dart": {"flashback"},
+        "Cryogen Relic": {"leave_triggers"},
+        "Sneaky Snacker": {"draw_triggers"},
+    }
+    for name, want in expected.items():
+        cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")
+        assert {f for f in flags if getattr(cs, f)} == want, name
