@@ -316,7 +316,6 @@ def _token_key(t: Mapping[str, Any]) -> tuple[Any, ...]:
         t.get("power"),
         t.get("toughness"),
         tuple(sorted(t.get("keywords", []))),
-        repr(t.get("abilities", [])),  # the Eldrazi Spawn's mana ability
     )
 
 

@@ -985,8 +985,8 @@ class _Ability:
             return "any target"
         if kind == "graveyard_card":
             # A card of any of the types: "creature or land card", "instant or sorcery card".
-            words = [TYPE_NAMES[b] for b in (*_TYPE_ORDER, INSTANT, SORCERY) if f.types & b]
-            noun = " ".join([_or(words), "card"]) if words else "card"
+            kinds = [TYPE_NAMES[b] for b in (*_TYPE_ORDER, INSTANT, SORCERY) if f.types & b]
+            noun = " ".join([_or(kinds), "card"]) if kinds else "card"
         elif kind == "permanent" and f.types:
             noun = _or(_type_words(f.types))
         elif kind == "spell" and f.types:
