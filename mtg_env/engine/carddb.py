@@ -1197,6 +1197,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     turn = any(isinstance(a, StaticAbility) and a.during for c in every for a in c.abilities)
     plot = any(c.plot is not None for c in cards.values())
     sacrifice = any(_has_event(c, "you_sacrifice") for c in every)
+    impulse = any(op.name == "impulse" for c in every for op in _all_ops(c))
     # By name: the flags are many booleans, and one in the wrong place is silent.
     return CardSet(
         set_name,
@@ -1216,6 +1217,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         turn_statics=turn,
         plot=plot,
         sacrifice_triggers=sacrifice,
+        impulse=impulse,
     )
 
 

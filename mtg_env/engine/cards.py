@@ -579,6 +579,9 @@ class CardSet(Frozen):
     plot: bool = False
     # The same for "whenever you sacrifice another ...": only then does a sacrifice look.
     sacrifice_triggers: bool = False
+    # Whether some card of the set exiles cards that may be played for a while (`impulse`):
+    # only then does a game keep them (`Game.playable`) and a priority look in exile.
+    impulse: bool = False
 
     def get(self, name: str) -> CardDef:
         try:

@@ -65,6 +65,7 @@ from .opschema import (
     EmptyOp,
     FightOp,
     GrantOp,
+    ImpulseOp,
     LandTypeOp,
     LifeOp,
     LookOp,
@@ -564,6 +565,31 @@ def op_mill(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
             top = pile[-1]
             g._move(top, GRAVEYARD)
             g._log("milled", top)
+    return True
+
+
+def op_impulse(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Exile the top `count` cards of the controller's library (all of them if fewer), face
+    up, and let the controller play them (CR 601.2, 305.1: cast at the card's usual time
+    and cost, or play a land with the turn's land play) until the end of this turn
+    (`until: turn`) or of their next turn (`next_turn`). `Game.playable` remembers each
+    card with its object id: once it leaves exile it is a new object, no longer playable."""
+    seat = res.item.controller
+    playable = g.playable
+    assert playable is not None  # kept in a set with such an effect (CardSet.impulse)
+    last = g.turn
+    if a["until"] == "next_turn":
+        last += 2 if g.active == seat else 1  # turns alternate
+    for cid in [c for c, (oid, _, end) in playable.items() if end < g.turn or g.oid[c] != oid]:
+        del playable[cid]  # no longer playable: kept no longer
+    pile = g.library[g.rules.pile_of[seat]]
+    for _ in range(a["count"]):
+        if not pile:
+            break
+        top = pile[-1]
+        g._move(top, EXILE)
+        g._log("impulse", seat, top)
+        playable[top] = (g.oid[top], seat, last)
     return True
 
 
@@ -1561,6 +1587,12 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("regenerate", WhatOp, op_regenerate),
         OpDef("sacrifice", WhatOp, op_sacrifice),
         OpDef("return_to_hand", WhatOp, op_return_to_hand),
+        OpDef(
+            "impulse",
+            ImpulseOp,
+            op_impulse,
+            lambda a: f"exile the top {a['count']} card(s); may play them until {a['until']}",
+        ),
         OpDef("return_to_battlefield", WhatOp, op_return_to_battlefield),
         OpDef(
             "shuffle_into_library",

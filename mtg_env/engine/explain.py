@@ -75,7 +75,12 @@ def _reason(g: GameLike, a: Action) -> str:
         cd = g.cdef[cid]
         flashback = g.zone[cid] == GRAVEYARD and cd.flashback is not None
         plotted = g.zone[cid] == EXILE and cid in (g.plotted or {})
-        if (g.zone[cid] != HAND and not flashback and not plotted) or g.owner[cid] != p:
+        exiled = g.zone[cid] == EXILE and cid in (g.playable or {})
+        if exiled:
+            oid, seat, last = (g.playable or {})[cid]
+            if seat != p or g.oid[cid] != oid or g.turn > last:
+                return f"{cd.name} is in exile, and you may not play it now"
+        elif (g.zone[cid] != HAND and not flashback and not plotted) or g.owner[cid] != p:
             return f"{cd.name} is not in your hand"
         main = g.active == p and g.step in (MAIN1, MAIN2) and not g.stack
         if plotted and (not main or (g.plotted or {})[cid][1] >= g.turn):

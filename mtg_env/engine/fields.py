@@ -147,6 +147,18 @@ FIELDS: Final[tuple[Field, ...]] = (
         None,
         "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
     ),
+    # Cards in exile their owner may play for a while ("Exile the top card of your library.
+    # Until end of turn, you may play that card."): card id -> (its object id then, the
+    # player, the last turn it may be played), kept only in a card set with such an effect
+    # (`CardSet.impulse`), else None.
+    Field(
+        "playable",
+        "dict[int, tuple[int, int, int]] | None",
+        "{} if cardset.impulse else None",
+        "None if {0} is None else dict({0})",
+        None,
+        "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
+    ),
     # The format's own state (pocket's reaction window, adventure's mana pool): the format
     # makes, copies and hashes it (Format.new_state, FormatState.copy, Format.hash_extras).
     Field(

@@ -306,6 +306,8 @@ class Game(Setup):
             parts += (("draws", tuple(self.draws)),)
         if self.plotted is not None:
             parts += (("plotted", tuple(sorted(self.plotted.items()))),)
+        if self.playable is not None:
+            parts += (("playable", tuple(sorted(self.playable.items()))),)
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
     # ------------------------------------------------------------------ logging

@@ -200,6 +200,8 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} puts {e[2]} cards on the bottom of their library"
     if k == "search":
         return f"  player {e[1]} searches their library"
+    if k == "impulse":
+        return f"  player {e[1]} exiles {n(e[2])} and may play it for a while"
     if k == "shuffled_in":
         return f"  {n(e[1])} is shuffled into its owner's library"
     if k == "search_declined":

@@ -58,6 +58,15 @@ class MillOp(Strict):
     who: REFS = "you"
 
 
+class ImpulseOp(Strict):
+    """ "Exile the top card of your library. Until end of turn, you may play that card"
+    (`until: turn`; "Until the end of your next turn": `next_turn`), and with `count` N,
+    "the top N cards ... those cards". The cards are exiled face up (public)."""
+
+    count: Annotated[int, Field(ge=1, le=10)] = 1
+    until: Literal["turn", "next_turn"]
+
+
 class LookOp(Strict):
     """Scry / surveil N (CR 701.22, 701.25): the controller looks at the top N cards of
     their library. At most 10, so that a choice has at most 20 options."""

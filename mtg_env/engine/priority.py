@@ -226,6 +226,20 @@ class Priority(Stack):
                     srcs = self.rules.mana_sources(self, p)
                 if self._can_cast(p, cid, NO_MANA, srcs):
                     acts.append(action(PLAY, cid))
+        if self.playable:
+            for cid in self._exiled_playable(p):
+                cd = self.cdef[cid]
+                if cd.types & LAND:
+                    # A land exiled this way is played with the turn's land play (305.2).
+                    if sorcery_ok and self.lands_played < 1:
+                        acts.append(action(PLAY, cid))
+                    continue
+                if not (sorcery_ok or cd.types & INSTANT or "flash" in cd.keywords):
+                    continue
+                if srcs is None:
+                    srcs = self.rules.mana_sources(self, p)
+                if self._can_cast(p, cid, cd.cost, srcs):
+                    acts.append(action(PLAY, cid))
         for cid, ch, idx, ab in self._derived().activated[p]:
             if srcs is None:
                 srcs = self.rules.mana_sources(self, p)
@@ -361,6 +375,18 @@ class Priority(Stack):
         elif a.kind == ACTIVATE:
             self._begin_activate(p, a.obj, a.arg)
 
+    def _exiled_playable(self, p: int) -> list[int]:
+        """The cards in exile that `p` may play now (`Game.playable`): each still the object
+        that was exiled, up to its last turn."""
+        playable = self.playable
+        assert playable is not None
+        turn = self.turn
+        return [
+            cid
+            for cid, (oid, seat, last) in playable.items()
+            if seat == p and turn <= last and self.zone[cid] == EXILE and self.oid[cid] == oid
+        ]
+
     def _play_land(self, p: int, cid: int) -> None:
         # 305.2: one land per turn; it doesn't use the stack (305.1).
         self.lands_played += 1
@@ -373,11 +399,10 @@ class Priority(Stack):
         """CR 601.2: move the card to the stack, announce its mode and X, choose targets
         one at a time, pay."""
         # 702.34a: from the graveyard, cast with flashback; 702.170d: from exile, a plotted
-        # card cast without paying its mana cost
+        # card cast without paying its mana cost (one exiled to be played: its usual cost)
         zone = self.zone[cid]
-        self._start_cast(
-            p, cid, "flashback" if zone == GRAVEYARD else "plot" if zone == EXILE else ""
-        )
+        plot = zone == EXILE and self.plotted is not None and cid in self.plotted
+        self._start_cast(p, cid, "flashback" if zone == GRAVEYARD else "plot" if plot else "")
 
     def _start_cast(self, p: int, cid: int, how: str) -> None:
         """`_begin_cast`, `how` saying which alternative cost is paid if any: "flashback"

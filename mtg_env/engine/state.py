@@ -73,6 +73,7 @@ class GameFields:
         "n_decisions",
         "draws",
         "plotted",
+        "playable",
         "format_state",
         "cardset",
         "auto_pass",
@@ -141,6 +142,7 @@ class GameFields:
     n_decisions: int
     draws: list[int] | None
     plotted: dict[int, tuple[int, int]] | None
+    playable: dict[int, tuple[int, int, int]] | None
     format_state: FormatState
     cardset: CardSet
     auto_pass: bool
@@ -218,6 +220,7 @@ def init_state(
     g.n_decisions = 0
     g.draws = [0, 0] if cardset.draw_triggers else None
     g.plotted = {} if cardset.plot else None
+    g.playable = {} if cardset.impulse else None
     g.format_state = rules.new_state()
     g.cardset = cardset
     g.auto_pass = auto_pass
@@ -288,6 +291,7 @@ def clone_state(s: GameFields, g: GameFields) -> None:
     g.n_decisions = s.n_decisions
     g.draws = None if s.draws is None else s.draws[:]
     g.plotted = None if s.plotted is None else dict(s.plotted)
+    g.playable = None if s.playable is None else dict(s.playable)
     g.format_state = s.format_state.copy()
     g.cardset = s.cardset
     g.auto_pass = s.auto_pass

@@ -149,7 +149,16 @@ state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
     | "you" "have" "no" "cards" "in" "hand" -> sc_hellbent
 
 // ------------------------------------------------------------------ sentences
-sentences: (sentence | kicked | reveal_discard | may_if_you_do | look_take | discard_or_draw)+
+sentences: (sentence | kicked | reveal_discard | may_if_you_do | look_take | discard_or_draw
+    | impulse)+
+// "Exile the top card of your library. Until end of turn, you may play that card."
+impulse: "exile" "the" "top" impulse_count "of" "your" "library" "." impulse_until
+impulse_count: "card" -> ic_one
+    | count "cards" -> ic_many
+impulse_until: "until" "end" "of" "turn" "," "you" "may" "play" _that_card "." -> iu_turn
+    | "until" "the" "end" "of" "your" "next" "turn" "," "you" "may" "play" _that_card "." -> iu_next
+    | "you" "may" "play" "it" "until" "the" "end" "of" "your" "next" "turn" "." -> iu_next
+_that_card: "that" "card" | "those" "cards"
 // "Each opponent discards a card. For each opponent who can't, you draw a card."
 discard_or_draw: "each" "opponent" "discards" "a" "card" "." _for_each_who_cant
 _for_each_who_cant: "for" "each" "opponent" "who" "can't" "," "you" "draw" "a" "card" "."
@@ -1089,6 +1098,24 @@ class ToData(Transformer[Any, Any]):
     def gain_life_sacrificed(self) -> dict[str, Any]:
         # Of the permanent sacrificed for the spell's additional cost (CR 601.2b).
         return {"gain_life_sacrificed": {}}
+
+    def impulse(self, n: int, until: str) -> list[Any]:
+        self.sentence()
+        return [{"impulse": {"count": n, "until": until}}]
+
+    def ic_one(self) -> int:
+        return 1
+
+    def ic_many(self, n: Any) -> int:
+        if not isinstance(n, int) or n < 2:
+            raise Unsupported("a number of cards exiled to play that is not a number")
+        return n
+
+    def iu_turn(self) -> str:
+        return "turn"
+
+    def iu_next(self) -> str:
+        return "next_turn"
 
     def discard_or_draw(self) -> list[Any]:
         self.sentence()

@@ -144,6 +144,7 @@ def oracle_text(card: CardDef, tokens: Mapping[str, CardDef]) -> str:
 
 
 _QUOTE_END: Final = re.compile(r'\."\.')
+_UNTIL_NEXT_TURN: Final = "Until the end of your next turn"
 
 
 # --------------------------------------------------------------------------- words
@@ -1454,6 +1455,14 @@ class _Ability:
                 who = self.player(a["who"])
                 return f"{who} may search their library for {what} card, {put}, then shuffle"
             return f"search your library for {what} card, {put}, then shuffle"
+        if name == "impulse":
+            n = a.get("count", 1)
+            what = "card" if n == 1 else f"{_number(n)} cards"
+            them = "that card" if n == 1 else "those cards"
+            when = (
+                "Until end of turn" if a["until"] == "turn" else "Until the end of your next turn"
+            )
+            return f"exile the top {what} of your library. {when}, you may play {them}"
         if name == "shuffle_into_library":
             return f"its owner shuffles {self.obj(a['what'])} into their library"
         raise ValueError(f"no Oracle template writes the op {name!r}")

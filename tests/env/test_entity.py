@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "44fdd380fc4a43704643649b3eed267952046f014fdccd8ebf951f02851ecd22"
+V1_DIGEST = "6e8820cbe18f1241e2c12d1e74710d5af42b0fdd4ad08e29c563154e553e36f9"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

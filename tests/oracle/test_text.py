@@ -111,11 +111,14 @@ PAUPER_DIFFERENCES = {
     # '... token. It has "Sacrifice this token: Add {C}."': the view writes the token's
     # ability after "with", as newer Oracle texts do (Writhing Chrysalis).
     "Nest Invader": "token ability after with",
+    # "You may play it until the end of your next turn.": the view writes the duration
+    # first, "Until the end of your next turn, you may play that card.", as most do.
+    "Clockwork Percussionist": "impulse duration first",
 }
 
 
 def test_every_pauper_card_renders_to_its_oracle_text(pauper: CardSet) -> None:
-    assert len(pauper.cards) == 190
+    assert len(pauper.cards) == 193
     differ = {
         name
         for name, card in pauper.cards.items()
