@@ -362,12 +362,19 @@ class StaticModel(_Strict):
     everywhere: bool = False
     # "During your turn, ..." / "Otherwise, ...": whose turn it must be for it to apply.
     during: Literal["your_turn", "not_your_turn"] | None = None
+    # "... as long as you control three or more artifacts": the conditions (of the
+    # ability's controller) under which it applies (CR 611.3a).
+    if_: list[Literal["threshold", "metalcraft", "hellbent", "delirium", "control_artifact"]] = (
+        Field(default=[], alias="if")
+    )
 
     def model_post_init(self, __context: Any) -> None:
-        if self.during is not None and (
+        if (self.during is not None or self.if_) and (
             self.rules or self.cda or self.spend_mana or self.everywhere or self.control
         ):
-            raise ValueError("'during' is for keywords and P/T changes, not rules or control")
+            raise ValueError(
+                "'during' and 'if' are for keywords and P/T changes, not rules or control"
+            )
 
     _kw = field_validator("add_keywords")(_check_keywords)
 
@@ -767,6 +774,7 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
         everywhere=s.everywhere,
         spend=spend,
         during=s.during or "",
+        condition=tuple(s.if_),
     )
 
 
@@ -1198,6 +1206,9 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     plot = any(c.plot is not None for c in cards.values())
     sacrifice = any(_has_event(c, "you_sacrifice") for c in every)
     impulse = any(op.name == "impulse" for c in every for op in _all_ops(c))
+    conditional = any(
+        isinstance(a, StaticAbility) and a.condition for c in every for a in c.abilities
+    )
     # By name: the flags are many booleans, and one in the wrong place is silent.
     return CardSet(
         set_name,
@@ -1218,6 +1229,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         plot=plot,
         sacrifice_triggers=sacrifice,
         impulse=impulse,
+        conditional_statics=conditional,
     )
 
 

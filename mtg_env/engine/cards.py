@@ -388,6 +388,9 @@ class StaticAbility(Frozen):
     # "During your turn" / "Otherwise" (not during its controller's turn): whose turn it
     # must be for the ability to apply ("your_turn", "not_your_turn"), or "" for always.
     during: str = ""
+    # "... as long as <condition>" (CR 611.3a): conditions of its controller's that must
+    # all hold for it to apply (layers.STATIC_CONDITIONS), or () for always.
+    condition: tuple[str, ...] = ()
 
 
 Ability = ManaAbility | ActivatedAbility | TriggeredAbility | StaticAbility
@@ -579,6 +582,10 @@ class CardSet(Frozen):
     plot: bool = False
     # The same for "whenever you sacrifice another ...": only then does a sacrifice look.
     sacrifice_triggers: bool = False
+    # Whether some static ability of the set applies "as long as" a condition of its
+    # controller's holds: only then does every zone move recompute the characteristics
+    # (a card put into a graveyard or a hand can change whether one holds).
+    conditional_statics: bool = False
     # Whether some card of the set exiles cards that may be played for a while (`impulse`):
     # only then does a game keep them (`Game.playable`) and a priority look in exile.
     impulse: bool = False

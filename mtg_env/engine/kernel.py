@@ -206,6 +206,10 @@ class Kernel(GameFields):
         """Move object `cid` to zone `to` (of `seat`, default its owner). A moved object
         becomes a new object (CR 400.7): it gets a new object id."""
         self._sba_ok = None
+        if self.cardset.conditional_statics:
+            # A card put into or taken from a graveyard or a hand can change whether a
+            # static ability's condition holds ("as long as ...").
+            self._dirty = True
         frm = self.zone[cid]
         owner = self.owner[cid]
         exiled = False

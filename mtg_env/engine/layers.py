@@ -102,8 +102,10 @@ def card_types_in_graveyards(g: GameFields) -> int:
     for gy in g.graveyard:
         for cid in gy:
             mask |= g.cdef[cid].types
-    kinds = (ARTIFACT, CREATURE, ENCHANTMENT, INSTANT, LAND, PLANESWALKER, SORCERY)
-    return sum(1 for k in kinds if mask & k)
+    return sum(1 for k in _CARD_TYPES if mask & k)
+
+
+_CARD_TYPES: Final = (ARTIFACT, CREATURE, ENCHANTMENT, INSTANT, LAND, PLANESWALKER, SORCERY)
 
 
 # What a CDA's `Count` may read (card data: `cda: {power: {count: ...}}`).
@@ -188,7 +190,7 @@ def compute(g: GameFields, trace: dict[int, list[str]] | None = None) -> dict[in
             countered.append(cid)
     # The holders' static abilities with the layers each applies in, gathered once and
     # again only where `holders` is rebuilt (nowhere else can a static ability change).
-    statics = _statics(holders, work, g.active)
+    statics = _statics(holders, work, g)
     started: dict[Any, _Cand] = {}
     effects = g.effects
     eff_layers = [(e, _layer_mask(e.components)) for e in effects]
@@ -303,7 +305,7 @@ def compute(g: GameFields, trace: dict[int, list[str]] | None = None) -> dict[in
         ):
             # Abilities may have been added, removed or rewritten.
             holders = [cid for cid in bf if _has_static(work[cid])]
-            statics = _statics(holders, work, g.active)
+            statics = _statics(holders, work, g)
     # Counters (CR 613.4c) are applied with the 7c effects; addition commutes, so after them.
     for cid in countered:
         ch = work[cid]
@@ -327,16 +329,22 @@ def _layer_mask(components: tuple[Component, ...]) -> int:
 
 
 def _statics(
-    holders: list[int], work: dict[int, Chars], active: int
+    holders: list[int], work: dict[int, Chars], g: GameFields
 ) -> list[tuple[int, StaticAbility, int]]:
     """(permanent, static ability, bit mask of the layers it applies in) for each static
     ability of `holders`, in order; one that applies only during (or outside) its
-    controller's turn only then (`active`: whose turn it is)."""
+    controller's turn only then, one that applies "as long as" a condition only while it
+    holds."""
     out: list[tuple[int, StaticAbility, int]] = []
+    active = g.active
     for cid in holders:
         for ab in work[cid].abilities:
             if type(ab) is StaticAbility:
                 if ab.during and (work[cid].controller == active) != (ab.during == "your_turn"):
+                    continue
+                if ab.condition and not all(
+                    static_condition(g, work, work[cid].controller, c) for c in ab.condition
+                ):
                     continue
                 mask = _layer_mask(ab.components)
                 # Layer 7a holds the characteristic-defining abilities and nothing else.
@@ -345,6 +353,36 @@ def _statics(
                     mask |= 1 << L_PT_CDA
                 out.append((cid, ab, mask))
     return out
+
+
+# The conditions a static ability may apply under ("as long as ...", CR 611.3a), each of
+# its controller's, by the ability word Oracle gives the card (or what it says).
+STATIC_CONDITIONS: Final = frozenset(
+    {"threshold", "metalcraft", "hellbent", "delirium", "control_artifact"}
+)
+
+
+def static_condition(g: GameFields, work: dict[int, Chars], seat: int, cond: str) -> bool:
+    """Whether `cond` holds for `seat` now. The artifacts counted are those `seat`
+    controls by their characteristics before continuous effects apply (`work`, as the
+    layers begin): an effect that makes a permanent an artifact is not counted."""
+    if cond == "threshold":  # seven or more cards in your graveyard
+        return len(g.graveyard[g.rules.pile_of[seat]]) >= 7
+    if cond == "hellbent":  # you have no cards in hand
+        return not g.hand[seat]
+    if cond == "delirium":  # four or more card types among cards in your graveyard
+        mask = 0
+        for c in g.graveyard[g.rules.pile_of[seat]]:
+            mask |= g.cdef[c].types
+        return sum(1 for k in _CARD_TYPES if mask & k) >= 4
+    need = 3 if cond == "metalcraft" else 1  # "three or more artifacts" / "an artifact"
+    n = 0
+    for ch in work.values():
+        if ch.controller == seat and ch.types & ARTIFACT:
+            n += 1
+            if n >= need:
+                return True
+    return False
 
 
 def _compute_plain(g: GameFields) -> dict[int, Chars] | None:

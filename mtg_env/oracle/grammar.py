@@ -53,6 +53,8 @@ activated: cost ":" sentences restriction?
 triggered: ability_word? trigger "," intervening? sentences
 static: static_sentence "." (doesnt_remove ".")?
     | "during" "your" "turn" "," static_sentence "." -> static_your_turn
+    | ability_word? static_sentence _as_long_as static_cond "." -> static_as_long_as
+    | ability_word? _as_long_as static_cond "," static_sentence "." -> static_as_long_as_first
     | affected _has keywords _during_your_turn _otherwise_it _has keywords "." -> static_kw_else
     | "~" "enters" "tapped" "." -> enters_tapped
     | "~" "enters" "tapped" _unless_life NUMBER "or" "less" "life" "." -> enters_tapped_unless_life
@@ -143,7 +145,15 @@ intervening: "if" "~" "didn't" "attack" "this" "turn" "," -> if_not_attacked
     | "if" "you" "control" "another" "creature" "named" "~" "," -> if_another_named
 // Ability words (CR 207.2c) head the condition they name; the condition has the rules.
 ability_word: ABILITY_WORD "—"
-ABILITY_WORD: "metalcraft" | "threshold" | "hellbent"
+ABILITY_WORD: "metalcraft" | "threshold" | "hellbent" | "delirium"
+_as_long_as: "as" "long" "as"
+_among_your_graveyard: "among" "cards" "in" "your" "graveyard"
+// What a static ability applies "as long as" (CR 611.3a), its controller's.
+static_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
+    | "there" "are" "seven" "or" "more" "cards" "in" "your" "graveyard" -> sc_threshold
+    | "you" "have" "no" "cards" "in" "hand" -> sc_hellbent
+    | "there" "are" "four" "or" "more" "card" "types" _among_your_graveyard -> sc_delirium
+    | "you" "control" "an" "artifact" -> sc_control_artifact
 state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
     | "seven" "or" "more" "cards" "are" "in" "your" "graveyard" -> sc_threshold
     | "you" "have" "no" "cards" "in" "hand" -> sc_hellbent
@@ -595,6 +605,19 @@ def _ability_word(parts: tuple[Any, ...]) -> tuple[str | None, tuple[Any, ...]]:
     return None, parts
 
 
+def _conditional(s: dict[str, Any], cond: str, word: str | None) -> dict[str, Any]:
+    """A static ability that applies as long as `cond` holds; Oracle heads the conditions
+    that have an ability word with it (and only those)."""
+    if set(s) - {"affects", "add_keywords", "modify_pt"}:
+        raise Unsupported("'as long as' with rules or control")
+    if word != (cond if cond in _CONDITION_WORDS else None):
+        raise Unsupported(f"the ability word {word} heading the condition {cond}")
+    return {**s, "if": [cond]}
+
+
+_CONDITION_WORDS: Final = frozenset({"metalcraft", "threshold", "hellbent", "delirium"})
+
+
 def _ops(x: Any) -> list[Any]:
     """An effect or a list of them, as a list."""
     return x if isinstance(x, list) else [x]
@@ -661,6 +684,16 @@ class ToData(Transformer[Any, Any]):
             raise Unsupported(f"the ability word {word} heading another condition")
         out["effects"] = effects
         return _with_targets(out, self.scope)
+
+    def static_as_long_as(self, *parts: Any) -> dict[str, Any]:
+        # "Metalcraft — ~ gets +2/+2 as long as you control three or more artifacts."
+        word, (s, cond) = _ability_word(parts)
+        return _conditional(s, cond, word)
+
+    def static_as_long_as_first(self, *parts: Any) -> dict[str, Any]:
+        # "As long as you control an artifact, ~ gets +1/+0 and has haste."
+        word, (cond, s) = _ability_word(parts)
+        return _conditional(s, cond, word)
 
     def static_your_turn(self, s: dict[str, Any]) -> dict[str, Any]:
         if set(s) - {"affects", "add_keywords", "modify_pt"}:
@@ -992,6 +1025,12 @@ class ToData(Transformer[Any, Any]):
 
     def sc_hellbent(self) -> str:
         return "hellbent"
+
+    def sc_delirium(self) -> str:
+        return "delirium"
+
+    def sc_control_artifact(self) -> str:
+        return "control_artifact"
 
     def clauses(self, *cs: Any) -> list[Any]:
         return self.sentence(*cs)

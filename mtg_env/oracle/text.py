@@ -570,6 +570,19 @@ class _Card:
         text = f"{_cap(subject)} {said}."
         if s.during == "your_turn":
             text = f"During your turn, {subject} {said}."
+        if s.condition:
+            (cond,) = s.condition
+            what = _STATIC_CONDITION_TEXT[cond]
+            # Oracle mostly says the condition first where the ability both changes P/T and
+            # grants ("As long as you control an artifact, ~ gets +1/+0 and has haste."),
+            # after where it does one thing ("~ gets +2/+2 as long as ...") and after for
+            # delirium.
+            if len(parts) > 1 and cond != "delirium":
+                text = f"As long as {what}, {subject} {said}."
+            else:
+                text = f"{_cap(subject)} {said} as long as {what}."
+            if cond in _STATE_WORDS:
+                text = f"{_STATE_WORDS[cond]} — {text}"
         if "doesnt_remove_source" in rules:
             # The sentence names the card: "this Aura" would be the same words twice.
             text += f" This effect doesn't remove {self.card.name}."
@@ -732,7 +745,21 @@ def _is_echo(a: Any) -> bool:
 
 # Ability words and the conditions they head (CR 207.2c; the `metalcraft`, `threshold` and
 # `hellbent` ops and trigger conditions).
-_STATE_WORDS: Final = {"metalcraft": "Metalcraft", "threshold": "Threshold", "hellbent": "Hellbent"}
+_STATE_WORDS: Final = {
+    "metalcraft": "Metalcraft",
+    "threshold": "Threshold",
+    "hellbent": "Hellbent",
+    "delirium": "Delirium",
+}
+# The same conditions as a static ability says them ("as long as ..."), and one without an
+# ability word.
+_STATIC_CONDITION_TEXT: Final = {
+    "metalcraft": "you control three or more artifacts",
+    "threshold": "there are seven or more cards in your graveyard",
+    "hellbent": "you have no cards in hand",
+    "delirium": "there are four or more card types among cards in your graveyard",
+    "control_artifact": "you control an artifact",
+}
 _STATE_TEXT: Final = {
     "metalcraft": "you control three or more artifacts",
     "threshold": "seven or more cards are in your graveyard",

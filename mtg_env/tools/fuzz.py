@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -116,6 +117,38 @@ def check_state(g: Game) -> None:
         for s in (0, 1):
             if g.life[s] <= 0:
                 raise InvariantError(f"player {s} has {g.life[s]} life at priority")
+        check_characteristics(g)
+
+
+def _chars_key(ch: Any) -> tuple[Any, ...]:
+    return (
+        ch.name,
+        ch.controller,
+        ch.types,
+        tuple(sorted(ch.subtypes)),
+        ch.supertypes,
+        ch.colors,
+        ch.power,
+        ch.toughness,
+        tuple(sorted(ch.keywords)),
+        ch.abilities,
+        tuple(sorted(ch.rules)),
+        ch.prot,
+    )
+
+
+def check_characteristics(g: Game) -> None:
+    """The cached characteristics of every permanent equal those computed afresh: nothing
+    that can change them (a zone move, a condition of an "as long as" ability, an effect
+    ending) left the cache stale."""
+    cached = {c: _chars_key(g.chars(c)) for c in g.battlefield}
+    fresh_game = g.clone()
+    fresh_game._dirty = True  # recompute from the fields, not the cache
+    for c, key in cached.items():
+        fresh = _chars_key(fresh_game.chars(c))
+        if fresh != key:
+            name = g.cdef[c].name
+            raise InvariantError(f"stale characteristics of {name} ({c}): {key} != {fresh}")
 
 
 _entities: dict[str, EntityLayout] = {}
