@@ -167,7 +167,11 @@ def fight_boost_of(ops: tuple[Any, ...]) -> tuple[int, int]:
 
 
 def damage_amount(ops: list[Any]) -> int:
-    return sum(o.args["amount"] for o in ops if o.name == "damage")
+    # An amount counted as the spell resolves ("for each creature you control") is not
+    # known ahead: counted as none.
+    return sum(
+        o.args["amount"] for o in ops if o.name == "damage" and type(o.args["amount"]) is int
+    )
 
 
 def activated(g: Game, a: Action) -> Any:

@@ -272,13 +272,52 @@ def _effect(
     g._dirty = True
 
 
-def num(res: Resolution, v: Any) -> int:
+def num(g: GameLike, res: Resolution, v: Any) -> int:
     """An op's number: an int, or "X" / "-X", the value announced for the spell's X as it
-    was cast (CR 107.3a; 0 if none was)."""
+    was cast (CR 107.3a; 0 if none was), or a count (`opschema.CountOf`) made now."""
     if type(v) is int:
         return int(v)
+    if isinstance(v, dict):
+        return int(v.get("times", 1)) * count_of(g, res.item.controller, v)
     x = int(res.item.info.get("x", 0))
     return -x if v == "-X" else x
+
+
+def count_text(c: dict[str, Any]) -> str:
+    """A count (`opschema.CountOf`) in a few words, for descriptions: "creature (you)"."""
+    what = c.get("subtype") or "/".join(c.get("types") or ["card"])
+    zone = c.get("zone", "battlefield")
+    return f"{what} ({c.get('whose', 'you')})" if zone == "battlefield" else f"{what} in {zone}"
+
+
+def amount_text(v: Any) -> str:
+    """An op's amount for descriptions: the number, X, or "N per <what it counts>"."""
+    return f"{v.get('times', 1)} per {count_text(v)}" if isinstance(v, dict) else str(v)
+
+
+def count_of(g: GameLike, you: int, c: dict[str, Any]) -> int:
+    """How many objects a count (`opschema.CountOf`) names now, for player `you`."""
+    want = bit_mask(c.get("types") or (), TYPE_BITS)
+    sub = c.get("subtype")
+    zone = c.get("zone", "battlefield")
+    n = 0
+    if zone == "battlefield":
+        mine = c.get("whose", "you") == "you"
+        for cid in g.battlefield:
+            ch = g.chars(cid)
+            if mine and ch.controller != you:
+                continue
+            if (want and not ch.types & want) or (sub and not ch.has_subtype(sub)):
+                continue
+            n += 1
+        return n
+    cards = g.graveyard[g.rules.pile_of[you]] if zone == "graveyard" else g.hand[you]
+    for cid in cards:
+        cd = g.cdef[cid]
+        if (want and not cd.types & want) or (sub and sub not in cd.subtypes):
+            continue
+        n += 1
+    return n
 
 
 # ---------------------------------------------------------------------- ops
@@ -286,7 +325,7 @@ def num(res: Resolution, v: Any) -> int:
 
 def op_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     src = source_chars(g, res)
-    n = num(res, a["amount"])
+    n = num(g, res, a["amount"])
     for r in refs(g, res, a["to"]):
         g._damage(res.item.cid, src, r, n, False)
     return True
@@ -459,7 +498,7 @@ def op_tap(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 
 def op_draw(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
-    n = num(res, a["count"])
+    n = num(g, res, a["count"])
     for seat in _players(g, res, a["who"]):
         for _ in range(n):
             g._draw(seat)
@@ -467,7 +506,7 @@ def op_draw(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 
 def op_gain_life(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
-    n = num(res, a["amount"])
+    n = num(g, res, a["amount"])
     for seat in _players(g, res, a["who"]):
         g.life[seat] += n
         g._log("gain_life", seat, n)
@@ -537,7 +576,7 @@ def op_may_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 def op_lose_life(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Life loss (CR 119.3): not damage, so nothing prevents it and lifelink has no part."""
-    n = num(res, a["amount"])
+    n = num(g, res, a["amount"])
     for seat in _players(g, res, a["who"]):
         g.life[seat] -= n
         g._sba_ok = None  # 704.5a may apply now
@@ -559,7 +598,7 @@ def op_mill(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     with fewer cards, all of them (701.17b)."""
     for seat in _players(g, res, a["who"]):
         pile = g.library[g.rules.pile_of[seat]]
-        for _ in range(num(res, a["count"])):
+        for _ in range(num(g, res, a["count"])):
             if not pile:
                 break
             top = pile[-1]
@@ -885,7 +924,7 @@ def op_discard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         if not seats:
             return True
         seat = seats[0]
-        left = num(res, a["count"])
+        left = num(g, res, a["count"])
     else:
         seat, left = state
     ans = v.pop("answer", None)
@@ -918,7 +957,7 @@ def _pt(layer: int, op: str) -> Any:
             comp = Component(layer, op, True)
             text = "switch power and toughness"
         else:
-            pw, th = num(res, a["power"]), num(res, a["toughness"])
+            pw, th = num(g, res, a["power"]), num(g, res, a["toughness"])
             comp = Component(layer, op, (pw, th))
             text = f"{pw:+d}/{th:+d}" if op == "modify_pt" else f"base P/T {pw}/{th}"
         _effect(g, res, (comp,), cids, a["duration"], text)
@@ -1039,7 +1078,7 @@ def _attach(g: GameLike, cid: int, to: int) -> None:
 def op_create_token(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     tdef = g.cardset.tokens[a["token"]]
     you = res.item.controller
-    for _ in range(num(res, a["count"])):
+    for _ in range(num(g, res, a["count"])):
         g._etb(_new_token(g, tdef, you))
     return True
 
@@ -1058,7 +1097,7 @@ def op_job_select(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 def op_add_counter(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _on_battlefield(g, res, a["what"]):
-        _put_counters(g, c, a["counter"], num(res, a["count"]))
+        _put_counters(g, c, a["counter"], num(g, res, a["count"]))
     return True
 
 
@@ -1572,6 +1611,8 @@ def _pt_text(kind: str, a: dict[str, Any]) -> str:
     p, t = a["power"], a["toughness"]
 
     def part(v: Any) -> str:  # "X" takes the sign as an int does: +X, -X
+        if isinstance(v, dict):  # a count: N for each of what it counts
+            return f"{sign}{v.get('times', 1)} per {count_text(v)}"
         return f"{sign if v == 'X' or (type(v) is int and v >= 0) else ''}{v}"
 
     return f"{a['what']} {verb} {part(p)}/{part(t)}"
@@ -1582,7 +1623,12 @@ def _pt_text(kind: str, a: dict[str, Any]) -> str:
 OPS: Final[dict[str, OpDef]] = {
     d.name: d
     for d in (
-        OpDef("damage", DamageOp, op_damage, lambda a: f"{a['amount']} damage to {a['to']}"),
+        OpDef(
+            "damage",
+            DamageOp,
+            op_damage,
+            lambda a: f"{amount_text(a['amount'])} damage to {a['to']}",
+        ),
         OpDef("destroy", DestroyOp, op_destroy),
         OpDef("regenerate", WhatOp, op_regenerate),
         OpDef("sacrifice", WhatOp, op_sacrifice),
@@ -1632,7 +1678,7 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("tap", WhatOp, op_tap),
         OpDef("explore", WhatOp, op_explore),
         OpDef("untap_up_to", UntapUpToOp, op_untap_up_to, lambda a: f"untap up to {a['count']}"),
-        OpDef("draw", DrawOp, op_draw, lambda a: f"draw {a['count']}"),
+        OpDef("draw", DrawOp, op_draw, lambda a: f"draw {amount_text(a['count'])}"),
         OpDef("gain_life", LifeOp, op_gain_life),
         OpDef("lose_life", LifeOp, op_lose_life, lambda a: f"{a['who']} loses {a['amount']} life"),
         OpDef("exile", WhatOp, op_exile),

@@ -22,8 +22,24 @@ X = Literal["X"]
 SIGNED_X = Literal["X", "-X"]
 
 
+class CountOf(Strict):
+    """A number counted as the effect resolves (608.2h): "for each creature you control"
+    (`types: [creature]`, `whose: you`), "for each Elf on the battlefield" (`subtype: Elf`,
+    `whose: any`), "for each card in your graveyard" (`zone: graveyard`), "... in your
+    hand" (`zone: hand`); `times` N for "N ... for each"; `as_x` where the text says "X
+    ..., where X is the number of ...". Permanents are counted by their characteristics,
+    cards in a graveyard or hand by their printed types."""
+
+    types: list[TYPE_NAMES] = []
+    subtype: str | None = None
+    zone: Literal["battlefield", "graveyard", "hand"] = "battlefield"
+    whose: Literal["you", "any"] = "you"
+    times: Annotated[int, Field(ge=1, le=20)] = 1
+    as_x: bool = False
+
+
 class DamageOp(Strict):
-    amount: Annotated[int, Field(ge=0)] | X
+    amount: Annotated[int, Field(ge=0)] | X | CountOf
     to: REFS
 
 
@@ -38,7 +54,7 @@ class DestroyOp(Strict):
 
 
 class DrawOp(Strict):
-    count: Annotated[int, Field(ge=1)] | X = 1
+    count: Annotated[int, Field(ge=1)] | X | CountOf = 1
     who: REFS = "you"
 
 
@@ -49,7 +65,7 @@ class DiscardOp(Strict):
 
 
 class LifeOp(Strict):
-    amount: Annotated[int, Field(ge=0)] | X
+    amount: Annotated[int, Field(ge=0)] | X | CountOf
     who: REFS = "you"
 
 
@@ -110,8 +126,8 @@ class FightOp(Strict):
 
 class PumpOp(Strict):
     what: REFS
-    power: int | SIGNED_X = 0
-    toughness: int | SIGNED_X = 0
+    power: int | SIGNED_X | CountOf = 0
+    toughness: int | SIGNED_X | CountOf = 0
     duration: DURATIONS = "end_of_turn"
 
 

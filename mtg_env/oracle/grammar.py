@@ -230,6 +230,20 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
     | exile_graveyard | gain_life_sacrificed | shuffle_in
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
+    | source "deals" count "damage" "to" dmg_to for_each -> damage_for_each
+    | source "deals" "x" "damage" "to" dmg_to where_x -> damage_where_x
+// "for each creature you control", "for each card in your graveyard": an amount counted
+// as the effect resolves; "where X is the number of ...": the same, as X.
+for_each: "for" "each" each_what
+each_what: (TYPE | SUBTYPE) _you_control -> ew_you
+    | (TYPE | SUBTYPE) "on" "the" "battlefield" -> ew_any
+    | TYPE? "card" "in" "your" "graveyard" -> ew_graveyard
+    | "card" "in" "your" "hand" -> ew_hand
+where_x: "," "where" "x" "is" "the" "number" "of" number_what
+number_what: (TYPE_PLURAL | SUBTYPE) _you_control -> nw_you
+    | (TYPE_PLURAL | SUBTYPE) "on" "the" "battlefield" -> nw_any
+    | TYPE? "cards" "in" "your" "graveyard" -> ew_graveyard
+    | "cards" "in" "your" "hand" -> ew_hand
 ?source: "~" | "it"
 dmg_to: "any" "target" -> to_any
     | "target" "player" "or" "planeswalker" -> to_target_player
@@ -264,16 +278,16 @@ explore: obj "explores"
     | "untap" "up" "to" count "lands" -> untap_up_to
 tap: "tap" obj
 gain_control: "gain" "control" "of" obj until_eot?
-draw: player? ("draw" | "draws") count ("card" | "cards")
+draw: player? ("draw" | "draws") count ("card" | "cards") for_each?
 discard: player? ("discard" | "discards") count ("card" | "cards") at_random?
 at_random: "at" "random"
-gain_life: player? ("gain" | "gains") count "life"
+gain_life: player? ("gain" | "gains") count "life" for_each?
 lose_life: player? ("lose" | "loses") count "life"
 drain_gain: "you" "gain" "life" "equal" "to" "the" "life" "lost" "this" "way"
 mill: player? ("mill" | "mills") count ("card" | "cards")
 scry: "scry" count
 surveil: "surveil" count
-pump: obj ("gets" | "get") PT ("and" ("gains" | "gain") keywords)? until_eot
+pump: obj ("gets" | "get") PT ("and" ("gains" | "gain") keywords)? until_eot for_each?
 grant: obj ("gains" | "gain") keywords until_eot
 set_base_pt: obj "has" "base" "power" "and" "toughness" PT until_eot
 investigate: "investigate"
@@ -603,6 +617,23 @@ def _ability_word(parts: tuple[Any, ...]) -> tuple[str | None, tuple[Any, ...]]:
     if parts and isinstance(parts[0], tuple) and parts[0][:1] == ("ability_word",):
         return parts[0][1], parts[1:]
     return None, parts
+
+
+def _times(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A player op's arguments with a trailing "for each ..." folded into its number."""
+    if args and isinstance(args[-1], tuple) and args[-1][:1] == ("each",):
+        *rest, n, (_, count) = args
+        return (*rest, _counted(n, count))
+    return args
+
+
+def _counted(n: Any, count: dict[str, Any]) -> dict[str, Any]:
+    """ "N ... for each <count>": the count, N times."""
+    if not isinstance(n, int) or n < 1:
+        raise Unsupported("'for each' after a number that is not one")
+    # A copy of its own each (power and toughness count alike, as separate values).
+    own = {k: list(v) if isinstance(v, list) else v for k, v in count.items()}
+    return {**own, "times": n} if n != 1 else own
 
 
 def _conditional(s: dict[str, Any], cond: str, word: str | None) -> dict[str, Any]:
@@ -1077,6 +1108,47 @@ class ToData(Transformer[Any, Any]):
     def may_damage(self, _src: Any, n: Any, to: list[str]) -> dict[str, Any]:
         return {"may": {"effects": [{"damage": {"amount": n, "to": t}} for t in to]}}
 
+    def damage_for_each(self, src: Any, n: Any, to: list[str], each: Any) -> Any:
+        (_, count) = each
+        return self.damage(src, _counted(n, count), to)
+
+    def damage_where_x(self, src: Any, to: list[str], count: dict[str, Any]) -> Any:
+        return self.damage(src, {**count, "as_x": True}, to)
+
+    def for_each(self, count: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        return ("each", count)
+
+    def where_x(self, count: dict[str, Any]) -> dict[str, Any]:
+        return count
+
+    def ew_you(self, tok: Token) -> dict[str, Any]:
+        return {**self._counted_kind(tok), "whose": "you"}
+
+    def ew_any(self, tok: Token) -> dict[str, Any]:
+        return {**self._counted_kind(tok), "whose": "any"}
+
+    def nw_you(self, tok: Token) -> dict[str, Any]:
+        return {**self._counted_kind(tok, plural=True), "whose": "you"}
+
+    def nw_any(self, tok: Token) -> dict[str, Any]:
+        return {**self._counted_kind(tok, plural=True), "whose": "any"}
+
+    def ew_graveyard(self, tok: Token | None = None) -> dict[str, Any]:
+        return {"zone": "graveyard", **({"types": [str(tok).lower()]} if tok else {})}
+
+    def ew_hand(self) -> dict[str, Any]:
+        return {"zone": "hand"}
+
+    def _counted_kind(self, tok: Token, plural: bool = False) -> dict[str, Any]:
+        """A card type ("creature", "creatures") or a creature type ("Elf", "Elves")."""
+        word = str(tok)
+        kind = word.lower()[:-1] if plural else word.lower()
+        if kind in ("creature", "artifact", "land", "enchantment"):
+            return {"types": [kind]}
+        if not word[:1].isupper():
+            raise Unsupported(f"a count of {word}")
+        return {"subtype": singular(word, self.known) if plural else word}
+
     def damage(self, _src: Any, n: Any, to: list[str], n2: Any = None, to2: Any = None) -> Any:
         ops = [{"damage": {"amount": n, "to": t}} for t in to]
         if n2 is not None:
@@ -1218,7 +1290,7 @@ class ToData(Transformer[Any, Any]):
         return {name: {key: n, "who": who, **extra}}
 
     def draw(self, *args: Any) -> Any:
-        return self._player_op("draw", "count", args)
+        return self._player_op("draw", "count", _times(args))
 
     def discard(self, *args: Any) -> Any:
         rnd = args and args[-1] == "random"
@@ -1230,7 +1302,7 @@ class ToData(Transformer[Any, Any]):
         return "random"
 
     def gain_life(self, *args: Any) -> Any:
-        return self._player_op("gain_life", "amount", args)
+        return self._player_op("gain_life", "amount", _times(args))
 
     def lose_life(self, *args: Any) -> Any:
         return self._player_op("lose_life", "amount", args)
@@ -1250,6 +1322,11 @@ class ToData(Transformer[Any, Any]):
 
     def pump(self, what: str, pt: Token, *rest: Any) -> list[Any]:
         p, t = _pt(pt)
+        each = [r[1] for r in rest if isinstance(r, tuple) and r[:1] == ("each",)]
+        if each:  # "gets +1/+1 until end of turn for each creature you control"
+            if not (isinstance(p, int) and isinstance(t, int) and p >= 0 and t >= 0):
+                raise Unsupported("a P/T change for each ... that is not +N/+N")
+            p, t = (_counted(p, each[0]) if p else 0), (_counted(t, each[0]) if t else 0)
         ops: list[Any] = [{"pump": {"what": what, "power": p, "toughness": t}}]
         kws = [r for r in rest if isinstance(r, list)]
         if kws:

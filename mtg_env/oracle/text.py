@@ -154,6 +154,35 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
+def _times(n: Any) -> Any:
+    """A P/T change's number: a count's multiplier ("+1/+1 ... for each ...")."""
+    return n.get("times", 1) if isinstance(n, Mapping) else n
+
+
+def _amount(n: Any) -> str:
+    """An op's amount as its sentence says it: the number, "X" for a count said as X, the
+    multiplier of a count said "N ... for each"."""
+    if isinstance(n, Mapping):
+        return "X" if n.get("as_x") else str(n.get("times", 1))
+    return str(n)
+
+
+def _counted(c: Mapping[str, Any], plural: bool = False) -> str:
+    """What a count (`opschema.CountOf`) counts: "creature you control", "Elf on the
+    battlefield", "card in your graveyard"; plural after "the number of"."""
+    zone = c.get("zone", "battlefield")
+    types = list(c.get("types") or [])
+    if zone != "battlefield":
+        noun = " ".join([*types, "cards" if plural else "card"])
+        return f"{noun} in your {'graveyard' if zone == 'graveyard' else 'hand'}"
+    sub = c.get("subtype")
+    word = sub if sub else types[0]
+    if plural:
+        word = _plural(word) if sub else word + "s"
+    where = "you control" if c.get("whose", "you") == "you" else "on the battlefield"
+    return f"{word} {where}"
+
+
 def _number(n: Any) -> str:
     """A count as Oracle text writes it: "two", "X"; 1 is left to the caller ("a")."""
     if isinstance(n, int) and n in _WORD_OF_NUMBER:
@@ -1270,10 +1299,14 @@ class _Ability:
                 "gain_life": "gain",
                 "lose_life": "lose",
             }[name]
+            n = a["amount"] if name in ("gain_life", "lose_life") else a.get("count", 1)
+            each = ""
+            if isinstance(n, Mapping):  # "for each creature you control"
+                n, each = n.get("times", 1), " for each " + _counted(n)
             if name in ("gain_life", "lose_life"):
-                obj = f"{a['amount']} life"
+                obj = f"{n} life{each}"
             else:
-                obj = _count_of(a.get("count", 1), "card")
+                obj = _count_of(n, "card") + each
                 if name == "discard" and a.get("random"):
                     obj += " at random"
             if who == "you":
@@ -1287,7 +1320,16 @@ class _Ability:
             return f"{self.player(who)} {third} {obj}"
         if name == "damage":
             src = self.obj("self")
-            hits = [f"{o.args['amount']} damage to {self._damage_to(o)}" for o in c.ops]
+            hits = [f"{_amount(o.args['amount'])} damage to {self._damage_to(o)}" for o in c.ops]
+            n = c.ops[0].args["amount"]
+            if len(c.ops) == 1 and isinstance(n, Mapping):
+                # "X damage ..., where X is the number of ...", "N damage ... for each ..."
+                counted = _counted(n, plural=bool(n.get("as_x")))
+                hits[0] += (
+                    f", where X is the number of {counted}"
+                    if n.get("as_x")
+                    else (f" for each {counted}")
+                )
             if len(c.ops) == 3 and [o.args["to"] for o in c.ops] == [
                 "all_creatures",
                 "you",
@@ -1352,7 +1394,7 @@ class _Ability:
                 if o.name == "pump":
                     words.append(
                         ("get " if plural else "gets ")
-                        + _pt_change(o.args["power"], o.args["toughness"])
+                        + _pt_change(_times(o.args["power"]), _times(o.args["toughness"]))
                     )
                 elif o.name == "grant":
                     words.append(
@@ -1362,7 +1404,15 @@ class _Ability:
                     words.append(
                         f"has base power and toughness {o.args['power']}/{o.args['toughness']}"
                     )
-            return f"{subj} {' and '.join(words)} until end of turn"
+            text = f"{subj} {' and '.join(words)} until end of turn"
+            counts = [
+                v
+                for v in (op.args.get("power"), op.args.get("toughness"))
+                if isinstance(v, Mapping)
+            ]
+            if op.name == "pump" and counts:
+                text += " for each " + _counted(counts[0])
+            return text
         return self._imperative(op)
 
     def _damage_to(self, o: Op) -> str:
