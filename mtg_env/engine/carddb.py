@@ -364,9 +364,17 @@ class StaticModel(_Strict):
     during: Literal["your_turn", "not_your_turn"] | None = None
     # "... as long as you control three or more artifacts": the conditions (of the
     # ability's controller) under which it applies (CR 611.3a).
-    if_: list[Literal["threshold", "metalcraft", "hellbent", "delirium", "control_artifact"]] = (
-        Field(default=[], alias="if")
-    )
+    if_: list[
+        Literal[
+            "threshold",
+            "metalcraft",
+            "hellbent",
+            "delirium",
+            "control_artifact",
+            "equipped",
+            "attacking",
+        ]
+    ] = Field(default=[], alias="if")
 
     def model_post_init(self, __context: Any) -> None:
         if (self.during is not None or self.if_) and (

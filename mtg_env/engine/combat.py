@@ -43,7 +43,15 @@ _LANDWALK: Final = {
 }
 
 
+def _attackers_changed(g: GameLike) -> None:
+    """Which creatures are attacking changed: a set with "as long as it's attacking"
+    abilities recomputes the characteristics (611.3a)."""
+    if g.cardset.conditional_statics:
+        g._dirty = True
+
+
 def begin_combat(g: GameLike) -> None:
+    _attackers_changed(g)
     g.attackers = {}
     g.blocked = set()
     g.blockers = {}
@@ -53,6 +61,7 @@ def begin_combat(g: GameLike) -> None:
 
 def end_combat(g: GameLike) -> None:
     """511.3: as the end of combat step ends, all creatures are removed from combat."""
+    _attackers_changed(g)
     g.attackers = {}
     g.blocked = set()
     g.blockers = {}
@@ -115,6 +124,7 @@ def attacks_legal(g: GameLike, can_attack: list[int]) -> bool:
 
 def start_declare_attackers(g: GameLike) -> None:
     """508.1: the active player declares attackers (skipped if none can attack)."""
+    _attackers_changed(g)
     g.attackers = {}
     g.blocked = set()
     g.blockers = {}
@@ -145,6 +155,7 @@ def answer_attackers(g: GameLike, a: Action) -> None:
                         g._fire("attacks_alone", cid, info)
         return
     g.attackers[a.obj] = a.arg
+    _attackers_changed(g)
     g._set_decision(D_ATTACKERS, g.active, -1, "declare attackers (one at a time, then done)")
 
 

@@ -1288,6 +1288,8 @@ def op_ninjutsu(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     g._move(cid, BATTLEFIELD, controller=item.controller)
     g.perm[cid].tapped = True
     g.attackers[cid] = item.info["defender"]
+    if g.cardset.conditional_statics:
+        g._dirty = True  # it is attacking: "as long as it's attacking" (611.3a)
     g._log("ninjutsu", item.controller, cid)
     g._etb(cid)
     return True

@@ -343,7 +343,7 @@ def _statics(
                 if ab.during and (work[cid].controller == active) != (ab.during == "your_turn"):
                     continue
                 if ab.condition and not all(
-                    static_condition(g, work, work[cid].controller, c) for c in ab.condition
+                    static_condition(g, work, cid, c) for c in ab.condition
                 ):
                     continue
                 mask = _layer_mask(ab.components)
@@ -358,14 +358,29 @@ def _statics(
 # The conditions a static ability may apply under ("as long as ...", CR 611.3a), each of
 # its controller's, by the ability word Oracle gives the card (or what it says).
 STATIC_CONDITIONS: Final = frozenset(
-    {"threshold", "metalcraft", "hellbent", "delirium", "control_artifact"}
+    {
+        "threshold",
+        "metalcraft",
+        "hellbent",
+        "delirium",
+        "control_artifact",
+        "equipped",
+        "attacking",
+    }
 )
 
 
-def static_condition(g: GameFields, work: dict[int, Chars], seat: int, cond: str) -> bool:
-    """Whether `cond` holds for `seat` now. The artifacts counted are those `seat`
-    controls by their characteristics before continuous effects apply (`work`, as the
-    layers begin): an effect that makes a permanent an artifact is not counted."""
+def static_condition(g: GameFields, work: dict[int, Chars], cid: int, cond: str) -> bool:
+    """Whether `cond` holds now for permanent `cid` ("it's attacking", "~ is equipped") or
+    its controller. The artifacts and Equipment counted are the permanents'
+    characteristics before continuous effects apply (`work`, as the layers begin): an
+    effect that makes a permanent an artifact is not counted."""
+    if cond == "attacking":
+        return cid in g.attackers
+    if cond == "equipped":
+        perm = g.perm
+        return any(perm[o].attached == cid and "Equipment" in ch.subtypes for o, ch in work.items())
+    seat = work[cid].controller
     if cond == "threshold":  # seven or more cards in your graveyard
         return len(g.graveyard[g.rules.pile_of[seat]]) >= 7
     if cond == "hellbent":  # you have no cards in hand

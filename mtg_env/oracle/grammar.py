@@ -154,6 +154,8 @@ static_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
     | "you" "have" "no" "cards" "in" "hand" -> sc_hellbent
     | "there" "are" "four" "or" "more" "card" "types" _among_your_graveyard -> sc_delirium
     | "you" "control" "an" "artifact" -> sc_control_artifact
+    | "~" "is" "equipped" -> sc_equipped
+    | "it's" "attacking" -> sc_attacking
 state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
     | "seven" "or" "more" "cards" "are" "in" "your" "graveyard" -> sc_threshold
     | "you" "have" "no" "cards" "in" "hand" -> sc_hellbent
@@ -346,6 +348,7 @@ static_more: "and" ("has" | "have") keywords -> more_kw
 affected: "enchanted" "creature" -> aff_enchanted
     | "equipped" "creature" -> aff_equipped
     | "~" -> aff_self
+    | "it" -> aff_self
     | other? group -> aff_group
 other: "other"
 group: (adjective ","?)* noun_plural controlled?
@@ -1062,6 +1065,12 @@ class ToData(Transformer[Any, Any]):
 
     def sc_control_artifact(self) -> str:
         return "control_artifact"
+
+    def sc_equipped(self) -> str:
+        return "equipped"
+
+    def sc_attacking(self) -> str:
+        return "attacking"
 
     def clauses(self, *cs: Any) -> list[Any]:
         return self.sentence(*cs)

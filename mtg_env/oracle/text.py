@@ -601,12 +601,14 @@ class _Card:
             text = f"During your turn, {subject} {said}."
         if s.condition:
             (cond,) = s.condition
-            what = _STATIC_CONDITION_TEXT[cond]
+            what = f"{subject} is equipped" if cond == "equipped" else _STATIC_CONDITION_TEXT[cond]
             # Oracle mostly says the condition first where the ability both changes P/T and
             # grants ("As long as you control an artifact, ~ gets +1/+0 and has haste."),
             # after where it does one thing ("~ gets +2/+2 as long as ...") and after for
             # delirium.
-            if len(parts) > 1 and cond != "delirium":
+            if cond == "equipped":  # "As long as ~ is equipped, it gets +1/+1."
+                text = f"As long as {what}, it {said}."
+            elif len(parts) > 1 and cond not in ("delirium", "attacking"):
                 text = f"As long as {what}, {subject} {said}."
             else:
                 text = f"{_cap(subject)} {said} as long as {what}."
@@ -788,6 +790,7 @@ _STATIC_CONDITION_TEXT: Final = {
     "hellbent": "you have no cards in hand",
     "delirium": "there are four or more card types among cards in your graveyard",
     "control_artifact": "you control an artifact",
+    "attacking": "it's attacking",
 }
 _STATE_TEXT: Final = {
     "metalcraft": "you control three or more artifacts",

@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "e0325e3714317012bffdcc06cd251fa21566e6f037df4441af0faa153758b1f3"
+V1_DIGEST = "a4876aa8ecd01404d463d945c66d20fab3e02aa24ab7c6c2d002ef3841f74c17"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 199
+    assert len(cards) == 201
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -141,6 +141,8 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'metalcraft': {'effects'",
         "'hellbent': {'effects'",
         "'if': ['metalcraft']",
+        "'if': ['attacking']",
+        "'if': ['equipped']",
         "'amount': {'subtype': 'Elf', 'whose': 'any'}",
         "'power': {'types': ['creature'], 'whose': 'you'}",
         "'zone': 'graveyard', 'types': ['creature'], 'times': 2",
