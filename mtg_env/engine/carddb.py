@@ -59,7 +59,7 @@ from .constants import (
 from .effects import NESTED, NESTED_ARGS, OPS, inner_lists
 from .files import MAX_INPUT_BYTES, InputFileError, load_yaml, read_lines
 from .formats import FORMATS
-from .vocab import COLOR_NAMES, SOULSHIFT_TYPE, SUPERTYPE_NAMES, TYPE_NAMES
+from .vocab import COLOR_NAMES, SOULSHIFT_TYPE, SUPERTYPE_NAMES, TYPE_NAMES, check_static_conditions
 from .vocab import KEYWORDS as KEYWORDS  # re-exported: the keywords card data may use
 from .vocab import Strict as _Strict
 from .vocab import check_event as _check_event
@@ -362,19 +362,11 @@ class StaticModel(_Strict):
     everywhere: bool = False
     # "During your turn, ..." / "Otherwise, ...": whose turn it must be for it to apply.
     during: Literal["your_turn", "not_your_turn"] | None = None
-    # "... as long as you control three or more artifacts": the conditions (of the
-    # ability's controller) under which it applies (CR 611.3a).
-    if_: list[
-        Literal[
-            "threshold",
-            "metalcraft",
-            "hellbent",
-            "delirium",
-            "control_artifact",
-            "equipped",
-            "attacking",
-        ]
-    ] = Field(default=[], alias="if")
+    # "... as long as you control three or more artifacts": the conditions (its
+    # controller's, or the permanent's own) under which it applies (CR 611.3a).
+    if_: list[str] = Field(default=[], alias="if")  # vocab.STATIC_CONDITIONS
+
+    _if = field_validator("if_")(check_static_conditions)
 
     def model_post_init(self, __context: Any) -> None:
         if (self.during is not None or self.if_) and (

@@ -389,7 +389,7 @@ class StaticAbility(Frozen):
     # must be for the ability to apply ("your_turn", "not_your_turn"), or "" for always.
     during: str = ""
     # "... as long as <condition>" (CR 611.3a): conditions of its controller's that must
-    # all hold for it to apply (layers.STATIC_CONDITIONS), or () for always.
+    # all hold for it to apply (vocab.STATIC_CONDITIONS), or () for always.
     condition: tuple[str, ...] = ()
 
 

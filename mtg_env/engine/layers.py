@@ -355,21 +355,6 @@ def _statics(
     return out
 
 
-# The conditions a static ability may apply under ("as long as ...", CR 611.3a), each of
-# its controller's, by the ability word Oracle gives the card (or what it says).
-STATIC_CONDITIONS: Final = frozenset(
-    {
-        "threshold",
-        "metalcraft",
-        "hellbent",
-        "delirium",
-        "control_artifact",
-        "equipped",
-        "attacking",
-    }
-)
-
-
 def static_condition(g: GameFields, work: dict[int, Chars], cid: int, cond: str) -> bool:
     """Whether `cond` holds now for permanent `cid` ("it's attacking", "~ is equipped") or
     its controller. The artifacts and Equipment counted are the permanents'

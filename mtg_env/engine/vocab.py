@@ -146,6 +146,29 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
 }
 
 
+# The conditions a static ability may apply under ("as long as ...", CR 611.3a; card data
+# `static: {if: [...]}`), of its controller's or of the permanent itself; engine.layers
+# (`static_condition`) says when each holds.
+STATIC_CONDITIONS: Final = (
+    "threshold",
+    "metalcraft",
+    "hellbent",
+    "delirium",
+    "control_artifact",
+    "equipped",
+    "attacking",
+)
+
+
+def check_static_conditions(v: list[str]) -> list[str]:
+    for c in v:
+        if c not in STATIC_CONDITIONS:
+            raise ValueError(
+                f"unknown condition {c!r} (known: {', '.join(sorted(STATIC_CONDITIONS))})"
+            )
+    return v
+
+
 def check_event(v: str) -> str:
     if v not in TRIGGER_EVENTS:
         raise ValueError(

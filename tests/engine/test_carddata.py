@@ -390,3 +390,15 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")
         assert {f for f in flags if getattr(cs, f)} == want, name
+
+
+def test_an_unknown_static_condition_is_one_error() -> None:
+    card = {
+        "name": "Odd",
+        "types": ["creature"],
+        "power": 1,
+        "toughness": 1,
+        "abilities": [{"static": {"affects": "self", "modify_pt": [1, 1], "if": ["sunny"]}}],
+    }
+    with pytest.raises(CardDataError, match=r"<x>: .*unknown condition 'sunny'"):
+        parse_card_set({"set": "x", "cards": [card]}, "<x>")
