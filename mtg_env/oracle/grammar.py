@@ -256,7 +256,9 @@ dmg_to: "any" "target" -> to_any
     | "each" "creature" "without" "flying" -> to_creatures_without_flying
     | "each" "of" target -> to_each_of
     | "each" "creature" "and" "each" "player" -> to_everything
+    | "each" "opponent" "and" "each" "creature" _and_planeswalker_they -> to_opponents_side
     | player -> to_player
+_and_planeswalker_they: "and" "planeswalker" "they" "control"
 
 destroy: "destroy" obj
 regenerate: "regenerate" obj
@@ -1192,6 +1194,11 @@ class ToData(Transformer[Any, Any]):
 
     def to_everything(self) -> list[str]:
         return ["all_creatures", "you", "each_opponent"]
+
+    def to_opponents_side(self) -> list[str]:
+        # "each opponent and each creature and planeswalker they control" (this pool has
+        # no planeswalkers: the creatures).
+        return ["each_opponent", "opponent_creatures"]
 
     def to_player(self, p: str) -> list[str]:
         return [p]

@@ -1339,6 +1339,11 @@ class _Ability:
                 "each_opponent",
             ]:
                 hits = [f"{a['amount']} damage to each creature and each player"]
+            if [o.args["to"] for o in c.ops] == ["each_opponent", "opponent_creatures"]:
+                hits = [
+                    f"{a['amount']} damage to each opponent and each creature and planeswalker "
+                    "they control"
+                ]
             return f"{src} deals " + " and ".join(hits)
         if name == "may":
             inner = list(a["effects"])

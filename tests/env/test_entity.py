@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "a4876aa8ecd01404d463d945c66d20fab3e02aa24ab7c6c2d002ef3841f74c17"
+V1_DIGEST = "0924079802a8227625219c99942bf92fce9a30e4f1da955c47c452c6f1aa3a6c"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 201
+    assert len(cards) == 202
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -143,6 +143,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'if': ['metalcraft']",
         "'if': ['attacking']",
         "'if': ['equipped']",
+        "'to': 'each_opponent'}}, {'damage': {'amount': 1, 'to': 'opponent_creatures'",
         "'amount': {'subtype': 'Elf', 'whose': 'any'}",
         "'power': {'types': ['creature'], 'whose': 'you'}",
         "'zone': 'graveyard', 'types': ['creature'], 'times': 2",
