@@ -1189,10 +1189,9 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         tokens.setdefault(FACE_DOWN, _face_down(set_name, "", len(tokens)))
     every = (*cards.values(), *tokens.values())
     cast = any(
-        _has_event(c, e)
-        for c in every
-        for e in ("cast_noncreature", "cast_instant_sorcery", "cast_self")
+        _has_event(c, e) for c in every for e in ("cast_noncreature", "cast_instant_sorcery")
     )
+    cast_self = any(_has_event(c, "cast_self") for c in cards.values())
     landfall = any(_has_event(c, "landfall") for c in every)
     alone = any(_has_event(c, "attacks_alone") for c in every)
     block = any(
@@ -1218,6 +1217,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         face_down,
         layout,
         cast_triggers=cast,
+        cast_self_triggers=cast_self,
         landfall_triggers=landfall,
         alone_triggers=alone,
         block_triggers=block,

@@ -554,6 +554,8 @@ class CardSet(Frozen):
     # Whether some card or token of the set has a "whenever you cast a noncreature spell"
     # trigger (prowess): only then does casting look for one.
     cast_triggers: bool = False
+    # The same for a spell's own "When you cast this spell".
+    cast_self_triggers: bool = False
     # The same for landfall ("whenever a land you control enters"): only then does a land
     # entering look for one.
     landfall_triggers: bool = False

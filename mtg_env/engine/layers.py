@@ -100,9 +100,16 @@ def card_types_in_graveyards(g: GameFields) -> int:
     """Number of card types among cards in all graveyards."""
     mask = 0
     for gy in g.graveyard:
-        for cid in gy:
-            mask |= g.cdef[cid].types
+        mask |= _types_of(g, gy)
     return sum(1 for k in _CARD_TYPES if mask & k)
+
+
+def _types_of(g: GameFields, cards: list[int]) -> int:
+    """The card types among `cards` (their printed types), as a bit mask."""
+    mask = 0
+    for cid in cards:
+        mask |= g.cdef[cid].types
+    return mask
 
 
 _CARD_TYPES: Final = (ARTIFACT, CREATURE, ENCHANTMENT, INSTANT, LAND, PLANESWALKER, SORCERY)
@@ -371,9 +378,7 @@ def static_condition(g: GameFields, work: dict[int, Chars], cid: int, cond: str)
     if cond == "hellbent":  # you have no cards in hand
         return not g.hand[seat]
     if cond == "delirium":  # four or more card types among cards in your graveyard
-        mask = 0
-        for c in g.graveyard[g.rules.pile_of[seat]]:
-            mask |= g.cdef[c].types
+        mask = _types_of(g, g.graveyard[g.rules.pile_of[seat]])
         return sum(1 for k in _CARD_TYPES if mask & k) >= 4
     need = 3 if cond == "metalcraft" else 1  # "three or more artifacts" / "an artifact"
     n = 0

@@ -634,7 +634,7 @@ class Priority(Stack):
         self._log("cast", item.controller, item.cid, tuple(item.targets))
         if not cd.types & CREATURE:
             self._fire_cast(item.controller, cd.types)  # 702.108a: prowess
-        if self.cardset.cast_triggers:
+        if self.cardset.cast_self_triggers:
             self._fire_cast_self(item)
         self._targeted(item)
         if not item.info.get("madness"):

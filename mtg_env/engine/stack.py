@@ -255,7 +255,8 @@ class Stack(Targeting):
         """The spell's own "When you cast this spell" abilities trigger as it becomes cast
         (CR 603.2, 601.2i), controlled by its caster, with the spell as their source: they
         resolve whether or not the spell does."""
-        self._triggers_of(item.cid, self.chars(item.cid).abilities, "cast_self", item.controller)
+        # Its printed abilities: no effect reaches a spell's own abilities in these sets.
+        self._triggers_of(item.cid, self.cdef[item.cid].abilities, "cast_self", item.controller)
 
     def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
         """Deal damage (CR 120) after prevention; returns the damage dealt."""

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game, load_cards
-from ..engine.cards import ActivatedAbility, ManaAbility
 from ..engine.constants import (
     BEGIN_COMBAT,
     D_ATTACKERS,
@@ -43,6 +42,7 @@ from ..engine.constants import (
     DECLARE_ATTACKERS,
     PASS,
 )
+from .candidates import activated_indices
 from .observation import PHASE_STEPS, SEATS
 
 _COUNTERS = {"p1p1": "+1/+1", "m1m1": "-1/-1"}
@@ -221,15 +221,7 @@ def _stack(entries: Any, known: dict[str, Any]) -> list[dict[str, Any]]:
             if source is None:
                 raise CannotRebuild("an ability on the stack whose source has left")
             # As ACTIVATE numbers them: mana abilities counted (`objects.activated_at`).
-            activated = [
-                i
-                for i, ab in enumerate(
-                    a
-                    for a in known[name].abilities
-                    if isinstance(a, ManaAbility | ActivatedAbility)
-                )
-                if not isinstance(ab, ManaAbility)
-            ]
+            activated = activated_indices(known[name].abilities)
             if len(activated) != 1:
                 raise CannotRebuild(f"an ability of {name}, which has {len(activated)}")
             e.update(source=source["object_id"], ability=activated[0])

@@ -372,6 +372,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
             cards[e["name"]] = e
     flags = (
         "cast_triggers",
+        "cast_self_triggers",
         "flashback",
         "turn_statics",
         "plot",
@@ -382,7 +383,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
     expected = {
         "Highway Robbery": {"plot"},
         "Hunter's Blowgun": {"turn_statics"},
-        "Writhing Chrysalis": {"cast_triggers", "sacrifice_triggers"},
+        "Writhing Chrysalis": {"cast_self_triggers", "sacrifice_triggers"},
         "Lava Dart": {"flashback"},
         "Cryogen Relic": {"leave_triggers"},
         "Sneaky Snacker": {"draw_triggers"},

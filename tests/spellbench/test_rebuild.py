@@ -9,6 +9,7 @@ import random
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,22 @@ def _move(g: Any, a: Any, object_id: Any) -> tuple[Any, ...]:
     return (a.kind,) if a.kind == PASS else (a.kind, object_id(a.obj), a.arg)
 
 
+def _decisions(fmt: str, games: int) -> Iterator[tuple[int, dict[str, Any], Any, Any]]:
+    """(game index, seat decision, real game, real object id of a card id) at every
+    decision of `games` random games through the engine role."""
+    for index in range(games):
+        for host, resp in play(fmt, index):
+            if resp["response_type"] != "decision":
+                break
+            g, observer = host.session.game, host.session.observer
+            seat = g.decision.player
+
+            def real_id(cid: int, g: Any = g, seat: int = seat, observer: Any = observer) -> str:
+                return str(observer.ref(g, seat, cid)["object_id"])
+
+            yield index, resp["seat_decision"], g, real_id
+
+
 @pytest.mark.parametrize("fmt", ["core", "classic"])
 def test_the_heuristic_decides_on_the_rebuilt_game_as_on_the_real_one(fmt: str) -> None:
     """Every priority with an empty stack and every declaration of four random games: a
@@ -50,36 +67,26 @@ def test_the_heuristic_decides_on_the_rebuilt_game_as_on_the_real_one(fmt: str) 
     make the same move or declaration."""
     same: Counter[str] = Counter()
     asked: Counter[str] = Counter()
-    for index in range(4):
-        for host, resp in play(fmt, index):
-            if resp["response_type"] != "decision":
-                break
-            sd = resp["seat_decision"]
-            g, observer = host.session.game, host.session.observer
-            seat = g.decision.player
-
-            def real_id(cid: int, g: Any = g, seat: int = seat, observer: Any = observer) -> str:
-                return str(observer.ref(g, seat, cid)["object_id"])
-
-            kind = sd["candidates"][0]["semantic"]["kind"]
-            declaration = {"declare_attack": "attack", "declare_block": "block"}.get(kind)
-            if declaration is not None and sd["group"]["substep_index"] != 0:
-                continue
-            if declaration is None and (
-                sd["context"]["kind"] != "priority" or sd["observation"]["stack"]
-            ):
-                continue
-            what = declaration or "priority"
-            r = rebuild(sd, (None, None), fmt, seed=index, declaration=declaration)
-            asked[what] += 1
-            real, rebuilt = make_agent("heuristic", 0, fmt), make_agent("heuristic", 0, fmt)
-            if declaration is None:
-                want = _move(g, real.choose(g), real_id)
-                got = _move(r.game, rebuilt.choose(r.game), r.object_id.get)
-            else:
-                want = _declaration(real, g, real_id)
-                got = _declaration(rebuilt, r.game, r.object_id.get)
-            same[what] += want == got
+    for index, sd, g, real_id in _decisions(fmt, 4):
+        kind = sd["candidates"][0]["semantic"]["kind"]
+        declaration = {"declare_attack": "attack", "declare_block": "block"}.get(kind)
+        if declaration is not None and sd["group"]["substep_index"] != 0:
+            continue
+        if declaration is None and (
+            sd["context"]["kind"] != "priority" or sd["observation"]["stack"]
+        ):
+            continue
+        what = declaration or "priority"
+        r = rebuild(sd, (None, None), fmt, seed=index, declaration=declaration)
+        asked[what] += 1
+        real, rebuilt = make_agent("heuristic", 0, fmt), make_agent("heuristic", 0, fmt)
+        if declaration is None:
+            want = _move(g, real.choose(g), real_id)
+            got = _move(r.game, rebuilt.choose(r.game), r.object_id.get)
+        else:
+            want = _declaration(real, g, real_id)
+            got = _declaration(rebuilt, r.game, r.object_id.get)
+        same[what] += want == got
     assert asked["priority"] > 150 and asked["attack"] > 20 and asked["block"] > 5, asked
     # Measured: every priority and attack, and every core block; in classic 9 of 15 blocks
     # (a creature pumped until end of turn, a text change: not in the neutral view).
@@ -101,58 +108,48 @@ def test_a_priority_with_the_stack_in_use_is_rebuilt_and_plays_on(fmt: str) -> N
 
     rebuilt_n, same = 0, 0
     refused: Counter[str] = Counter()
-    for index in range(30):
-        for host, resp in play(fmt, index):
-            if resp["response_type"] != "decision":
+    for index, sd, g, real_id in _decisions(fmt, 30):
+        if sd["context"]["kind"] != "priority" or not sd["observation"]["stack"]:
+            continue
+        try:
+            r = rebuild(sd, (None, None), fmt, seed=index)
+        except CannotRebuild as e:
+            assert re.fullmatch(
+                "a triggered ability on the stack|an ability on the stack whose source has "
+                r"left|an ability of .*, which has \d+",
+                str(e),
+            ), e
+            refused[re.sub(" of .*,", " of X,", str(e))] += 1
+            continue
+        rebuilt_n += 1
+
+        def shape(game: Any, object_id: Any) -> list[tuple[Any, ...]]:
+            # A spell by its object id, an ability by its source's; a player target
+            # by its engine reference (-1 - seat).
+            return [
+                (
+                    game.cdef[it.cid].name,
+                    it.kind,
+                    it.controller,
+                    object_id(it.cid),
+                    [object_id(ref) if ref >= 0 else ref for ref, _ in it.targets],
+                    it.info.get("mode"),
+                    it.info.get("x"),
+                )
+                for it in _stack(game)
+            ]
+
+        assert shape(r.game, r.object_id.get) == shape(g, real_id)
+        real, rebuilt = make_agent("heuristic", 0, fmt), make_agent("heuristic", 0, fmt)
+        same += _move(g, real.choose(g), real_id) == _move(
+            r.game, rebuilt.choose(r.game), r.object_id.get
+        )
+        rng = random.Random(index)
+        play_on = r.game.clone()
+        for _ in range(60):
+            if play_on.is_over:
                 break
-            sd = resp["seat_decision"]
-            if sd["context"]["kind"] != "priority" or not sd["observation"]["stack"]:
-                continue
-            g, observer = host.session.game, host.session.observer
-            seat = g.decision.player
-
-            def real_id(cid: int, g: Any = g, seat: int = seat, observer: Any = observer) -> str:
-                return str(observer.ref(g, seat, cid)["object_id"])
-
-            try:
-                r = rebuild(sd, (None, None), fmt, seed=index)
-            except CannotRebuild as e:
-                assert re.fullmatch(
-                    "a triggered ability on the stack|an ability on the stack whose source has "
-                    r"left|an ability of .*, which has \d+",
-                    str(e),
-                ), e
-                refused[re.sub(" of .*,", " of X,", str(e))] += 1
-                continue
-            rebuilt_n += 1
-
-            def shape(game: Any, object_id: Any) -> list[tuple[Any, ...]]:
-                # A spell by its object id, an ability by its source's; a player target
-                # by its engine reference (-1 - seat).
-                return [
-                    (
-                        game.cdef[it.cid].name,
-                        it.kind,
-                        it.controller,
-                        object_id(it.cid),
-                        [object_id(ref) if ref >= 0 else ref for ref, _ in it.targets],
-                        it.info.get("mode"),
-                        it.info.get("x"),
-                    )
-                    for it in _stack(game)
-                ]
-
-            assert shape(r.game, r.object_id.get) == shape(g, real_id)
-            real, rebuilt = make_agent("heuristic", 0, fmt), make_agent("heuristic", 0, fmt)
-            same += _move(g, real.choose(g), real_id) == _move(
-                r.game, rebuilt.choose(r.game), r.object_id.get
-            )
-            rng = random.Random(index)
-            play_on = r.game.clone()
-            for _ in range(60):
-                if play_on.is_over:
-                    break
-                play_on.apply(rng.choice(play_on.legal_actions()))
+            play_on.apply(rng.choice(play_on.legal_actions()))
     assert rebuilt_n > 100, (rebuilt_n, refused)
     # Measured: 118 rebuilt in core (3 refused), 442 in classic (95 refused, most of them
     # Windreaver's and Olivia Voldaren's abilities and triggers); the same move on each.
