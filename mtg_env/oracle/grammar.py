@@ -19,7 +19,7 @@ from typing import Any, Final
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 
 from ..engine.constants import COLOR_WORDS, colors_to_letters
-from ..engine.vocab import KEYWORDS, PARAM_KEYWORDS
+from ..engine.vocab import KEYWORDS, PARAM_KEYWORDS, STATIC_CONDITIONS
 
 # Keywords as Oracle text writes them ("first strike"), longest first so that the
 # terminal prefers "double strike" to a shorter match.
@@ -1053,27 +1053,6 @@ class ToData(Transformer[Any, Any]):
     def if_another_named(self) -> str:
         return "another_named"
 
-    def sc_metalcraft(self) -> str:
-        return "metalcraft"
-
-    def sc_threshold(self) -> str:
-        return "threshold"
-
-    def sc_hellbent(self) -> str:
-        return "hellbent"
-
-    def sc_delirium(self) -> str:
-        return "delirium"
-
-    def sc_control_artifact(self) -> str:
-        return "control_artifact"
-
-    def sc_equipped(self) -> str:
-        return "equipped"
-
-    def sc_attacking(self) -> str:
-        return "attacking"
-
     def clauses(self, *cs: Any) -> list[Any]:
         return self.sentence(*cs)
 
@@ -1891,3 +1870,8 @@ def _with_targets(out: dict[str, Any], scope: Scope) -> dict[str, Any]:
     if scope.targets:
         out = {**out, "targets": list(scope.targets)}
     return out
+
+
+# A condition's rule (`state_cond`, `static_cond`: `-> sc_<name>`) reads as its name.
+for _cond in STATIC_CONDITIONS:
+    setattr(ToData, f"sc_{_cond}", lambda self, *_children, _c=_cond: _c)
