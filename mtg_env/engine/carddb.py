@@ -279,6 +279,9 @@ class ActivatedModel(_Effects):
             raise ValueError("'sacrifice_other' needs the types in 'sacrifice'")
         if self.discard and (self.sacrifice or self.discard_self):
             raise ValueError("a cost gives one chosen card or permanent: discard or sacrifice")
+        if _names_op(self.effects, "add_mana"):
+            # CR 605.1a: it would be a mana ability, which doesn't use the stack.
+            raise ValueError("an activated ability that adds mana is a mana ability: use 'mana'")
 
 
 class TriggeredModel(_Effects):
@@ -1205,6 +1208,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     plot = any(c.plot is not None for c in cards.values())
     sacrifice = any(_has_event(c, "you_sacrifice") for c in every)
     impulse = any(op.name == "impulse" for c in every for op in _all_ops(c))
+    add_mana = any(op.name == "add_mana" for c in every for op in _all_ops(c))
     conditional = any(
         isinstance(a, StaticAbility) and a.condition for c in every for a in c.abilities
     )
@@ -1229,6 +1233,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         plot=plot,
         sacrifice_triggers=sacrifice,
         impulse=impulse,
+        add_mana=add_mana,
         conditional_statics=conditional,
     )
 

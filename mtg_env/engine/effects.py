@@ -40,6 +40,7 @@ from .constants import (
     L_TYPE,
     LAND,
     LIBRARY,
+    MANA_BITS,
     STACK,
     TYPE_BITS,
     bit_mask,
@@ -51,6 +52,7 @@ from .layers import Chars, Effect
 from .mana import can_pay
 from .objects import SPELL, Resolution, Trigger
 from .opschema import (
+    AddManaOp,
     AnimateOp,
     AttachOp,
     ColorsOp,
@@ -632,6 +634,17 @@ def op_impulse(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_add_mana(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Add {R}{G}.": the mana goes to the controller's pool (CR 106.4), where it pays costs
+    before any source is tapped, until the step ends (500.4)."""
+    pool = g.pool
+    assert pool is not None  # kept in a set with such an effect (CardSet.add_mana)
+    seat = res.item.controller
+    pool[seat].extend(MANA_BITS[c] for c in a["mana"][1::3])
+    g._log("add_mana", seat, a["mana"])
+    return True
+
+
 def _look(g: GameLike, res: Resolution, a: dict[str, Any], away: str) -> bool:
     """Scry (`away` "bottom", CR 701.22a) or surveil (`away` "graveyard", CR 701.25a): the
     controller looks at the top `count` cards of their library (all of them if fewer,
@@ -952,7 +965,7 @@ def op_discard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 def _pt(layer: int, op: str) -> Any:
     def run(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
-        cids = _on_battlefield(g, res, a["what"])
+        cids = _of_subtype(g, _on_battlefield(g, res, a["what"]), a)
         if op == "switch_pt":
             comp = Component(layer, op, True)
             text = "switch power and toughness"
@@ -966,8 +979,15 @@ def _pt(layer: int, op: str) -> Any:
     return run
 
 
+def _of_subtype(g: GameLike, cids: list[int], a: dict[str, Any]) -> list[int]:
+    """Of a group of creatures, those with the op's creature type ("Humans you control"),
+    as the effect begins (CR 611.2c); all of them without one."""
+    sub = a.get("subtype")
+    return cids if sub is None else [c for c in cids if g.chars(c).has_subtype(sub)]
+
+
 def op_grant(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
-    cids = _on_battlefield(g, res, a["what"])
+    cids = _of_subtype(g, _on_battlefield(g, res, a["what"]), a)
     if a.get("if_other"):
         cids = [c for c in cids if c != res.item.cid]
     comp = Component(L_ABILITY, "add_keywords", NameSet(a["keywords"]))
@@ -1617,7 +1637,11 @@ def _pt_text(kind: str, a: dict[str, Any]) -> str:
             return f"{sign}{v.get('times', 1)} per {count_text(v)}"
         return f"{sign if v == 'X' or (type(v) is int and v >= 0) else ''}{v}"
 
-    return f"{a['what']} {verb} {part(p)}/{part(t)}"
+    return f"{_group_text(a)} {verb} {part(p)}/{part(t)}"
+
+
+def _group_text(a: dict[str, Any]) -> str:
+    return a["what"] + (f" ({a['subtype']})" if a.get("subtype") else "")
 
 
 # Every effect op, declared once: its card-data schema (None: made by the engine, not
@@ -1692,6 +1716,7 @@ OPS: Final[dict[str, OpDef]] = {
             op_look_take,
             lambda a: f"look at {a['count']}, take {a['take']}, the rest to the {a['rest']}",
         ),
+        OpDef("add_mana", AddManaOp, op_add_mana, lambda a: f"add {a['mana']}"),
         OpDef("surveil", LookOp, op_surveil, lambda a: f"surveil {a['count']}"),
         OpDef("fight", FightOp, op_fight, lambda a: f"{a['what']} fights {a['other']}"),
         OpDef("discard", DiscardOp, op_discard),
@@ -1699,7 +1724,10 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("set_base_pt", PumpOp, _pt(L_PT_SET, "set_pt"), lambda a: _pt_text("set", a)),
         OpDef("switch_pt", SwitchOp, _pt(L_PT_SWITCH, "switch_pt")),
         OpDef(
-            "grant", GrantOp, op_grant, lambda a: f"{a['what']} gains {', '.join(a['keywords'])}"
+            "grant",
+            GrantOp,
+            op_grant,
+            lambda a: f"{_group_text(a)} gains {', '.join(a['keywords'])}",
         ),
         OpDef("lose_abilities", SwitchOp, op_lose_abilities),
         OpDef(

@@ -159,6 +159,18 @@ FIELDS: Final[tuple[Field, ...]] = (
         None,
         "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
     ),
+    # Each player's mana pool (CR 106.4): the mana a spell or a triggered ability added, one
+    # MANA_BITS colour bit a mana, emptied as each step ends (500.4). Kept only in a card
+    # set with such an effect (`CardSet.add_mana`), else None: mana abilities pay costs
+    # directly (engine.mana), never through a pool.
+    Field(
+        "pool",
+        "list[list[int]] | None",
+        "[[], []] if cardset.add_mana else None",
+        "None if {0} is None else [{0}[0][:], {0}[1][:]]",
+        None,
+        "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
+    ),
     # The format's own state (pocket's reaction window, adventure's mana pool): the format
     # makes, copies and hashes it (Format.new_state, FormatState.copy, Format.hash_extras).
     Field(

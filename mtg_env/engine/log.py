@@ -202,6 +202,10 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} searches their library"
     if k == "impulse":
         return f"  player {e[1]} exiles {n(e[2])} and may play it for a while"
+    if k == "add_mana":
+        return f"  player {e[1]} adds {e[2]} to their mana pool"
+    if k == "mana_empties":
+        return f"  player {e[1]}'s unspent mana ({e[2]}) empties from their pool"
     if k == "shuffled_in":
         return f"  {n(e[1])} is shuffled into its owner's library"
     if k == "search_declined":

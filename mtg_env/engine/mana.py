@@ -15,6 +15,9 @@ from __future__ import annotations
 from mypy_extensions import mypyc_attr
 
 from .cards import ManaCost
+from .constants import MANA_BITS
+
+_SYMBOL_OF: dict[int, str] = {bit: f"{{{c}}}" for c, bit in MANA_BITS.items()}
 
 
 # An initialiser with arguments: serializable tells the compiled build how pickle and
@@ -45,6 +48,29 @@ class Source:
         # sacrifices it; "Sacrifice this creature: Add {C}" does not tap it (`tap`).
         self.sac = sac
         self.tap = tap
+
+
+def mana_symbols(pool: list[int]) -> str:
+    """A mana pool's mana as symbols, in the order it was added: "{R}{G}"."""
+    return "".join(_SYMBOL_OF[m] for m in pool)
+
+
+def pool_sources(pool: list[int], spend: tuple[int, bool] | None) -> list[Source]:
+    """The mana in a player's pool (CR 106.4) as sources: each pays like the source that
+    made it would, never taps, and is spent before anything is tapped (its score is below
+    every permanent's; unspent mana empties as the step ends). Their ids are -2, -3, ...
+    (a pool index i is -2 - i): never a card, nor `exclude`'s -1. `spend` is the player's
+    mana-spending rule (CR 609.4b), as for permanents' mana."""
+    out = []
+    for i, m in enumerate(pool):
+        colors = m & 31
+        free = m
+        if spend is not None:
+            as_any, only_generic = spend
+            colors = 31 if colors & as_any else (0 if only_generic else colors)
+            free = 31 if free & as_any else (free & 32 if only_generic else free)
+        out.append(Source(-2 - i, colors, 0, -1, free, False, False))
+    return out
 
 
 def _match(pips: tuple[int, ...] | list[int], srcs: list[Source]) -> bool:

@@ -9,9 +9,15 @@ classes and their validators at import time, which classes compiled by mypyc do 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import Field, field_validator
+from pydantic import (
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from .cards import parse_mana_cost
 from .vocab import COLOR_NAMES, DURATIONS, REFS, TYPE_NAMES, Strict, check_keywords
@@ -83,6 +89,14 @@ class ImpulseOp(Strict):
     until: Literal["turn", "next_turn"]
 
 
+class AddManaOp(Strict):
+    """ "Add {B}{B}{B}." from a spell or a triggered ability (CR 106.4): the mana goes to
+    its controller's pool until the step ends. An activated ability that adds mana is a
+    mana ability (605.1a), written `mana:` instead."""
+
+    mana: Annotated[str, Field(pattern=r"^(\{[WUBRGC]\}){1,10}$")]
+
+
 class LookOp(Strict):
     """Scry / surveil N (CR 701.22, 701.25): the controller looks at the top N cards of
     their library. At most 10, so that a choice has at most 20 options."""
@@ -124,8 +138,33 @@ class FightOp(Strict):
     other: REFS
 
 
-class PumpOp(Strict):
+# The refs naming a group of creatures, which a creature type can narrow ("Humans you
+# control gain haste until end of turn").
+GROUP_REFS: Final = frozenset({"your_creatures", "opponent_creatures", "all_creatures"})
+
+
+class _OfSubtype(Strict):
     what: REFS
+    # Only the creatures of the group with this creature type ("Elves you control").
+    subtype: str | None = None
+
+    @model_validator(mode="after")
+    def _group(self) -> _OfSubtype:
+        if self.subtype is not None and self.what not in GROUP_REFS:
+            raise ValueError(f"'subtype' narrows a group of creatures: {sorted(GROUP_REFS)}")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _without_unset_subtype(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Unset, it is not stored: the op's arguments read as they did before it existed
+        # (the text view recognises prowess and exalted by theirs).
+        out: dict[str, Any] = handler(self)
+        if out.get("subtype") is None:
+            out.pop("subtype", None)
+        return out
+
+
+class PumpOp(_OfSubtype):
     power: int | SIGNED_X | CountOf = 0
     toughness: int | SIGNED_X | CountOf = 0
     duration: DURATIONS = "end_of_turn"
@@ -184,8 +223,7 @@ class RevealDiscardOp(Strict):
     not_types: list[TYPE_NAMES] = []
 
 
-class GrantOp(Strict):
-    what: REFS
+class GrantOp(_OfSubtype):
     keywords: list[str]
     duration: DURATIONS = "end_of_turn"
     # Backup's "if that's another creature, it gains ..." (CR 702.165a): not the source.

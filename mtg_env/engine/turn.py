@@ -63,6 +63,7 @@ from .frames import (
     F_PRIO,
     F_SETTLE,
 )
+from .mana import mana_symbols
 from .objects import (
     Action,
     Decision,
@@ -96,6 +97,9 @@ class Turn(Priority):
         step = self.step
         a = self.active
         self.passes = 0
+        pool = self.pool
+        if pool is not None and (pool[0] or pool[1]):
+            self._empty_pools(pool)
         self._log("step", step)
         if step == UNTAP:
             # 502.3: untap the active player's permanents; no priority in this step.
@@ -128,6 +132,15 @@ class Turn(Priority):
             self.k.append((F_CLEANUP,))
             return
         self.k.append((F_PRIO, a))
+
+    def _empty_pools(self, pool: list[list[int]]) -> None:
+        """CR 500.4: unspent mana empties from each player's pool as a step or phase ends;
+        done as the next step begins, before anything else can happen (no player acts
+        between the two)."""
+        for seat in (0, 1):
+            if pool[seat]:
+                self._log("mana_empties", seat, mana_symbols(pool[seat]))
+                pool[seat] = []
 
     def _untap_all(self, a: int) -> None:
         """Untap (ready) every permanent player `a` controls."""

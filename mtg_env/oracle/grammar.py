@@ -229,7 +229,7 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
     | gain_control | create_token | investigate | attach | add_counter | fight | prevent | explore
     | set_base_pt | sacrifice | sacrifice_unless | restrict | next_upkeep | search
     | return_from_graveyard | reanimate | return_self | animate | regenerate | no_regen
-    | exile_graveyard | gain_life_sacrificed | shuffle_in
+    | exile_graveyard | gain_life_sacrificed | shuffle_in | add_mana
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
     | source "deals" count "damage" "to" dmg_to for_each -> damage_for_each
@@ -271,6 +271,8 @@ gain_life_sacrificed: "you" "gain" "life" "equal" "to" "the" "sacrificed" _mana_
 _mana_value_of: "permanent's" "mana" "value"
 bounce: "return" obj "to" "its" "owner's" "hand"
 shuffle_in: "its" "owner" "shuffles" obj "into" "their" "library"
+// "Add {B}{B}{B}." from a spell or a trigger (CR 106.4); "{T}: Add ..." is `mana`.
+add_mana: "add" MANA_SYM+
 return_from_graveyard: "return" target "to" "your" "hand"
 reanimate: "return" target "to" "the" "battlefield"
 return_self: "return" "this" "card" "from" "your" "graveyard" "to" "the" "battlefield" TAPPED?
@@ -291,8 +293,10 @@ drain_gain: "you" "gain" "life" "equal" "to" "the" "life" "lost" "this" "way"
 mill: player? ("mill" | "mills") count ("card" | "cards")
 scry: "scry" count
 surveil: "surveil" count
-pump: obj ("gets" | "get") PT ("and" ("gains" | "gain") keywords)? until_eot for_each?
-grant: obj ("gains" | "gain") keywords until_eot
+pump: group_obj ("gets" | "get") PT ("and" ("gains" | "gain") keywords)? until_eot for_each?
+grant: group_obj ("gains" | "gain") keywords until_eot
+// "Humans you control gain haste until end of turn": a group narrowed to a creature type.
+?group_obj: obj | SUBTYPE "you" "control" -> your_subtype_ref
 set_base_pt: obj "has" "base" "power" "and" "toughness" PT until_eot
 investigate: "investigate"
 attach: "attach" obj "to" obj
@@ -524,6 +528,13 @@ PREDEFINED_TOKENS: dict[str, dict[str, Any]] = {
 }
 
 
+def _group(what: Any) -> tuple[str, dict[str, str]]:
+    """A pump's or grant's `group_obj`: the ref, and the creature type narrowing it."""
+    if isinstance(what, tuple):
+        return what[0], {"subtype": what[1]}
+    return what, {}
+
+
 def singular(word: str, known: frozenset[str] = frozenset()) -> str:
     """A creature type from its plural as Oracle text writes it ("Elves" -> "Elf",
     "Merfolk" -> "Merfolk", "Zombies" -> "Zombie"). Where the plural could come from two
@@ -702,6 +713,9 @@ class ToData(Transformer[Any, Any]):
         return _with_targets({"effects": effects}, self.scope)
 
     def activated(self, cost: dict[str, Any], effects: list[Any], timing: Any = None) -> Any:
+        if any("add_mana" in e for e in effects):
+            # CR 605.1a: a mana ability, which makes one mana here (engine.mana).
+            raise Unsupported("a mana ability that makes more than one mana or has other effects")
         out = {**cost, "effects": effects}
         out = _with_targets(out, self.scope)
         if timing == "once":
@@ -1235,6 +1249,9 @@ class ToData(Transformer[Any, Any]):
         # The source's own upkeep cost (as echo's, 702.30a, but every upkeep).
         return {"sacrifice_unless_pay": {"cost": _mana(cost)}}
 
+    def add_mana(self, *syms: Token) -> dict[str, Any]:
+        return {"add_mana": {"mana": "".join(str(t).upper() for t in syms)}}
+
     def shuffle_in(self, what: str) -> dict[str, Any]:
         if what != "this_card":
             raise Unsupported("a card shuffled into a library other than this one from a graveyard")
@@ -1315,21 +1332,26 @@ class ToData(Transformer[Any, Any]):
     def surveil(self, n: Any) -> dict[str, Any]:
         return {"surveil": {"count": n}}
 
-    def pump(self, what: str, pt: Token, *rest: Any) -> list[Any]:
+    def your_subtype_ref(self, tok: Token) -> tuple[str, str]:
+        return ("your_creatures", singular(str(tok), self.known))
+
+    def pump(self, what: Any, pt: Token, *rest: Any) -> list[Any]:
+        what, of = _group(what)
         p, t = _pt(pt)
         each = [r[1] for r in rest if isinstance(r, tuple) and r[:1] == ("each",)]
         if each:  # "gets +1/+1 until end of turn for each creature you control"
             if not (isinstance(p, int) and isinstance(t, int) and p >= 0 and t >= 0):
                 raise Unsupported("a P/T change for each ... that is not +N/+N")
             p, t = (_counted(p, each[0]) if p else 0), (_counted(t, each[0]) if t else 0)
-        ops: list[Any] = [{"pump": {"what": what, "power": p, "toughness": t}}]
+        ops: list[Any] = [{"pump": {"what": what, **of, "power": p, "toughness": t}}]
         kws = [r for r in rest if isinstance(r, list)]
         if kws:
-            ops.append({"grant": {"what": what, "keywords": kws[0]}})
+            ops.append({"grant": {"what": what, **of, "keywords": kws[0]}})
         return ops
 
-    def grant(self, what: str, kws: list[str], _eot: Any) -> dict[str, Any]:
-        return {"grant": {"what": what, "keywords": kws}}
+    def grant(self, what: Any, kws: list[str], _eot: Any) -> dict[str, Any]:
+        what, of = _group(what)
+        return {"grant": {"what": what, **of, "keywords": kws}}
 
     def set_base_pt(self, what: str, pt: Token, _eot: Any) -> dict[str, Any]:
         p, t = _pt(pt)

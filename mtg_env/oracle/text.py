@@ -1392,6 +1392,8 @@ class _Ability:
         if name in ("pump", "grant", "set_base_pt", "fight", "animate"):
             what = a["what"]
             subj = self.obj(what, subject_of_sentence=start, after_compound=after)
+            if a.get("subtype"):  # "Humans you control": the group's creatures, by type
+                subj = subj.replace("creatures", _plural(a["subtype"]))
             plural = what in _PLURAL_REFS
             if name == "fight":
                 return f"{subj} fights {self.obj(a['other'])}"
@@ -1550,6 +1552,8 @@ class _Ability:
             return f"exile the top {what} of your library. {when}, you may play {them}"
         if name == "shuffle_into_library":
             return f"its owner shuffles {self.obj(a['what'])} into their library"
+        if name == "add_mana":
+            return f"add {a['mana']}"
         raise ValueError(f"no Oracle template writes the op {name!r}")
 
     def _token(self, name: str, n: Any) -> str:

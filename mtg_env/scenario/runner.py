@@ -49,6 +49,7 @@ from ..engine.constants import (
 from ..engine.decisions import Announce
 from ..engine.formats import rules_for
 from ..engine.formats.adventure import AdventureState
+from ..engine.mana import mana_symbols
 from .schema import (
     HALVES,
     MAX_AUTO_DECISIONS,
@@ -501,6 +502,8 @@ class Runner:
                     "lost": g.lost[p],
                     "mana": pool[p],
                     "mana_max": pool_max[p],
+                    # The mana a spell or an ability added (CR 106.4), as symbols.
+                    "mana_pool": "" if g.pool is None else mana_symbols(g.pool[p]),
                 }[k]
                 if got != want:
                     raise ScenarioFailure(f"player {p}: {k}: expected {want!r}, actual {got!r}")

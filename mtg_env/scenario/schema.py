@@ -5,6 +5,7 @@ A malformed file is one `ScenarioError` naming the file, the entry and the field
 
 from __future__ import annotations
 
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -288,6 +289,10 @@ _PLAYER_TYPES: dict[str, tuple[Any, str]] = {
     "lost": (_is_bool, "true or false"),
     "mana": (_nonneg, "an integer, 0 or more"),
     "mana_max": (_nonneg, "an integer, 0 or more"),
+    "mana_pool": (
+        lambda x: isinstance(x, str) and re.fullmatch(r"(\{[WUBRGC]\})*", x) is not None,
+        'mana symbols, e.g. "{R}{G}" ("" for none)',
+    ),
 }
 _STATE_TYPES: dict[str, tuple[Any, str]] = {
     "winner": (lambda x: _seat(x) or x == "draw", "0, 1 or draw"),

@@ -379,6 +379,8 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "sacrifice_triggers",
         "leave_triggers",
         "draw_triggers",
+        "impulse",
+        "add_mana",
     )
     expected = {
         "Highway Robbery": {"plot"},
@@ -387,6 +389,9 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Lava Dart": {"flashback"},
         "Cryogen Relic": {"leave_triggers"},
         "Sneaky Snacker": {"draw_triggers"},
+        "Reckless Impulse": {"impulse"},
+        "Burning-Tree Emissary": {"add_mana"},
+        "Dark Ritual": {"add_mana"},
     }
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")
@@ -402,4 +407,40 @@ def test_an_unknown_static_condition_is_one_error() -> None:
         "abilities": [{"static": {"affects": "self", "modify_pt": [1, 1], "if": ["sunny"]}}],
     }
     with pytest.raises(CardDataError, match=r"<x>: .*unknown condition 'sunny'"):
+        parse_card_set({"set": "x", "cards": [card]}, "<x>")
+
+
+def test_cr_605_1a_an_activated_ability_that_adds_mana_is_one_error() -> None:
+    """It would be a mana ability (no stack), which card data writes `mana:`; "Add ..." as
+    an effect belongs to spells and triggered abilities (CR 106.4)."""
+    card = {
+        "name": "Odd",
+        "types": ["artifact"],
+        "abilities": [
+            {"activated": {"cost": "{T}", "effects": [{"add_mana": {"mana": "{C}{C}"}}]}}
+        ],
+    }
+    with pytest.raises(CardDataError, match=r"<x>: .*adds mana is a mana ability"):
+        parse_card_set({"set": "x", "cards": [card]}, "<x>")
+
+
+@pytest.mark.parametrize("mana", ["{2}", "R", "{R}{X}", "", "{R}" * 11])
+def test_cr_106_4_added_mana_is_mana_symbols(mana: str) -> None:
+    card = {
+        "name": "Odd",
+        "types": ["instant"],
+        "spell": {"effects": [{"add_mana": {"mana": mana}}]},
+    }
+    with pytest.raises(CardDataError, match=r"<x>: .*mana"):
+        parse_card_set({"set": "x", "cards": [card]}, "<x>")
+
+
+def test_a_creature_type_narrows_only_a_group_of_creatures() -> None:
+    grant = {"what": "target", "subtype": "Human", "keywords": ["haste"]}
+    card = {
+        "name": "Odd",
+        "types": ["instant"],
+        "spell": {"targets": [{"kind": "creature"}], "effects": [{"grant": grant}]},
+    }
+    with pytest.raises(CardDataError, match=r"<x>: .*'subtype' narrows a group of creatures"):
         parse_card_set({"set": "x", "cards": [card]}, "<x>")

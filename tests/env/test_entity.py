@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "0924079802a8227625219c99942bf92fce9a30e4f1da955c47c452c6f1aa3a6c"
+V1_DIGEST = "ec0a3a5017d55555777fca2240c0c73dad0b189c63cf8116fa23b7de94df3421"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

@@ -46,7 +46,7 @@ from ..constants import (
 )
 from ..frames import F_END_STEP, F_MULLIGAN, F_PRIO, F_RESOLVE
 from ..hooks import FormatHooks
-from ..mana import Source, choose_payment
+from ..mana import Source, choose_payment, mana_symbols, pool_sources
 from ..objects import Action
 from ..protocol import GameLike
 from ..rng import SHUFFLE, Rng
@@ -156,6 +156,9 @@ class Format(FormatHooks):
             if creature and not haste and sickness and p.control_since > turn_start and src.tap:
                 continue  # 302.6: {T} abilities of a "sick" creature can't be activated
             out.append(src)  # Source objects are never mutated: built once per layer state
+        pool = g.pool
+        if pool is not None and pool[seat]:
+            return pool_sources(pool[seat], g._spend[seat]) + out
         return out
 
     def pay_mana(self, g: GameLike, seat: int, cost: Any, exclude: int = -1) -> None:
@@ -163,11 +166,19 @@ class Format(FormatHooks):
         pay = choose_payment(self.mana_sources(g, seat, exclude), cost)
         if pay is None:  # pragma: no cover - legality was checked before
             raise RuntimeError("internal error: cost became unpayable")
+        spent: list[int] = []
         for src, color in pay:
+            if src.cid < -1:  # mana from the pool (mana.pool_sources)
+                spent.append(-2 - src.cid)
+                continue
             if src.tap:
                 g.perm[src.cid].tapped = True
             if color and not src.free & color and src.pain:
                 g._damage(src.cid, g.chars(src.cid), player_ref(seat), src.pain, False)
+        if spent:
+            pool = g.pool
+            assert pool is not None
+            pool[seat] = [m for i, m in enumerate(pool[seat]) if i not in spent]
         g._log("pay", seat, cost.text, tuple(s.cid for s, _ in pay))
         for src, _ in pay:
             if src.sac:
@@ -178,7 +189,11 @@ class Format(FormatHooks):
         return cd.cost
 
     def mana_text(self, g: GameLike, seat: int) -> str | None:
-        """Mana a player has apart from their permanents, for views (None: nothing)."""
+        """Mana a player has apart from their permanents, for views (None: nothing): the
+        mana in their pool (public, CR 106.4)."""
+        pool = g.pool
+        if pool is not None and pool[seat]:
+            return mana_symbols(pool[seat])
         return None
 
     # ------------------------------------------------------------------ combat
