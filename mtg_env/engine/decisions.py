@@ -138,6 +138,7 @@ class Resolving(Frozen):
     `enter_as_copy`, whether a permanent enters as a copy, yes or no; `look`, where a card
     looked at by scry or surveil goes, which only its player knows; `may`, "you may", yes
     or no; `unless_payment`, pay a cost or not, where not paying counters or sacrifices;
+    `copy_payment`, pay a cost to copy the resolving spell or not;
     `basic_land_type`; `text_change`, which word a text change replaces with which;
     `return_to_hand`, which permanent an effect returns to its owner's hand; `untap`,
     which land "untap up to N lands" untaps (each after a `may`). It follows

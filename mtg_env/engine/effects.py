@@ -576,6 +576,40 @@ def op_may_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_pay_to_copy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Then that player or that permanent's controller may pay {R}{R}.
+    If the player does, they may copy this spell and may choose a new target for that
+    copy." The target player, or the target permanent's controller as it is or last was
+    (608.2h), is asked only when they can pay; paid, the spell notes them
+    (`info["copy_for"]`), and as it finishes resolving the stack puts a copy of it under
+    their control and has them choose its target (CR 707.10, 707.10c: the spell's target
+    again, or a new one)."""
+    item = res.item
+    if not item.targets:
+        return True
+    ref = item.targets[0][0]
+    if ref >= 0:
+        found = refs(g, res, "target_controller")
+        if not found:
+            return True
+        ref = found[0]
+    seat = ref_player(ref)
+    cost = parse_mana_cost(a["cost"])
+    ans = res.vars.pop("answer", None)
+    if ans is None:
+        if not can_pay(g.mana_sources(seat), cost):
+            return True
+        prompt = f"pay {cost.text} to copy {g.name(item.cid)}?"
+        options = (f"pay {cost.text} and copy it", "don't pay")
+        _ask(g, res, D_CHOICE, seat, prompt, options, purpose="copy_payment")
+        return False
+    if ans == 0:
+        g._pay_mana(seat, cost)
+        g._log("paid", seat, cost.text)
+        item.info["copy_for"] = seat
+    return True
+
+
 def op_lose_life(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Life loss (CR 119.3): not damage, so nothing prevents it and lifelink has no part."""
     n = num(g, res, a["amount"])
@@ -1756,6 +1790,12 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("add_counter", CounterOp, op_add_counter),
         OpDef("prevent_combat_damage", EmptyOp, op_prevent_combat_damage),
         OpDef("sacrifice_unless_pay", CostOp, op_sacrifice_unless_pay),
+        OpDef(
+            "pay_to_copy",
+            CostOp,
+            op_pay_to_copy,
+            lambda a: f"the target's player or controller may pay {a['cost']} to copy this spell",
+        ),
         OpDef(
             "counter_unless_pay",
             CounterUnlessOp,

@@ -225,7 +225,11 @@ class Kernel(GameFields):
         elif frm == STACK:
             for i in range(len(self.stack) - 1, -1, -1):
                 if self.stack[i].kind == SPELL and self.stack[i].cid == cid:
-                    if self.stack[i].info.get("flashback"):
+                    if self.stack[i].info.get("copy"):
+                        # A copy of a spell leaving the stack ceases to exist (707.10a,
+                        # 704.5e): it goes nowhere.
+                        to = NOWHERE
+                    elif self.stack[i].info.get("flashback"):
                         # 702.34a: a flashback spell leaving the stack (resolved,
                         # countered or without a legal target) is exiled instead of going
                         # anywhere else.

@@ -202,6 +202,8 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} searches their library"
     if k == "impulse":
         return f"  player {e[1]} exiles {n(e[2])} and may play it for a while"
+    if k == "copy_spell":
+        return f"  player {e[1]} puts a copy of {n(e[2])} on the stack"
     if k == "add_mana":
         return f"  player {e[1]} adds {e[2]} to their mana pool"
     if k == "mana_empties":

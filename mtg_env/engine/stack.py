@@ -95,8 +95,28 @@ class Stack(Targeting):
         assert isinstance(ctx, Targets)
         item = ctx.item
         self.ctx = None
-        self.stack.append(item)
+        if not (self.stack and self.stack[-1] is item):  # a copy of a spell is there already
+            self.stack.append(item)
         self._targeted(item)
+
+    def _copy_spell(self, item: StackItem, cd: CardDef, seat: int) -> None:
+        """CR 707.10: a copy of spell `item` (card `cd`) put on the stack under `seat`'s
+        control, who owns it too; it is not cast. Its controller chooses its targets
+        again (707.10c: the same ones or new). A new object of its own, it ceases to exist
+        as it leaves the stack (704.5e; `_move`)."""
+        cid = self._new_card(cd, seat)
+        self._move(cid, STACK)
+        copy = StackItem.new(
+            self.oid[cid], SPELL, cid, self.oid[cid], seat, item.ability, item.ab_index
+        )
+        copy.info["copy"] = 1
+        self.stack.append(copy)
+        self._log("copy_spell", seat, cid)
+        specs = item.ability.targets if item.ability is not None else ()
+        if specs:
+            self.k.append((F_TRIG_DONE,))
+            self.ctx = Targets(copy, tuple(specs), F_TRIG_DONE)
+            self._next_target()
 
     def _targeted(self, item: StackItem) -> None:
         """`item`, now on the stack, has become a spell or ability that targets its
@@ -200,6 +220,8 @@ class Stack(Targeting):
             frame[1] = pc + 1
         item = res.item
         self.res = None
+        copier = item.info.get("copy_for")  # who paid to copy it (effects.op_pay_to_copy)
+        cd = self.cdef[item.cid]
         if item.kind == SPELL and self.zone[item.cid] == STACK:
             # 608.2n: an instant or sorcery goes to its owner's graveyard (`_move` takes
             # it off the stack, and exiles it instead if it was cast with flashback); with
@@ -212,6 +234,8 @@ class Stack(Targeting):
                 # resolved; the cast is the caster's job (priority), which this frame
                 # begins.
                 self.k.append((F_CAST_DONE, item.cid))
+        if copier is not None:
+            self._copy_spell(item, cd, copier)
 
     def _etb(self, cid: int) -> None:
         self._fire("enters", cid)

@@ -143,7 +143,7 @@ GLOBAL_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("mulligans_me", "mulligans taken"),
     ("mulligans_opp", ""),
     ("land_played", "lands played this turn"),
-    *((f"mana_me_{c}", "untapped sources able to pay this color now") for c in "WUBRGC"),
+    *((f"mana_me_{c}", "untapped sources or pool mana able to pay this color") for c in "WUBRGC"),
     *((f"mana_opp_{c}", "") for c in "WUBRGC"),
     ("stack_size", "objects on the stack"),
     ("attackers", "attacking creatures"),

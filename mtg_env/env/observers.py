@@ -57,7 +57,7 @@ FLAT_MEANINGS: dict[str, str] = {
     "graveyard_size": "graveyard size (me, opponent), scaled",
     "mulligans": "mulligans taken (me, opponent), scaled",
     "land_played": "a land was played this turn (my turn)",
-    "mana": "untapped sources able to pay W U B R G C, me then opponent, / 20",
+    "mana": "untapped sources and pool mana able to pay W U B R G C, me then opponent, / 20",
     "stack_size": "stack size, scaled",
     "n_attackers": "number of attackers, scaled",
     "decision_source": "one-hot identity of the card the decision is about",

@@ -162,7 +162,13 @@ state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
 
 // ------------------------------------------------------------------ sentences
 sentences: (sentence | kicked | reveal_discard | may_if_you_do | look_take | discard_or_draw
-    | impulse)+
+    | impulse | pay_to_copy)+
+// Chain Lightning (CR 707.10): the damaged player, or the damaged permanent's controller,
+// may pay to copy the spell.
+pay_to_copy: "then" _player_or_controller "may" "pay" MANA_COST "." _if_player_does _copy_it
+_player_or_controller: "that" "player" "or" "that" "permanent's" "controller"
+_if_player_does: "if" "the" "player" "does" ","
+_copy_it: "they" "may" "copy" "~" "and" "may" "choose" "a" "new" "target" "for" "that" "copy" "."
 // "Exile the top card of your library. Until end of turn, you may play that card."
 impulse: "exile" "the" "top" impulse_count "of" "your" "library" "." impulse_until
 impulse_count: "card" -> ic_one
@@ -1244,6 +1250,10 @@ class ToData(Transformer[Any, Any]):
     def may_pay(self, cost: Token, then: Any) -> list[Any]:
         self.sentence()
         return [{"may_pay": {"cost": _mana(cost), "effects": _ops(then)}}]
+
+    def pay_to_copy(self, cost: Token) -> list[Any]:
+        self.sentence()
+        return [{"pay_to_copy": {"cost": _mana(cost)}}]
 
     def sacrifice_unless(self, cost: Token) -> dict[str, Any]:
         # The source's own upkeep cost (as echo's, 702.30a, but every upkeep).

@@ -1542,6 +1542,11 @@ class _Ability:
                 who = self.player(a["who"])
                 return f"{who} may search their library for {what} card, {put}, then shuffle"
             return f"search your library for {what} card, {put}, then shuffle"
+        if name == "pay_to_copy":
+            return (
+                f"then that player or that permanent's controller may pay {a['cost']}. If the "
+                "player does, they may copy this spell and may choose a new target for that copy"
+            )
         if name == "impulse":
             n = a.get("count", 1)
             what = "card" if n == 1 else f"{_number(n)} cards"
