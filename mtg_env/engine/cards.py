@@ -592,7 +592,7 @@ class CardSet(Frozen):
     # only then does a game keep them (`Game.playable`) and a priority look in exile.
     impulse: bool = False
     # Whether some spell or triggered ability of the set adds mana ("Add {B}{B}{B}."): only
-    # then does a game keep the players' mana pools (`Game.pool`, CR 106.4).
+    # then does a game keep the players' mana pools (`Game.mana_pool`, CR 106.4).
     add_mana: bool = False
 
     def get(self, name: str) -> CardDef:

@@ -671,7 +671,7 @@ def op_impulse(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 def op_add_mana(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "Add {R}{G}.": the mana goes to the controller's pool (CR 106.4), where it pays costs
     before any source is tapped, until the step ends (500.4)."""
-    pool = g.pool
+    pool = g.mana_pool
     assert pool is not None  # kept in a set with such an effect (CardSet.add_mana)
     seat = res.item.controller
     pool[seat].extend(MANA_BITS[c] for c in a["mana"][1::3])

@@ -164,7 +164,7 @@ FIELDS: Final[tuple[Field, ...]] = (
     # set with such an effect (`CardSet.add_mana`), else None: mana abilities pay costs
     # directly (engine.mana), never through a pool.
     Field(
-        "pool",
+        "mana_pool",
         "list[list[int]] | None",
         "[[], []] if cardset.add_mana else None",
         "None if {0} is None else [{0}[0][:], {0}[1][:]]",

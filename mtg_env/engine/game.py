@@ -308,8 +308,8 @@ class Game(Setup):
             parts += (("plotted", tuple(sorted(self.plotted.items()))),)
         if self.playable is not None:
             parts += (("playable", tuple(sorted(self.playable.items()))),)
-        if self.pool is not None:
-            parts += (("pool", tuple(tuple(p) for p in self.pool)),)
+        if self.mana_pool is not None:
+            parts += (("mana_pool", tuple(tuple(p) for p in self.mana_pool)),)
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
     # ------------------------------------------------------------------ logging

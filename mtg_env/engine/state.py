@@ -74,7 +74,7 @@ class GameFields:
         "draws",
         "plotted",
         "playable",
-        "pool",
+        "mana_pool",
         "format_state",
         "cardset",
         "auto_pass",
@@ -144,7 +144,7 @@ class GameFields:
     draws: list[int] | None
     plotted: dict[int, tuple[int, int]] | None
     playable: dict[int, tuple[int, int, int]] | None
-    pool: list[list[int]] | None
+    mana_pool: list[list[int]] | None
     format_state: FormatState
     cardset: CardSet
     auto_pass: bool
@@ -223,7 +223,7 @@ def init_state(
     g.draws = [0, 0] if cardset.draw_triggers else None
     g.plotted = {} if cardset.plot else None
     g.playable = {} if cardset.impulse else None
-    g.pool = [[], []] if cardset.add_mana else None
+    g.mana_pool = [[], []] if cardset.add_mana else None
     g.format_state = rules.new_state()
     g.cardset = cardset
     g.auto_pass = auto_pass
@@ -295,7 +295,7 @@ def clone_state(s: GameFields, g: GameFields) -> None:
     g.draws = None if s.draws is None else s.draws[:]
     g.plotted = None if s.plotted is None else dict(s.plotted)
     g.playable = None if s.playable is None else dict(s.playable)
-    g.pool = None if s.pool is None else [s.pool[0][:], s.pool[1][:]]
+    g.mana_pool = None if s.mana_pool is None else [s.mana_pool[0][:], s.mana_pool[1][:]]
     g.format_state = s.format_state.copy()
     g.cardset = s.cardset
     g.auto_pass = s.auto_pass

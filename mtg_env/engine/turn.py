@@ -97,7 +97,7 @@ class Turn(Priority):
         step = self.step
         a = self.active
         self.passes = 0
-        pool = self.pool
+        pool = self.mana_pool
         if pool is not None and (pool[0] or pool[1]):
             self._empty_pools(pool)
         self._log("step", step)

@@ -299,7 +299,8 @@ drain_gain: "you" "gain" "life" "equal" "to" "the" "life" "lost" "this" "way"
 mill: player? ("mill" | "mills") count ("card" | "cards")
 scry: "scry" count
 surveil: "surveil" count
-pump: group_obj ("gets" | "get") PT ("and" ("gains" | "gain") keywords)? until_eot for_each?
+pump: group_obj _gets PT ("and" ("gains" | "gain") keywords)? until_eot (for_each | where_x)?
+_gets: "gets" | "get"
 grant: group_obj ("gains" | "gain") keywords until_eot
 // "Humans you control gain haste until end of turn": a group narrowed to a creature type.
 ?group_obj: obj | SUBTYPE "you" "control" -> your_subtype_ref
@@ -1348,6 +1349,11 @@ class ToData(Transformer[Any, Any]):
     def pump(self, what: Any, pt: Token, *rest: Any) -> list[Any]:
         what, of = _group(what)
         p, t = _pt(pt)
+        where = [r for r in rest if isinstance(r, dict)]
+        if where:  # "gets +X/+X until end of turn, where X is the number of Elves ..."
+            if (p, t) != ("X", "X"):
+                raise Unsupported("a P/T change where X is a number that is not +X/+X")
+            p, t = {**where[0], "as_x": True}, {**where[0], "as_x": True}
         each = [r[1] for r in rest if isinstance(r, tuple) and r[:1] == ("each",)]
         if each:  # "gets +1/+1 until end of turn for each creature you control"
             if not (isinstance(p, int) and isinstance(t, int) and p >= 0 and t >= 0):

@@ -156,7 +156,9 @@ def _cap(s: str) -> str:
 
 def _times(n: Any) -> Any:
     """A P/T change's number: a count's multiplier ("+1/+1 ... for each ...")."""
-    return n.get("times", 1) if isinstance(n, Mapping) else n
+    if isinstance(n, Mapping):
+        return "X" if n.get("as_x") else n.get("times", 1)
+    return n
 
 
 def _amount(n: Any) -> str:
@@ -1420,7 +1422,9 @@ class _Ability:
                 for v in (op.args.get("power"), op.args.get("toughness"))
                 if isinstance(v, Mapping)
             ]
-            if op.name == "pump" and counts:
+            if op.name == "pump" and counts and counts[0].get("as_x"):
+                text += ", where X is the number of " + _counted(counts[0], plural=True)
+            elif op.name == "pump" and counts:
                 text += " for each " + _counted(counts[0])
             return text
         return self._imperative(op)

@@ -503,7 +503,7 @@ class Runner:
                     "mana": pool[p],
                     "mana_max": pool_max[p],
                     # The mana a spell or an ability added (CR 106.4), as symbols.
-                    "mana_pool": "" if g.pool is None else mana_symbols(g.pool[p]),
+                    "mana_pool": "" if g.mana_pool is None else mana_symbols(g.mana_pool[p]),
                 }[k]
                 if got != want:
                     raise ScenarioFailure(f"player {p}: {k}: expected {want!r}, actual {got!r}")

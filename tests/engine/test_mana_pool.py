@@ -31,7 +31,7 @@ def _ritual() -> Game:
 
 def test_cr_106_4_the_pool_counts_as_usable_mana_in_every_view() -> None:
     g = _ritual()
-    assert g.pool == [[4, 4, 4], []]
+    assert g.mana_pool == [[4, 4, 4], []]
     # The Swamp is tapped: the three {B} are the pool's; the Island still makes {U}.
     assert mana_counts(g, 0)[B_INDEX] == 3 and mana_counts(g, 0)[1] == 1
     assert player_line(g, 0).endswith("mana {B}{B}{B}")
@@ -42,10 +42,10 @@ def test_cr_106_4_the_pool_counts_as_usable_mana_in_every_view() -> None:
 def test_cr_106_4_the_pool_is_state_copied_and_hashed() -> None:
     g = _ritual()
     c = g.clone()
-    assert c.pool == g.pool and c.state_hash() == g.state_hash()
-    assert c.pool is not None
-    c.pool[0].pop()
-    assert g.pool == [[4, 4, 4], []] and c.state_hash() != g.state_hash()
+    assert c.mana_pool == g.mana_pool and c.state_hash() == g.state_hash()
+    assert c.mana_pool is not None
+    c.mana_pool[0].pop()
+    assert g.mana_pool == [[4, 4, 4], []] and c.state_hash() != g.state_hash()
 
 
 def test_cr_500_4_the_pool_empties_as_the_step_ends_and_says_so() -> None:
@@ -53,11 +53,11 @@ def test_cr_500_4_the_pool_empties_as_the_step_ends_and_says_so() -> None:
     assert g.step == MAIN1
     g.apply(next(a for a in g.legal_actions() if a.kind == PASS))
     g.apply(next(a for a in g.legal_actions() if a.kind == PASS))
-    assert g.step != MAIN1 and g.pool == [[], []]
+    assert g.step != MAIN1 and g.mana_pool == [[], []]
     assert ("mana_empties", 0, "{B}{B}{B}") in g.events
     assert "unspent mana ({B}{B}{B}) empties" in g.log_text()
 
 
 def test_a_set_without_such_an_effect_keeps_no_pool() -> None:
     g, _ = Game.setup([{"battlefield": ["Swamp"]}, {}], format="classic")
-    assert g.pool is None
+    assert g.mana_pool is None

@@ -156,7 +156,7 @@ class Format(FormatHooks):
             if creature and not haste and sickness and p.control_since > turn_start and src.tap:
                 continue  # 302.6: {T} abilities of a "sick" creature can't be activated
             out.append(src)  # Source objects are never mutated: built once per layer state
-        pool = g.pool
+        pool = g.mana_pool
         if pool is not None and pool[seat]:
             return pool_sources(pool[seat], g._spend[seat]) + out
         return out
@@ -176,7 +176,7 @@ class Format(FormatHooks):
             if color and not src.free & color and src.pain:
                 g._damage(src.cid, g.chars(src.cid), player_ref(seat), src.pain, False)
         if spent:
-            pool = g.pool
+            pool = g.mana_pool
             assert pool is not None
             pool[seat] = [m for i, m in enumerate(pool[seat]) if i not in spent]
         g._log("pay", seat, cost.text, tuple(s.cid for s, _ in pay))
@@ -191,7 +191,7 @@ class Format(FormatHooks):
     def mana_text(self, g: GameLike, seat: int) -> str | None:
         """Mana a player has apart from their permanents, for views (None: nothing): the
         mana in their pool (public, CR 106.4)."""
-        pool = g.pool
+        pool = g.mana_pool
         if pool is not None and pool[seat]:
             return mana_symbols(pool[seat])
         return None
