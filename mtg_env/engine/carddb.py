@@ -59,6 +59,7 @@ from .constants import (
 from .effects import NESTED, NESTED_ARGS, OPS, inner_lists
 from .files import MAX_INPUT_BYTES, InputFileError, load_yaml, read_lines
 from .formats import FORMATS
+from .opschema import CountOf
 from .vocab import COLOR_NAMES, SOULSHIFT_TYPE, SUPERTYPE_NAMES, TYPE_NAMES, check_static_conditions
 from .vocab import KEYWORDS as KEYWORDS  # re-exported: the keywords card data may use
 from .vocab import Strict as _Strict
@@ -240,6 +241,9 @@ class ManaModel(_Strict):
     # "{T}, Sacrifice this artifact: Add one mana of any color" (the token of CR
     # 111.10a), "Sacrifice this creature: Add {C}" (cost "").
     sacrifice_self: bool = False
+    # More than one mana of one kind: "{T}: Add {C}{C}." (2), "Add {G} for each Elf on the
+    # battlefield." (a count of permanents on the battlefield).
+    amount: Annotated[int, Field(ge=1, le=10)] | CountOf = 1
 
     @model_validator(mode="after")
     def _cost(self) -> ManaModel:
@@ -248,6 +252,12 @@ class ManaModel(_Strict):
             raise ValueError(
                 "field cost: a mana ability costs {T}, {T} and sacrificing it, or sacrificing it"
             )
+        if self.amount != 1 and (len(self.add) != 1 or self.damage_to_you):
+            raise ValueError("field amount: more than one mana is of one kind, without pain")
+        if isinstance(self.amount, CountOf) and (
+            self.amount.zone != "battlefield" or self.amount.as_x
+        ):
+            raise ValueError("field amount: a mana ability counts permanents on the battlefield")
         return self
 
 
@@ -787,7 +797,14 @@ def compile_ability(a: AbilityModel) -> Any:
         c = parse_cost(a.mana.cost)
         if a.mana.sacrifice_self:
             c = type(c)(c.mana, c.tap, True, c.text)
-        return ManaAbility(c, bit_mask(a.mana.add, MANA_BITS), a.mana.damage_to_you, text)
+        amount = a.mana.amount
+        per: tuple[tuple[str, Any], ...] = ()
+        if isinstance(amount, CountOf):
+            fields = amount.model_dump().items()  # an unset keyword is left out
+            per = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in fields))
+            amount = 1
+        produce = bit_mask(a.mana.add, MANA_BITS)
+        return ManaAbility(c, produce, a.mana.damage_to_you, text, amount=amount, per=per)
     if a.activated is not None:
         m = a.activated
         c = parse_cost(m.cost)
@@ -1025,6 +1042,11 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
     ):
         # Payment treats a permanent as one source: sacrificed when used, or not.
         raise ValueError("a card with a mana ability that sacrifices it has no other one")
+    if any(a.amount != 1 or a.per for a in mana) and (
+        len(mana) > 1 or set(m.subtypes) & set(BASIC_LAND_TYPES)
+    ):
+        # Its mana are the permanent's sources (engine.derived), all made at once.
+        raise ValueError("a card with a mana ability that makes several mana has no other one")
     return CardDef(
         name=m.name,
         types=bit_mask(m.types, TYPE_BITS),
@@ -1208,7 +1230,9 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     plot = any(c.plot is not None for c in cards.values())
     sacrifice = any(_has_event(c, "you_sacrifice") for c in every)
     impulse = any(op.name == "impulse" for c in every for op in _all_ops(c))
-    add_mana = any(op.name == "add_mana" for c in every for op in _all_ops(c))
+    add_mana = any(op.name == "add_mana" for c in every for op in _all_ops(c)) or any(
+        isinstance(a, ManaAbility) and (a.amount != 1 or a.per) for c in every for a in c.abilities
+    )
     conditional = any(
         isinstance(a, StaticAbility) and a.condition for c in every for a in c.abilities
     )

@@ -292,13 +292,18 @@ class SpellAbility(Frozen):
 @dataclass(frozen=True, slots=True)
 class ManaAbility(Frozen):
     """{T}: add one mana of one of `produce` (CR 605). `pain` damage to you when it
-    makes colored mana (a painland)."""
+    makes colored mana (a painland). `amount` mana of the one kind `produce` names ("{T}:
+    Add {C}{C}."), or one for each permanent on the battlefield that `per` counts ("Add
+    {G} for each Elf on the battlefield": an `opschema.CountOf`'s fields as sorted pairs,
+    lists as tuples, so that the ability stays a hashable value)."""
 
     cost: Cost
     produce: int  # MANA_BITS mask of choices
     pain: int = 0
     text: str = ""
     kind: str = "mana"
+    amount: int = 1
+    per: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,8 +596,10 @@ class CardSet(Frozen):
     # Whether some card of the set exiles cards that may be played for a while (`impulse`):
     # only then does a game keep them (`Game.playable`) and a priority look in exile.
     impulse: bool = False
-    # Whether some spell or triggered ability of the set adds mana ("Add {B}{B}{B}."): only
-    # then does a game keep the players' mana pools (`Game.mana_pool`, CR 106.4).
+    # Whether some spell or triggered ability of the set adds mana ("Add {B}{B}{B}."), or
+    # a mana ability makes more than one mana ("{T}: Add {C}{C}.", what a payment leaves
+    # unspent goes to the pool): only then does a game keep the players' mana pools
+    # (`Game.mana_pool`, CR 106.4).
     add_mana: bool = False
 
     def get(self, name: str) -> CardDef:

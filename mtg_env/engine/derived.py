@@ -3,13 +3,13 @@ read at every decision (see `Game._derived`)."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from .cards import ActivatedAbility, ManaAbility, StaticAbility, TriggeredAbility
 from .chars import Chars
-from .constants import AURA_SUBTYPE, CREATURE, LEGENDARY
+from .constants import AURA_SUBTYPE, CREATURE, LEGENDARY, TYPE_BITS, bit_mask
 from .mana import Source
 from .objects import Perm
 
@@ -67,6 +67,8 @@ class Derived:
             other = triggered = sac = False
             tap = True
             idx = -1
+            many = -1  # mana one ability makes, where it makes more than one (or none)
+            kind = 0
             for ab in ch.abilities:
                 # `type(ab) is` narrows the ability's type: the compiled build then reads
                 # its fields directly rather than by name.
@@ -82,6 +84,12 @@ class Derived:
                         pain = ab.pain
                     else:
                         free |= ab.produce
+                    if ab.amount != 1 or ab.per:
+                        # The loader gives such a card no other mana ability.
+                        kind = ab.produce
+                        many = ab.amount
+                        if ab.per:
+                            many = _count(ab.per, chars, battlefield, seat)
                 elif type(ab) is ActivatedAbility:
                     idx += 1
                     other = True
@@ -108,8 +116,15 @@ class Derived:
             creature = bool(ch.types & CREATURE)
             score = (100 if creature else 0) + (200 if sac else 0) + (5 if other else 0)
             score += _BITS[colors]
+            haste = "haste" in ch.keywords
+            if many >= 0:
+                # Each mana its own source (a payment matches pips to distinct sources).
+                for _ in range(many):
+                    src = Source(cid, colors, pain, score, free, sac, tap, kind)
+                    mana[seat].append((cid, creature, haste, src))
+                continue
             src = Source(cid, colors, pain, score, free, sac, tap)
-            mana[seat].append((cid, creature, "haste" in ch.keywords, src))
+            mana[seat].append((cid, creature, haste, src))
         self.sba = sba
         self.mana = mana
         self.activated = activated
@@ -119,3 +134,26 @@ class Derived:
 
     def __repr__(self) -> str:
         return f"<Derived {len(self.controlled[0])}+{len(self.controlled[1])} permanents>"
+
+
+def _count(
+    per: tuple[tuple[str, Any], ...], chars: dict[int, Chars], bf: list[int], you: int
+) -> int:
+    """The permanents on the battlefield a mana ability's count names ("for each Elf on
+    the battlefield"), as `effects.count_of` counts them, for its controller `you`."""
+    c = dict(per)
+    want = bit_mask(c.get("types", ()), TYPE_BITS)
+    sub = c.get("subtype")
+    mine = c.get("whose", "you") == "you"
+    kw = c.get("keyword")
+    n = 0
+    for cid in bf:
+        ch = chars[cid]
+        if mine and ch.controller != you:
+            continue
+        if (want and not ch.types & want) or (sub and not ch.has_subtype(sub)):
+            continue
+        if kw and kw not in ch.keywords:
+            continue
+        n += 1
+    return n * c.get("times", 1)

@@ -288,6 +288,8 @@ def num(g: GameLike, res: Resolution, v: Any) -> int:
 def count_text(c: dict[str, Any]) -> str:
     """A count (`opschema.CountOf`) in a few words, for descriptions: "creature (you)"."""
     what = c.get("subtype") or "/".join(c.get("types") or ["card"])
+    if c.get("keyword"):
+        what += f" with {c['keyword']}"
     zone = c.get("zone", "battlefield")
     return f"{what} ({c.get('whose', 'you')})" if zone == "battlefield" else f"{what} in {zone}"
 
@@ -305,11 +307,14 @@ def count_of(g: GameLike, you: int, c: dict[str, Any]) -> int:
     n = 0
     if zone == "battlefield":
         mine = c.get("whose", "you") == "you"
+        kw = c.get("keyword")
         for cid in g.battlefield:
             ch = g.chars(cid)
             if mine and ch.controller != you:
                 continue
             if (want and not ch.types & want) or (sub and not ch.has_subtype(sub)):
+                continue
+            if kw and kw not in ch.keywords:
                 continue
             n += 1
         return n

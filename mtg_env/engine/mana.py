@@ -27,7 +27,7 @@ class Source:
     """One mana source: `colors` it can pay colored pips with (bit mask), whether that
     colored mana hurts (`pain`), and a preference `score` (lower is tapped first)."""
 
-    __slots__ = ("cid", "colors", "pain", "score", "free", "sac", "tap")
+    __slots__ = ("cid", "colors", "pain", "score", "free", "sac", "tap", "multi")
 
     def __init__(
         self,
@@ -38,6 +38,7 @@ class Source:
         free: int,
         sac: bool = False,
         tap: bool = True,
+        multi: int = 0,
     ) -> None:
         self.cid = cid
         self.colors = colors  # mask of colors it can pay a colored pip with
@@ -48,6 +49,10 @@ class Source:
         # sacrifices it; "Sacrifice this creature: Add {C}" does not tap it (`tap`).
         self.sac = sac
         self.tap = tap
+        # One mana of several one ability makes ("{T}: Add {C}{C}."): the MANA_BITS kind it
+        # makes, 0 for a source of one mana. A payment that spends some of them puts the
+        # rest in the pool (formats.base.pay_mana).
+        self.multi = multi
 
 
 def mana_symbols(pool: list[int]) -> str:

@@ -42,6 +42,24 @@ class CountOf(Strict):
     whose: Literal["you", "any"] = "you"
     times: Annotated[int, Field(ge=1, le=20)] = 1
     as_x: bool = False
+    # "for each creature you control with defender": permanents with this keyword only.
+    keyword: str | None = None
+
+    @model_validator(mode="after")
+    def _keyword(self) -> CountOf:
+        if self.keyword is not None:
+            check_keywords([self.keyword])
+            if self.zone != "battlefield":
+                raise ValueError("'keyword' narrows a count of permanents on the battlefield")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _without_unset_keyword(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Unset, it is not stored: counts read as they did before it existed.
+        out: dict[str, Any] = handler(self)
+        if out.get("keyword") is None:
+            out.pop("keyword", None)
+        return out
 
 
 class DamageOp(Strict):

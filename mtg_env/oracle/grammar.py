@@ -108,6 +108,8 @@ restriction: "activate" "only" "during" "your" "turn" "." -> only_your_turn
 
 // ------------------------------------------------------------------ mana abilities
 mana_out: MANA_SYM -> mana_one
+    | MANA_SYM MANA_SYM+ -> mana_many
+    | MANA_SYM for_each -> mana_for_each
     | MANA_SYM "or" MANA_SYM -> mana_two
     | MANA_SYM "," MANA_SYM "," "or" MANA_SYM -> mana_three
     | "one" "mana" "of" "any" "color" -> mana_any
@@ -244,6 +246,7 @@ damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg
 // as the effect resolves; "where X is the number of ...": the same, as X.
 for_each: "for" "each" each_what
 each_what: (TYPE | SUBTYPE) _you_control -> ew_you
+    | TYPE _you_control "with" keywords -> ew_you_with
     | (TYPE | SUBTYPE) "on" "the" "battlefield" -> ew_any
     | TYPE? "card" "in" "your" "graveyard" -> ew_graveyard
     | "card" "in" "your" "hand" -> ew_hand
@@ -796,8 +799,8 @@ class ToData(Transformer[Any, Any]):
             raise Unsupported("an Aura that enchants a tapped or untapped permanent")
         return spec
 
-    def mana(self, cost: dict[str, Any], out: list[str], dmg: Any = None) -> dict[str, Any]:
-        d: dict[str, Any] = {**cost, "add": out}
+    def mana(self, cost: dict[str, Any], out: Any, dmg: Any = None) -> dict[str, Any]:
+        d: dict[str, Any] = {**cost, "add": out} if isinstance(out, list) else {**cost, **out}
         if dmg:
             d["damage_to_you"] = dmg
         return d
@@ -867,6 +870,19 @@ class ToData(Transformer[Any, Any]):
     # ---------------------------------------------------------------- mana
     def mana_one(self, s: Token) -> list[str]:
         return [_mana(s)[1]]
+
+    def mana_many(self, *syms: Token) -> dict[str, Any]:
+        # "{T}: Add {C}{C}.": several mana of one kind (a mana ability, CR 605.1a).
+        kinds = {str(t)[1:-1].upper() for t in syms}
+        if len(kinds) > 1:
+            raise Unsupported("a mana ability that makes mana of two kinds at once")
+        return {"add": sorted(kinds), "amount": len(syms)}
+
+    def mana_for_each(self, sym: Token, each: Any) -> dict[str, Any]:
+        (_, count) = each
+        if count.get("zone", "battlefield") != "battlefield":
+            raise Unsupported("a mana ability counting cards in a graveyard or hand")
+        return {"add": [str(sym)[1:-1].upper()], "amount": count}
 
     def mana_two(self, a: Token, b: Token) -> list[str]:
         return [_mana(a)[1], _mana(b)[1]]
@@ -1134,6 +1150,12 @@ class ToData(Transformer[Any, Any]):
 
     def ew_you(self, tok: Token) -> dict[str, Any]:
         return {**self._counted_kind(tok), "whose": "you"}
+
+    def ew_you_with(self, tok: Token, kws: list[str]) -> dict[str, Any]:
+        # "for each creature you control with defender"
+        if len(kws) != 1:
+            raise Unsupported("a count of permanents with more than one keyword")
+        return {**self._counted_kind(tok), "whose": "you", "keyword": kws[0]}
 
     def ew_any(self, tok: Token) -> dict[str, Any]:
         return {**self._counted_kind(tok), "whose": "any"}

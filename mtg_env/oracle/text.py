@@ -182,6 +182,8 @@ def _counted(c: Mapping[str, Any], plural: bool = False) -> str:
     if plural:
         word = _plural(word) if sub else word + "s"
     where = "you control" if c.get("whose", "you") == "you" else "on the battlefield"
+    if c.get("keyword"):
+        where += " with " + c["keyword"].replace("_", " ")
     return f"{word} {where}"
 
 
@@ -544,7 +546,11 @@ class _Card:
     def mana(self, a: ManaAbility) -> str:
         ab = _Ability(self, ())
         colors = [c for c in "WUBRGC" if a.produce & MANA_BITS[c]]
-        if len(colors) >= 5:
+        if a.amount != 1 or a.per:  # several mana of one kind
+            out = f"{{{colors[0]}}}" * a.amount
+            if a.per:
+                out += " for each " + _counted(dict(a.per))
+        elif len(colors) >= 5:
             out = "one mana of any color"
         else:
             ordered = _colors_in_order(a.produce) + (["C"] if "C" in colors else [])

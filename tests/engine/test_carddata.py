@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -444,3 +445,35 @@ def test_a_creature_type_narrows_only_a_group_of_creatures() -> None:
     }
     with pytest.raises(CardDataError, match=r"<x>: .*'subtype' narrows a group of creatures"):
         parse_card_set({"set": "x", "cards": [card]}, "<x>")
+
+
+def _artifact(*abilities: dict[str, Any]) -> dict[str, Any]:
+    return {"name": "Stone", "cost": "{2}", "types": ["artifact"], "abilities": list(abilities)}
+
+
+def test_cr_106_4_a_mana_ability_that_makes_several_mana() -> None:
+    """ "{T}: Add {C}{C}." is one mana ability making two mana (`amount`); a set with one
+    keeps mana pools (`add_mana`), where a payment's unspent mana goes."""
+    cs = parse_card_set(
+        {"set": "x", "cards": [_artifact({"mana": {"add": ["C"], "amount": 2}})]}, "<x>"
+    )
+    (ab,) = cs.cards["Stone"].abilities
+    assert ab.amount == 2 and not ab.per and cs.add_mana
+
+
+@pytest.mark.parametrize(
+    ("abilities", "error"),
+    [
+        ([{"mana": {"add": ["R", "G"], "amount": 2}}], "more than one mana is of one kind"),
+        ([{"mana": {"add": ["G"], "amount": {"zone": "hand"}}}], "counts permanents on the"),
+        (
+            [{"mana": {"add": ["C"], "amount": 2}}, {"mana": {"add": ["R"]}}],
+            "makes several mana has no other one",
+        ),
+    ],
+)
+def test_cr_106_4_several_mana_is_one_kind_counted_on_the_battlefield(
+    abilities: list[dict[str, Any]], error: str
+) -> None:
+    with pytest.raises(CardDataError, match=error):
+        parse_card_set({"set": "x", "cards": [_artifact(*abilities)]}, "<x>")

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 208
+    assert len(cards) == 210
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -215,6 +215,8 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'token': 'Human Soldier'",
         "'pay_to_copy': {'cost': '{R}{R}'}",
         "'power': {'subtype': 'Elf', 'whose': 'any', 'as_x': True}",  # +X/+X, where X is
+        "'mana': {'add': ['G'], 'amount': {'subtype': 'Elf', 'whose': 'any'}}",
+        "'whose': 'you', 'keyword': 'defender'",
     ):
         assert used in text, used
 

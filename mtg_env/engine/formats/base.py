@@ -163,25 +163,37 @@ class Format(FormatHooks):
 
     def pay_mana(self, g: GameLike, seat: int, cost: Any, exclude: int = -1) -> None:
         """Pay `cost` from `seat`'s sources (the choice is automatic; see engine.mana)."""
-        pay = choose_payment(self.mana_sources(g, seat, exclude), cost)
+        srcs = self.mana_sources(g, seat, exclude)
+        pay = choose_payment(srcs, cost)
         if pay is None:  # pragma: no cover - legality was checked before
             raise RuntimeError("internal error: cost became unpayable")
         spent: list[int] = []
+        multi: dict[int, int] = {}  # a source of several mana -> how many were spent
         for src, color in pay:
             if src.cid < -1:  # mana from the pool (mana.pool_sources)
                 spent.append(-2 - src.cid)
                 continue
+            if src.multi:
+                multi[src.cid] = multi.get(src.cid, 0) + 1
             if src.tap:
                 g.perm[src.cid].tapped = True
             if color and not src.free & color and src.pain:
                 g._damage(src.cid, g.chars(src.cid), player_ref(seat), src.pain, False)
+        pool = g.mana_pool
         if spent:
-            pool = g.mana_pool
             assert pool is not None
             pool[seat] = [m for i, m in enumerate(pool[seat]) if i not in spent]
+        for cid, n in multi.items():
+            # The ability made all its mana (CR 106.4): what the payment left is in the
+            # pool (kept in a set with such an ability, CardSet.add_mana).
+            made = [s.multi for s in srcs if s.cid == cid]
+            assert pool is not None
+            pool[seat] += made[n:]
         g._log("pay", seat, cost.text, tuple(s.cid for s, _ in pay))
+        sacrificed: list[int] = []
         for src, _ in pay:
-            if src.sac:
+            if src.sac and src.cid not in sacrificed:
+                sacrificed.append(src.cid)  # once, however many mana it made
                 g._to_graveyard(src.cid, "sacrificed")  # its cost (CR 111.10a's token)
 
     def cost(self, g: GameLike, p: int, cd: CardDef) -> Any:
