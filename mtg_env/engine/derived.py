@@ -139,16 +139,22 @@ class Derived:
 def _count(
     per: tuple[tuple[str, Any], ...], chars: dict[int, Chars], bf: list[int], you: int
 ) -> int:
-    """The permanents on the battlefield a mana ability's count names ("for each Elf on
-    the battlefield"), as `effects.count_of` counts them, for its controller `you`."""
+    """The mana a mana ability's count makes ("for each Elf on the battlefield"), for its
+    controller `you`."""
     c = dict(per)
-    want = bit_mask(c.get("types", ()), TYPE_BITS)
+    return count_permanents([chars[cid] for cid in bf], c, you) * c.get("times", 1)
+
+
+def count_permanents(chs: list[Chars], c: dict[str, Any], you: int) -> int:
+    """How many of the permanents `chs` a count of permanents (`opschema.CountOf`) names,
+    for player `you`: of a card type or a creature type, with a keyword, theirs or
+    anyone's. Shared by effects (`effects.count_of`) and mana abilities (`_count`)."""
+    want = bit_mask(c.get("types") or (), TYPE_BITS)
     sub = c.get("subtype")
     mine = c.get("whose", "you") == "you"
     kw = c.get("keyword")
     n = 0
-    for cid in bf:
-        ch = chars[cid]
+    for ch in chs:
         if mine and ch.controller != you:
             continue
         if (want and not ch.types & want) or (sub and not ch.has_subtype(sub)):
@@ -156,4 +162,4 @@ def _count(
         if kw and kw not in ch.keywords:
             continue
         n += 1
-    return n * c.get("times", 1)
+    return n

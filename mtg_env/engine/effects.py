@@ -48,6 +48,7 @@ from .constants import (
     ref_player,
 )
 from .decisions import Resolving
+from .derived import count_permanents
 from .layers import Chars, Effect
 from .mana import can_pay
 from .objects import SPELL, Resolution, Trigger
@@ -301,23 +302,12 @@ def amount_text(v: Any) -> str:
 
 def count_of(g: GameLike, you: int, c: dict[str, Any]) -> int:
     """How many objects a count (`opschema.CountOf`) names now, for player `you`."""
+    zone = c.get("zone", "battlefield")
+    if zone == "battlefield":
+        return count_permanents([g.chars(cid) for cid in g.battlefield], c, you)
     want = bit_mask(c.get("types") or (), TYPE_BITS)
     sub = c.get("subtype")
-    zone = c.get("zone", "battlefield")
     n = 0
-    if zone == "battlefield":
-        mine = c.get("whose", "you") == "you"
-        kw = c.get("keyword")
-        for cid in g.battlefield:
-            ch = g.chars(cid)
-            if mine and ch.controller != you:
-                continue
-            if (want and not ch.types & want) or (sub and not ch.has_subtype(sub)):
-                continue
-            if kw and kw not in ch.keywords:
-                continue
-            n += 1
-        return n
     cards = g.graveyard[g.rules.pile_of[you]] if zone == "graveyard" else g.hand[you]
     for cid in cards:
         cd = g.cdef[cid]
@@ -563,17 +553,27 @@ def op_exile_graveyard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def _pay_answer(
+    g: GameLike, res: Resolution, seat: int, cost: Any, prompt: str, yes: str, purpose: str
+) -> int | None:
+    """ "Pay `cost`?" asked of `seat` as the effect resolves, only when they can pay: None
+    while asked (the op returns False and runs again with the answer), then 0 to pay, 1
+    not to (also when they can't)."""
+    ans: int | None = res.vars.pop("answer", None)
+    if ans is None:
+        if not can_pay(g.mana_sources(seat), cost):
+            return 1
+        _ask(g, res, D_CHOICE, seat, prompt, (yes, "don't pay"), purpose=purpose)
+    return ans
+
+
 def op_may_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "You may pay {B}. If you do, ...": asked on resolution only when the controller can
     pay; paid, `effects` run next."""
     seat = res.item.controller
     cost = parse_mana_cost(a["cost"])
-    ans = res.vars.pop("answer", None)
+    ans = _pay_answer(g, res, seat, cost, f"pay {cost.text}?", f"pay {cost.text}", "may")
     if ans is None:
-        if not can_pay(g.mana_sources(seat), cost):
-            return True
-        prompt = f"pay {cost.text}?"
-        _ask(g, res, D_CHOICE, seat, prompt, (f"pay {cost.text}", "don't pay"), purpose="may")
         return False
     if ans == 0:
         g._pay_mana(seat, cost)
@@ -600,13 +600,9 @@ def op_pay_to_copy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         ref = found[0]
     seat = ref_player(ref)
     cost = parse_mana_cost(a["cost"])
-    ans = res.vars.pop("answer", None)
+    prompt = f"pay {cost.text} to copy {g.name(item.cid)}?"
+    ans = _pay_answer(g, res, seat, cost, prompt, f"pay {cost.text} and copy it", "copy_payment")
     if ans is None:
-        if not can_pay(g.mana_sources(seat), cost):
-            return True
-        prompt = f"pay {cost.text} to copy {g.name(item.cid)}?"
-        options = (f"pay {cost.text} and copy it", "don't pay")
-        _ask(g, res, D_CHOICE, seat, prompt, options, purpose="copy_payment")
         return False
     if ans == 0:
         g._pay_mana(seat, cost)

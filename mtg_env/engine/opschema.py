@@ -28,6 +28,13 @@ X = Literal["X"]
 SIGNED_X = Literal["X", "-X"]
 
 
+def _without_none(out: dict[str, Any], key: str) -> dict[str, Any]:
+    """A model's data without the optional field `key` when it is unset (None)."""
+    if out.get(key) is None:
+        out.pop(key, None)
+    return out
+
+
 class CountOf(Strict):
     """A number counted as the effect resolves (608.2h): "for each creature you control"
     (`types: [creature]`, `whose: you`), "for each Elf on the battlefield" (`subtype: Elf`,
@@ -56,10 +63,7 @@ class CountOf(Strict):
     @model_serializer(mode="wrap")
     def _without_unset_keyword(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # Unset, it is not stored: counts read as they did before it existed.
-        out: dict[str, Any] = handler(self)
-        if out.get("keyword") is None:
-            out.pop("keyword", None)
-        return out
+        return _without_none(handler(self), "keyword")
 
 
 class DamageOp(Strict):
@@ -176,10 +180,7 @@ class _OfSubtype(Strict):
     def _without_unset_subtype(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # Unset, it is not stored: the op's arguments read as they did before it existed
         # (the text view recognises prowess and exalted by theirs).
-        out: dict[str, Any] = handler(self)
-        if out.get("subtype") is None:
-            out.pop("subtype", None)
-        return out
+        return _without_none(handler(self), "subtype")
 
 
 class PumpOp(_OfSubtype):
