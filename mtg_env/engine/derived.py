@@ -10,7 +10,7 @@ from mypy_extensions import mypyc_attr
 from .cards import ActivatedAbility, ManaAbility, StaticAbility, TriggeredAbility
 from .chars import Chars
 from .constants import AURA_SUBTYPE, CREATURE, LEGENDARY, TYPE_BITS, bit_mask
-from .mana import Source
+from .mana import Source, spent_as
 from .objects import Perm
 
 # The number of colors in each 5-bit color mask.
@@ -105,14 +105,7 @@ class Derived:
                 continue
             rule = spend[seat]
             if rule is not None:
-                # CR 609.4b: mana of these colors pays any color; other mana pays what it
-                # pays, or with `other_colorless` only generic costs.
-                as_any, only_generic = rule
-                colors = 31 if colors & as_any else (0 if only_generic else colors)
-                if free & as_any:
-                    free = 31
-                elif only_generic:
-                    free &= 32
+                colors, free = spent_as(colors, free, rule)  # CR 609.4b
             creature = bool(ch.types & CREATURE)
             score = (100 if creature else 0) + (200 if sac else 0) + (5 if other else 0)
             score += _BITS[colors]

@@ -554,7 +554,14 @@ def op_exile_graveyard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
 
 
 def _pay_answer(
-    g: GameLike, res: Resolution, seat: int, cost: Any, prompt: str, yes: str, purpose: str
+    g: GameLike,
+    res: Resolution,
+    seat: int,
+    cost: Any,
+    prompt: str,
+    yes: str,
+    purpose: str,
+    no: str = "don't pay",
 ) -> int | None:
     """ "Pay `cost`?" asked of `seat` as the effect resolves, only when they can pay: None
     while asked (the op returns False and runs again with the answer), then 0 to pay, 1
@@ -563,7 +570,7 @@ def _pay_answer(
     if ans is None:
         if not can_pay(g.mana_sources(seat), cost):
             return 1
-        _ask(g, res, D_CHOICE, seat, prompt, (yes, "don't pay"), purpose=purpose)
+        _ask(g, res, D_CHOICE, seat, prompt, (yes, no), purpose=purpose)
     return ans
 
 
@@ -1180,20 +1187,11 @@ def op_sacrifice_unless_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> 
     if not (g.zone[src] == BATTLEFIELD and g.oid[src] == item.src_oid):
         return True
     cost = parse_mana_cost(a["cost"])
-    ans = res.vars.pop("answer", None)
+    prompt = f"pay {cost.text} to keep {g.name(src)}?"
+    pay = f"pay {cost.text}"
+    ans = _pay_answer(g, res, item.controller, cost, prompt, pay, "unless_payment", "sacrifice")
     if ans is None:
-        if can_pay(g.mana_sources(item.controller), cost):
-            _ask(
-                g,
-                res,
-                D_CHOICE,
-                item.controller,
-                f"pay {cost.text} to keep {g.name(src)}?",
-                (f"pay {cost.text}", "sacrifice"),
-                purpose="unless_payment",
-            )
-            return False
-        ans = 1
+        return False
     if ans == 0:
         g._pay_mana(item.controller, cost)
     else:
@@ -1219,20 +1217,10 @@ def op_counter_unless_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> bo
     it = found[0]
     seat = it.controller
     cost = parse_mana_cost(a["cost"])
-    ans = res.vars.pop("answer", None)
+    prompt = f"pay {cost.text} or {g.name(it.cid)} is countered?"
+    ans = _pay_answer(g, res, seat, cost, prompt, f"pay {cost.text}", "unless_payment")
     if ans is None:
-        if can_pay(g.mana_sources(seat), cost):
-            _ask(
-                g,
-                res,
-                D_CHOICE,
-                seat,
-                f"pay {cost.text} or {g.name(it.cid)} is countered?",
-                (f"pay {cost.text}", "don't pay"),
-                purpose="unless_payment",
-            )
-            return False
-        ans = 1
+        return False
     if ans == 0:
         g._pay_mana(seat, cost)
         g._log("paid", seat, cost.text)

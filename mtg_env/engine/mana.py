@@ -68,14 +68,24 @@ def pool_sources(pool: list[int], spend: tuple[int, bool] | None) -> list[Source
     mana-spending rule (CR 609.4b), as for permanents' mana."""
     out = []
     for i, m in enumerate(pool):
-        colors = m & 31
-        free = m
+        colors, free = m & 31, m
         if spend is not None:
-            as_any, only_generic = spend
-            colors = 31 if colors & as_any else (0 if only_generic else colors)
-            free = 31 if free & as_any else (free & 32 if only_generic else free)
+            colors, free = spent_as(colors, free, spend)
         out.append(Source(-2 - i, colors, 0, -1, free, False, False))
     return out
+
+
+def spent_as(colors: int, free: int, spend: tuple[int, bool]) -> tuple[int, int]:
+    """A source's `colors` and `free` masks under its player's spending rule (CR 609.4b):
+    mana of the rule's colors pays any color; other mana pays what it pays, or with
+    `only_generic` only generic costs."""
+    as_any, only_generic = spend
+    colors = 31 if colors & as_any else (0 if only_generic else colors)
+    if free & as_any:
+        free = 31
+    elif only_generic:
+        free &= 32
+    return colors, free
 
 
 def _match(pips: tuple[int, ...] | list[int], srcs: list[Source]) -> bool:

@@ -221,7 +221,8 @@ class Stack(Targeting):
         item = res.item
         self.res = None
         copier = item.info.get("copy_for")  # who paid to copy it (effects.op_pay_to_copy)
-        cd = self.cdef[item.cid]
+        # Its card now, before it leaves the stack (a half becomes its whole card then).
+        cd = self.cdef[item.cid] if copier is not None else None
         if item.kind == SPELL and self.zone[item.cid] == STACK:
             # 608.2n: an instant or sorcery goes to its owner's graveyard (`_move` takes
             # it off the stack, and exiles it instead if it was cast with flashback); with
@@ -234,7 +235,7 @@ class Stack(Targeting):
                 # resolved; the cast is the caster's job (priority), which this frame
                 # begins.
                 self.k.append((F_CAST_DONE, item.cid))
-        if copier is not None:
+        if copier is not None and cd is not None:
             self._copy_spell(item, cd, copier)
 
     def _etb(self, cid: int) -> None:

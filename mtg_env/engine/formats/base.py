@@ -167,33 +167,32 @@ class Format(FormatHooks):
         pay = choose_payment(srcs, cost)
         if pay is None:  # pragma: no cover - legality was checked before
             raise RuntimeError("internal error: cost became unpayable")
-        spent: list[int] = []
-        multi: dict[int, int] = {}  # a source of several mana -> how many were spent
+        pool = g.mana_pool
+        # Only in a set that keeps a pool (CardSet.add_mana) is a source pool mana or one
+        # of several mana an ability made; elsewhere the payment is as it always was.
+        spent: list[int] | None = [] if pool is not None else None
+        multi: dict[int, int] | None = {} if pool is not None else None
         for src, color in pay:
-            if src.cid < -1:  # mana from the pool (mana.pool_sources)
-                spent.append(-2 - src.cid)
-                continue
-            if src.multi:
-                multi[src.cid] = multi.get(src.cid, 0) + 1
+            if spent is not None and multi is not None:
+                if src.cid < -1:  # mana from the pool (mana.pool_sources)
+                    spent.append(-2 - src.cid)
+                    continue
+                if src.multi:  # one of several mana: how many of them were spent
+                    multi[src.cid] = multi.get(src.cid, 0) + 1
             if src.tap:
                 g.perm[src.cid].tapped = True
             if color and not src.free & color and src.pain:
                 g._damage(src.cid, g.chars(src.cid), player_ref(seat), src.pain, False)
-        pool = g.mana_pool
-        if spent:
-            assert pool is not None
-            pool[seat] = [m for i, m in enumerate(pool[seat]) if i not in spent]
-        for cid, n in multi.items():
-            # The ability made all its mana (CR 106.4): what the payment left is in the
-            # pool (kept in a set with such an ability, CardSet.add_mana).
-            made = [s.multi for s in srcs if s.cid == cid]
-            assert pool is not None
-            pool[seat] += made[n:]
+        if pool is not None and spent is not None and multi is not None:
+            if spent:
+                pool[seat] = [m for i, m in enumerate(pool[seat]) if i not in spent]
+            for cid, n in multi.items():
+                # The ability made all its mana (CR 106.4): what the payment left is in
+                # the pool.
+                pool[seat] += [s.multi for s in srcs if s.cid == cid][n:]
         g._log("pay", seat, cost.text, tuple(s.cid for s, _ in pay))
-        sacrificed: list[int] = []
         for src, _ in pay:
-            if src.sac and src.cid not in sacrificed:
-                sacrificed.append(src.cid)  # once, however many mana it made
+            if src.sac and src.cid in g.perm:  # once, however many mana it made
                 g._to_graveyard(src.cid, "sacrificed")  # its cost (CR 111.10a's token)
 
     def cost(self, g: GameLike, p: int, cd: CardDef) -> Any:
