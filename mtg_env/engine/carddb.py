@@ -48,6 +48,7 @@ from .cards import (
     parse_mana_cost,
 )
 from .constants import (
+    AURA_SUBTYPE,
     BASIC_LAND_TYPES,
     COLOR_BITS,
     FACE_DOWN,
@@ -92,9 +93,14 @@ class FilterModel(_Strict):
     max_mana_value_count: str | None = None
     # Any of these keywords ("target creature with flying").
     keywords: list[str] = []
+    # None of these keywords ("target creature without flying").
+    not_keywords: list[str] = []
     # "Target attacking or blocking creature" (a target's filter only: combat is known
     # where targets are chosen and checked).
     in_combat: bool = False
+    # "Target attacking creature", "target blocking creature" (a target's filter only).
+    attacking: bool = False
+    blocking: bool = False
     # "Target tapped creature", "target untapped creature" (a target's filter only).
     tapped: bool = False
     untapped: bool = False
@@ -102,7 +108,7 @@ class FilterModel(_Strict):
     min_power: int | None = Field(default=None, ge=0, le=1000)
     max_power: int | None = Field(default=None, ge=0, le=1000)
 
-    _fkw = field_validator("keywords")(_check_keywords)
+    _fkw = field_validator("keywords", "not_keywords")(_check_keywords)
 
     def model_post_init(self, __context: Any) -> None:
         if self.tapped and self.untapped:
@@ -271,6 +277,8 @@ class ActivatedModel(_Effects):
     sacrifice: list[TYPE_NAMES] = []
     sacrifice_other: bool = False
     discard: int = Field(default=0, ge=0, le=1)
+    # "Pay 2 life" (CR 119.4): payable only with at least that much life.
+    pay_life: int = Field(default=0, ge=0, le=1000)
     targets: Annotated[list[TargetField], AfterValidator(_check_up_to)] = []
     timing: Literal["your_turn", "sorcery"] | None = None
     # "Activate only once each turn" (CR 602.5b).
@@ -357,6 +365,9 @@ class StaticModel(_Strict):
     set_pt: tuple[int, int] | None = None
     set_pt_mv: bool = False
     modify_pt: tuple[int, int] | None = None
+    # "... gets +1/+1 for each +1/+1 counter on this Aura" (CR 613.4c reads the count as
+    # the effect applies): `modify_pt` once for each counter of this kind on the source.
+    per_counter: Literal["+1/+1"] | None = None
     switch_pt: bool = False
     rules: list[
         Literal[
@@ -388,6 +399,8 @@ class StaticModel(_Strict):
             raise ValueError(
                 "'during' and 'if' are for keywords and P/T changes, not rules or control"
             )
+        if self.per_counter is not None and self.modify_pt is None:
+            raise ValueError("'per_counter' counts how many times 'modify_pt' applies")
 
     _kw = field_validator("add_keywords")(_check_keywords)
 
@@ -517,6 +530,13 @@ class CardModel(_Strict):
     # turn": the keywords printed below it (which the card has as well).
     backup: BackupModel | None = None
     kicked_enters_with: dict[Literal["+1/+1", "-1/-1"], Annotated[int, Field(ge=1, le=100)]] = {}
+    # "This permanent enters with X +1/+1 counters on it" (CR 107.3m, 614.1c): X is the
+    # value announced as it was cast, 0 when it enters any other way.
+    enters_with_x: Literal["+1/+1"] | None = None
+    # Bestow (CR 702.103a) and its cost, a mana cost that may have X ("{X}{G}{G}"): cast
+    # for it, the enchantment creature is an Aura spell with enchant creature, and the Aura
+    # it becomes is an enchantment creature again once it is not attached (702.103e, f).
+    bestow: str | None = None
     additional_cost: AdditionalCostModel | None = None
     # Flashback (CR 702.34a) and its cost, a mana cost ("{2}{R}"): the instant or sorcery
     # may be cast from its owner's graveyard for that cost, and is then exiled.
@@ -563,6 +583,13 @@ class CardModel(_Strict):
             raise ValueError(f"ward costs some mana, not {v!r}")
         return v
 
+    @field_validator("bestow")
+    @classmethod
+    def _bestow(cls, v: str | None) -> str | None:
+        if v is not None and not parse_mana_cost(v):
+            raise ValueError(f"the bestow cost is some mana, not {v!r}")
+        return v
+
     @field_validator("kicker", "echo", "flashback", "ninjutsu", "buyback", "madness", "plot")
     @classmethod
     def _mana_without_x(cls, v: str | None, info: ValidationInfo) -> str | None:
@@ -606,6 +633,15 @@ class CardModel(_Strict):
         discards = self.additional_cost is not None and self.additional_cost.discard > 0
         if not discards and any(_names_op(x, "discarded_nonland") for x in _effect_lists(self)):
             raise ValueError("only a spell whose additional cost discards a card asks of it")
+        if spell_like and self.enters_with_x is not None:
+            raise ValueError("only a permanent enters with counters")
+        if self.bestow is not None:
+            if not {"creature", "enchantment"} <= set(self.types) or self.enchant is not None:
+                raise ValueError("only an enchantment creature has bestow")
+            if parse_mana_cost(self.bestow).x and not (self.cost and parse_mana_cost(self.cost).x):
+                raise ValueError(
+                    f"the bestow cost has X only if the mana cost has X: {self.bestow!r}"
+                )
         if self.kicker is None and (self.kicked_enters_with or _uses_kicked(self)):
             raise ValueError("only a card with kicker asks whether it was kicked")
         if "Aura" in self.subtypes and self.enchant is None:
@@ -614,13 +650,16 @@ class CardModel(_Strict):
             raise ValueError("only an instant is a reaction")
         # X in an effect is the value announced for the {X} in the mana cost (CR 107.3a).
         has_x = self.cost is not None and parse_mana_cost(self.cost).x > 0
-        uses_x = _uses_x(self)
+        uses_x = _uses_x(self) or self.enters_with_x is not None
         if has_x and not uses_x:
             raise ValueError("a card with {X} in its mana cost uses X in its spell's effects")
         if uses_x and not has_x:
             raise ValueError("only a spell with {X} in its mana cost uses X in its effects")
-        if has_x and self.spell is None:
-            raise ValueError("{X} in a mana cost is supported for instants and sorceries")
+        if has_x and self.spell is None and self.enters_with_x is None:
+            raise ValueError(
+                "{X} in a mana cost is supported for instants and sorceries, and for "
+                "permanents that enter with X counters"
+            )
 
 
 def _effect_lists(m: CardModel) -> list[list[dict[str, Any]]]:
@@ -695,7 +734,10 @@ def compile_filter(f: FilterModel) -> Filter:
         max_mana_value=-1 if f.max_mana_value is None else f.max_mana_value,
         max_mv_count=f.max_mana_value_count or "",
         keywords=frozenset(f.keywords),
+        not_keywords=frozenset(f.not_keywords),
         in_combat=f.in_combat,
+        attacking=f.attacking,
+        blocking=f.blocking,
         tapped=f.tapped,
         untapped=f.untapped,
         min_power=-1 if f.min_power is None else f.min_power,
@@ -760,7 +802,10 @@ def compile_static(s: StaticModel, text: str) -> StaticAbility:
     if s.set_pt_mv:
         comps.append(Component(STATIC_OPS["set_pt_mv"], "set_pt_mv", True))
     if s.modify_pt is not None:
-        comps.append(Component(STATIC_OPS["modify_pt"], "modify_pt", tuple(s.modify_pt)))
+        pt: tuple[Any, ...] = tuple(s.modify_pt)
+        if s.per_counter is not None:
+            pt += (s.per_counter,)  # read by layers._apply: once for each such counter
+        comps.append(Component(STATIC_OPS["modify_pt"], "modify_pt", pt))
     if s.switch_pt:
         comps.append(Component(STATIC_OPS["switch_pt"], "switch_pt", True))
     if isinstance(s.affects, str):
@@ -808,7 +853,7 @@ def compile_ability(a: AbilityModel) -> Any:
     if a.activated is not None:
         m = a.activated
         c = parse_cost(m.cost)
-        if m.sacrifice_self or m.discard_self or m.sacrifice or m.discard:
+        if m.sacrifice_self or m.discard_self or m.sacrifice or m.discard or m.pay_life:
             c = Cost(
                 c.mana,
                 c.tap,
@@ -818,6 +863,7 @@ def compile_ability(a: AbilityModel) -> Any:
                 sac_types=bit_mask(m.sacrifice, TYPE_BITS),
                 sac_other=m.sacrifice_other,
                 discard=m.discard > 0,
+                pay_life=m.pay_life,
             )
         return ActivatedAbility(
             c,
@@ -1071,6 +1117,8 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         enters_with=tuple(sorted(m.enters_with.items())),
         kicker=parse_mana_cost(m.kicker) if m.kicker is not None else None,
         kicked_enters_with=tuple(sorted(m.kicked_enters_with.items())),
+        enters_with_x=m.enters_with_x or "",
+        bestow=parse_mana_cost(m.bestow) if m.bestow is not None else None,
         changeling=m.changeling,
         sacrifice_types=(
             bit_mask(m.additional_cost.sacrifice, TYPE_BITS) if m.additional_cost is not None else 0
@@ -1212,6 +1260,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
                 )
     if face_down:
         tokens.setdefault(FACE_DOWN, _face_down(set_name, "", len(tokens)))
+    bestowed = {c.name: _bestowed(c) for c in cards.values() if c.bestow is not None}
     every = (*cards.values(), *tokens.values())
     cast = any(
         _has_event(c, e) for c in every for e in ("cast_noncreature", "cast_instant_sorcery")
@@ -1233,6 +1282,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     add_mana = any(op.name == "add_mana" for c in every for op in _all_ops(c)) or any(
         isinstance(a, ManaAbility) and (a.amount != 1 or a.per) for c in every for a in c.abilities
     )
+    prevent = any(op.name == "prevent_damage" for c in every for op in _all_ops(c))
     conditional = any(
         isinstance(a, StaticAbility) and a.condition for c in every for a in c.abilities
     )
@@ -1259,6 +1309,8 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         impulse=impulse,
         add_mana=add_mana,
         conditional_statics=conditional,
+        prevent_next=prevent,
+        bestowed=bestowed,
     )
 
 
@@ -1311,6 +1363,23 @@ def _face_down(set_name: str, whole: str, index: int) -> CardDef:
         set_name=set_name,
         index=index,
         half_of=whole,
+    )
+
+
+def _bestowed(card: CardDef) -> CardDef:
+    """The Aura form of a card with bestow (CR 702.103a): "it becomes an Aura enchantment
+    and gains enchant creature"; no longer a creature, it has no creature types (205.1b)
+    and no power or toughness (208.3). Its abilities are the card's: its "enchanted
+    creature gets ..." now has an object to apply to."""
+    return dataclasses.replace(
+        card,
+        types=TYPE_BITS["enchantment"],
+        subtypes=frozenset({AURA_SUBTYPE}),
+        power=None,
+        toughness=None,
+        enchant=compile_target("creature"),
+        bestowed=True,
+        half_of=card.name,
     )
 
 

@@ -112,6 +112,8 @@ class Cost(Frozen):
     sac_types: int = 0
     sac_other: bool = False
     discard: bool = False
+    # "Pay 2 life" (CR 119.4): payable only by a player with at least that much life.
+    pay_life: int = 0
 
     @property
     def from_hand(self) -> bool:
@@ -217,8 +219,12 @@ class Filter(Frozen):
     # subtype; read by a spell target's check, where the game is known.
     max_mv_count: str = ""
     keywords: frozenset[str] = frozenset()  # any of ("creature with flying")
+    not_keywords: frozenset[str] = frozenset()  # none of ("creature without flying")
     # "attacking or blocking creature": read by targeting, where combat is known.
     in_combat: bool = False
+    # "attacking creature" / "blocking creature" (506.4): read by targeting too.
+    attacking: bool = False
+    blocking: bool = False
     # "tapped creature" / "untapped creature": a status (CR 110.5), read by targeting too.
     tapped: bool = False
     untapped: bool = False
@@ -429,7 +435,8 @@ class CardDef(Frozen):
     set_name: str = ""
     index: int = 0  # position in the format's card list (stable ids for encoders)
     # Two-part cards (pocket): the whole card has `halves` (top, bottom); each half, and the
-    # card's face-down side, names the whole card in `half_of`.
+    # card's face-down side, names the whole card in `half_of` (as a bestowed Aura does:
+    # each is the card again once it leaves the battlefield and the stack).
     halves: tuple[CardDef, ...] = ()
     half_of: str = ""
     # A reaction (pocket instant): when it may be played, "opponent_plays_card" or
@@ -451,6 +458,13 @@ class CardDef(Frozen):
     # with two +1/+1 counters on it", 702.33d/614.1c).
     kicker: ManaCost | None = None
     kicked_enters_with: tuple[tuple[str, int], ...] = ()
+    # "This permanent enters with X +1/+1 counters on it" (107.3m): the kind, or "".
+    enters_with_x: str = ""
+    # Bestow (CR 702.103a): the cost to cast the card as an Aura. `bestowed` marks the
+    # card's Aura form (`CardSet.bestowed`): an Aura enchantment with enchant creature and
+    # no creature type, which names the card in `half_of` to become it again.
+    bestow: ManaCost | None = None
+    bestowed: bool = False
     # "As an additional cost to cast this spell, sacrifice a creature" (or "an artifact or
     # creature": a mask of card types) or "discard a card" (CR 601.2b, 601.2h): paid with
     # the rest of the spell's cost, after its targets; without a permanent or another card
@@ -601,6 +615,13 @@ class CardSet(Frozen):
     # unspent goes to the pool): only then does a game keep the players' mana pools
     # (`Game.mana_pool`, CR 106.4).
     add_mana: bool = False
+    # Whether some card of the set prevents "the next N damage" (`prevent_damage`): only
+    # then does a game keep prevention shields (`Game.prevent_next`, CR 615.7).
+    prevent_next: bool = False
+    # Cards with bestow (CR 702.103a): card name -> its Aura form, which a spell cast for
+    # its bestow cost is while on the stack and on the battlefield (a game's `cdef` entry
+    # for the card is swapped, as for a split card's half). Empty: no card has bestow.
+    bestowed: dict[str, CardDef] = field(default_factory=dict)
 
     def get(self, name: str) -> CardDef:
         try:

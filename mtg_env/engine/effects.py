@@ -75,6 +75,7 @@ from .opschema import (
     LookTakeOp,
     MillOp,
     PlayerOp,
+    PreventOp,
     PumpOp,
     RestrictOp,
     RevealDiscardOp,
@@ -335,6 +336,22 @@ def op_destroy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         if a["regenerate"] and g._use_shield(c):  # 701.15a; "can't be regenerated": 701.15b
             continue
         g._to_graveyard(c, "destroyed")
+    return True
+
+
+def op_prevent_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """615.7: a shield that prevents the next N damage to a permanent or a player this
+    turn (`Game.prevent_next`, by the permanent's object id: it ends as the object leaves
+    the battlefield, 400.7)."""
+    shields = g.prevent_next
+    assert shields is not None  # kept in a set with this op (CardSet.prevent_next)
+    n = a["amount"]
+    for r in refs(g, res, a["to"]):
+        if r >= 0 and g.zone[r] != BATTLEFIELD:
+            continue
+        key = r if r < 0 else g.oid[r]
+        shields[key] = shields.get(key, 0) + n
+        g._log("prevent_next", r, n)
     return True
 
 
@@ -1778,6 +1795,12 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("create_token", TokenOp, op_create_token),
         OpDef("add_counter", CounterOp, op_add_counter),
         OpDef("prevent_combat_damage", EmptyOp, op_prevent_combat_damage),
+        OpDef(
+            "prevent_damage",
+            PreventOp,
+            op_prevent_damage,
+            lambda a: f"prevent the next {a['amount']} damage to {a['to']} this turn",
+        ),
         OpDef("sacrifice_unless_pay", CostOp, op_sacrifice_unless_pay),
         OpDef(
             "pay_to_copy",

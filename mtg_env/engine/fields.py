@@ -171,6 +171,18 @@ FIELDS: Final[tuple[Field, ...]] = (
         None,
         "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
     ),
+    # Prevention shields (CR 615.7, "Prevent the next 3 damage that would be dealt to any
+    # target this turn"): a permanent's object id, or a player's ref (negative), -> the
+    # damage still to prevent, emptied as the turn ends (514.2). Kept only in a card set
+    # with such an effect (`CardSet.prevent_next`), else None.
+    Field(
+        "prevent_next",
+        "dict[int, int] | None",
+        "{} if cardset.prevent_next else None",
+        "None if {0} is None else dict({0})",
+        None,
+        "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
+    ),
     # The format's own state (pocket's reaction window, adventure's mana pool): the format
     # makes, copies and hashes it (Format.new_state, FormatState.copy, Format.hash_extras).
     Field(

@@ -310,6 +310,11 @@ class Game(Setup):
             parts += (("playable", tuple(sorted(self.playable.items()))),)
         if self.mana_pool is not None:
             parts += (("mana_pool", tuple(tuple(p) for p in self.mana_pool)),)
+        if self.prevent_next is not None:
+            parts += (("prevent_next", tuple(sorted(self.prevent_next.items()))),)
+        if self.cardset.bestowed:
+            # An Aura form has its card's name: which cards are in theirs (702.103a).
+            parts += (("bestowed", tuple(i for i, c in enumerate(self.cdef) if c.bestowed)),)
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
     # ------------------------------------------------------------------ logging

@@ -306,6 +306,19 @@ class Kernel(GameFields):
         self._log("regenerate", cid)
         return True
 
+    def _end_bestow(self, cid: int) -> None:
+        """The effect that made a spell cast for its bestow cost an Aura ends (CR 702.103a):
+        as the spell resolves with an illegal target (702.103e), or as the Aura becomes
+        unattached (702.103f). The card is an enchantment creature again, unattached, and
+        the same object: it does not enter anew."""
+        self.cdef[cid] = self.cardset.cards[self.cdef[cid].half_of]
+        p = self.perm.get(cid)
+        if p is not None:
+            p.attached = -1
+        self._dirty = True
+        self._sba_ok = None
+        self._log("bestow_ends", cid)
+
     def _enter_battlefield(self, cid: int, controller: int) -> None:
         ts = self._tick()
         p = Perm.new(cid, self.oid[cid], controller, ts, ts)

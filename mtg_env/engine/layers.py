@@ -89,6 +89,8 @@ def matches(f: Filter, ch: Chars, cid: int, source: int, you: int, owner: int) -
         return False
     if f.keywords and not f.keywords & ch.keywords:
         return False
+    if f.not_keywords and f.not_keywords & ch.keywords:
+        return False
     if f.min_power >= 0 or f.max_power >= 0:
         pw = ch.power  # None: not a creature, which has no power (CR 208.1)
         if pw is None or pw < f.min_power or (f.max_power >= 0 and pw > f.max_power):
@@ -592,8 +594,15 @@ def _apply(g: GameFields, comp: Component, ch: Chars, c: _Cand) -> None:
     arg = comp.arg
     if op == "modify_pt":
         if ch.power is not None:
-            ch.power += arg[0]
-            ch.toughness += arg[1]
+            if len(arg) == 3:
+                # "+1/+1 for each +1/+1 counter on this Aura": counted as it applies.
+                counters = g.perm[c.source].counters
+                n = counters.get(arg[2], 0) if counters else 0
+                ch.power += arg[0] * n
+                ch.toughness += arg[1] * n
+            else:
+                ch.power += arg[0]
+                ch.toughness += arg[1]
     elif op == "set_pt":
         ch.power, ch.toughness = arg
     elif op == "switch_pt":

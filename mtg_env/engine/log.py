@@ -138,6 +138,9 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         if e[3] == "kicker":
             paid = "pays" if e[4] else "doesn't pay"
             return f"  player {e[1]} {paid} the kicker cost of {n(e[2])}"
+        if e[3] == "bestow":
+            how = "for its bestow cost, as an Aura" if e[4] else "as a creature"
+            return f"  player {e[1]} casts {n(e[2])} {how}"
         cd = g.cdef[e[2]]
         modes = cd.spell.modes if cd.spell is not None else ()
         text = modes[e[4]].text if e[4] < len(modes) else f"mode {e[4] + 1}"
@@ -256,6 +259,13 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  {n(e[1])}'s ability is countered"
     if k == "paid":
         return f"  player {e[1]} pays {e[2]}"
+    if k == "prevent_next":
+        who = f"player {ref_player(e[1])}" if e[1] < 0 else n(e[1])
+        return f"  the next {e[2]} damage to {who} this turn will be prevented"
+    if k == "prevented":
+        return f"  {e[2]} damage is prevented"
+    if k == "pay_life":
+        return f"  player {e[1]} pays {e[2]} life"
     if k == "token":
         return f"  player {e[1]} creates {n(e[2])}"
     if k == "counter":
@@ -268,6 +278,8 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  {n(e[1])} becomes attached to {n(e[2])}"
     if k == "unattach":
         return f"  {n(e[1])} becomes unattached"
+    if k == "bestow_ends":
+        return f"  {n(e[1])} is an enchantment creature again (bestow)"
     if k == "setup":
         return (
             f"Scripted position: turn {e[1]}, player {e[2]} active, step {g.rules.step_name(e[3])}"

@@ -324,6 +324,13 @@ class EmptyOp(Strict):
     pass
 
 
+class PreventOp(Strict):
+    """ "Prevent the next 3 damage that would be dealt to any target this turn" (615.7)."""
+
+    amount: int = Field(ge=1, le=100)
+    to: REFS
+
+
 class PlayerOp(Strict):
     who: REFS
 

@@ -307,6 +307,8 @@ class Priority(Stack):
             cost = NO_MANA  # 702.170d: without paying its mana cost
         elif info.get("alt"):
             cost = NO_MANA
+        elif info.get("bestow"):
+            cost = cd.bestow  # 702.103a: an alternative cost
         else:
             cost = self.rules.cost(self, p, cd)
         return None if cost is None else reduced_cost(self, p, cd, cost)
@@ -345,6 +347,8 @@ class Priority(Stack):
             return "there is no unblocked attacking creature you control (CR 702.49a)"
         if (cost.sac_types or cost.discard) and not cost_choices(self, p, cid, cost):
             return "you have nothing to give for its cost (CR 602.2b)"
+        if cost.pay_life and self.life[p] < cost.pay_life:
+            return f"you can't pay {cost.pay_life} life (CR 119.4)"
         if cost.tap:
             if self.perm[cid].tapped:
                 return f"{ch.name} is tapped"
@@ -469,6 +473,10 @@ class Priority(Stack):
                 )
                 return
             item.info["alt"] = 0 if by_mana else 1
+        if cd.bestow is not None and not cd.bestowed and "bestow" not in info:
+            if self._offer_bestow(item, cd.bestow):
+                return
+            info["bestow"] = 0
         for what, key, extra in (
             ("kicker", "kicked", cd.kicker),
             ("buyback", "buyback", cd.buyback),
@@ -502,6 +510,37 @@ class Priority(Stack):
         specs = item.ability.targets if item.ability is not None else spell_targets(cd)
         self.ctx = Targets(item, tuple(specs), F_CAST_DONE)
         self._next_target()
+
+    def _offer_bestow(self, item: StackItem, bestow: ManaCost) -> bool:
+        """601.2b: whether a card with bestow is cast for its bestow cost (702.103a), asked
+        when the caster can pay it and its Aura form has a creature to enchant (702.103c),
+        and no other alternative cost is being paid (118.9a); True when asked."""
+        info = item.info
+        if info.get("flashback") or info.get("madness") or info.get("plot") or info.get("alt"):
+            return False
+        cid = item.cid
+        p = item.controller
+        cd = self.cdef[cid]
+        aura = self.cardset.bestowed[cd.name]
+        assert aura.enchant is not None
+        cost = reduced_cost(self, p, cd, bestow).with_x(0)
+        if not can_pay(self._spell_sources(p, cd), cost):
+            return False
+        if not self._targets_exist((aura.enchant,), cid, p, SPELL, aura):
+            return False
+        self.ctx = Announce(item, "bestow", (0, 1))
+        assert cd.cost is not None
+        self._set_decision(
+            D_CHOICE,
+            p,
+            cid,
+            f"how to cast {cd.name}?",
+            (
+                f"as a creature for its mana cost {cd.cost.text}",
+                f"for its bestow cost {bestow.text}, as an Aura",
+            ),
+        )
+        return True
 
     def _offer_optional_cost(self, item: StackItem, what: str, extra: ManaCost) -> bool:
         """Offer an optional additional cost (kicker, 702.33a; buyback, 702.27a) as the
@@ -553,6 +592,13 @@ class Priority(Stack):
         elif ctx.what in ("kicker", "buyback", "alt"):
             item.info["kicked" if ctx.what == "kicker" else ctx.what] = value
             self._log("announce", item.controller, item.cid, ctx.what, value)
+        elif ctx.what == "bestow":
+            item.info["bestow"] = value
+            if value:
+                # 702.103a: the spell is an Aura with enchant creature, its card's Aura form
+                # until that effect ends (`_end_bestow`, or leaving the stack and battlefield).
+                self.cdef[item.cid] = self.cardset.bestowed[cd.name]
+            self._log("announce", item.controller, item.cid, "bestow", value)
         elif ctx.what == "extra":
             # The additional cost's permanent or card, chosen as the costs are paid
             # (601.2h); the cast goes on where it paused (`_f_cast_done`).
@@ -707,6 +753,11 @@ class Priority(Stack):
         self._pay_mana(p, ab.cost.mana, cid if ab.cost.tap else -1)
         if ab.cost.tap:
             self.perm[cid].tapped = True
+        if ab.cost.pay_life:
+            # 119.4: paying life is losing it (a player at 0 loses at the next check).
+            self.life[p] -= ab.cost.pay_life
+            self._sba_ok = None
+            self._log("pay_life", p, ab.cost.pay_life)
         if ab.cost.sacrifice_self:
             self._to_graveyard(cid, "sacrificed")
         if ab.cost.discard_self:

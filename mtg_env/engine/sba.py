@@ -67,6 +67,11 @@ class StateBasedActions(GameLike):
                     continue
             if ch.types & 4 and ch.has_subtype(AURA_SUBTYPE):
                 if not self._aura_legal(cid, ch):
+                    if self.cdef[cid].bestowed:
+                        # 702.103f: a bestowed Aura becomes unattached instead, and a
+                        # creature again (the exception to 704.5m).
+                        acts.append(("unbestow", cid))
+                        continue
                     acts.append(("graveyard", cid, "Aura not legally attached (CR 704.5m)"))
                     continue
             elif p.attached >= 0 and "Equipment" in ch.subtypes:
@@ -137,6 +142,8 @@ class StateBasedActions(GameLike):
                     if not c[key]:
                         del c[key]
                 self._dirty = True
+            elif a[0] == "unbestow":
+                self._end_bestow(a[1])
             elif a[0] == "unattach":
                 self.perm[a[1]].attached = -1  # 704.5n: it stays on the battlefield
                 self._dirty = True

@@ -140,7 +140,13 @@ class Stack(Targeting):
         self.rules.after_resolve(self)
         if item.targets:
             legal = [self.target_still_legal(item, i) for i in range(len(item.targets))]
-            if not any(legal):
+            if not any(legal) and item.kind == SPELL and self.cdef[item.cid].bestowed:
+                # 702.103e: a bestowed Aura spell whose target is illegal isn't countered;
+                # it resolves as the enchantment creature spell it is again.
+                self._end_bestow(item.cid)
+                item.targets = []
+                legal = []
+            elif not any(legal):
                 # 608.2b: every target illegal: it doesn't resolve.
                 self._log("fizzle", item.cid)
                 if item.kind == SPELL:
@@ -194,6 +200,15 @@ class Stack(Targeting):
                 p.counters = counters
                 self._dirty = True
                 self._sba_ok = None
+        x_kind = self.cdef[cid].enters_with_x
+        if x_kind and item.info.get("x", 0):
+            # 107.3m: "enters with X counters", X the value announced as it was cast.
+            p = self.perm[cid]
+            counters = p.counters or {}
+            counters[x_kind] = counters.get(x_kind, 0) + item.info["x"]
+            p.counters = counters
+            self._dirty = True
+            self._sba_ok = None
         if copy_def is not None:
             self.perm[cid].copy_def = copy_def
             self._log("copy", cid, copy_def.name)
@@ -290,6 +305,10 @@ class Stack(Targeting):
         if combat and self.fog_turn == self.turn:
             return 0
         if target < 0:
+            if self.prevent_next:
+                amount = self._prevent(target, amount)
+                if not amount:
+                    return 0
             seat = ref_player(target)
             self.life[seat] -= amount
             self._sba_ok = None
@@ -307,6 +326,10 @@ class Stack(Targeting):
             tch = self.chars(target)
             if src_ch.colors & tch.prot:
                 return 0  # 702.16e: damage from a source of that color is prevented
+            if self.prevent_next:
+                amount = self._prevent(self.oid[target], amount)
+                if not amount:
+                    return 0
             p = self.perm[target]
             if "wither" in src_ch.keywords:
                 # 702.80c: damage from a source with wither to a creature is dealt as that
@@ -325,6 +348,22 @@ class Stack(Targeting):
             self.life[src_ch.controller] += amount  # 702.15b
             self._log("lifelink", src_ch.controller, amount)
         return amount
+
+    def _prevent(self, key: int, amount: int) -> int:
+        """What is left of `amount` after the "prevent the next N damage" shield of `key`
+        (a player's ref or a permanent's object id) prevents what it can (615.7)."""
+        shields = self.prevent_next
+        assert shields is not None
+        left = shields.get(key, 0)
+        if not left:
+            return amount
+        n = min(left, amount)
+        if n == left:
+            del shields[key]
+        else:
+            shields[key] = left - n
+        self._log("prevented", key, n)
+        return amount - n
 
     def _another_named(self, cid: int, controller: int) -> bool:
         """ "If you control another creature named ~": a creature other than `cid` with

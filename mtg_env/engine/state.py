@@ -75,6 +75,7 @@ class GameFields:
         "plotted",
         "playable",
         "mana_pool",
+        "prevent_next",
         "format_state",
         "cardset",
         "auto_pass",
@@ -145,6 +146,7 @@ class GameFields:
     plotted: dict[int, tuple[int, int]] | None
     playable: dict[int, tuple[int, int, int]] | None
     mana_pool: list[list[int]] | None
+    prevent_next: dict[int, int] | None
     format_state: FormatState
     cardset: CardSet
     auto_pass: bool
@@ -224,6 +226,7 @@ def init_state(
     g.plotted = {} if cardset.plot else None
     g.playable = {} if cardset.impulse else None
     g.mana_pool = [[], []] if cardset.add_mana else None
+    g.prevent_next = {} if cardset.prevent_next else None
     g.format_state = rules.new_state()
     g.cardset = cardset
     g.auto_pass = auto_pass
@@ -296,6 +299,7 @@ def clone_state(s: GameFields, g: GameFields) -> None:
     g.plotted = None if s.plotted is None else dict(s.plotted)
     g.playable = None if s.playable is None else dict(s.playable)
     g.mana_pool = None if s.mana_pool is None else [s.mana_pool[0][:], s.mana_pool[1][:]]
+    g.prevent_next = None if s.prevent_next is None else dict(s.prevent_next)
     g.format_state = s.format_state.copy()
     g.cardset = s.cardset
     g.auto_pass = s.auto_pass

@@ -135,6 +135,8 @@ class Targeting(StateBasedActions):
         f = spec.filter
         if f.in_combat and cid not in self.attackers and cid not in self.blockers:
             return False
+        if (f.attacking and cid not in self.attackers) or (f.blocking and cid not in self.blockers):
+            return False
         if f.tapped or f.untapped:
             p = self.perm.get(cid)
             if p is None or p.tapped != f.tapped:

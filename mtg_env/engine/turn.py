@@ -221,6 +221,8 @@ class Turn(Priority):
         if len(self.effects) != n:
             self._dirty = True
         self.fog_turn = -1
+        if self.prevent_next:
+            self.prevent_next.clear()  # 514.2: "this turn" shields end
 
     def _echo_upkeep(self, cid: int) -> None:
         """Echo (CR 702.30a) asks whether the permanent came under its controller's control

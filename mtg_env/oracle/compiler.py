@@ -193,6 +193,9 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     if m:
         # Typecycling (702.29e): "Islandcycling {2}" searches for an Island card.
         return [], {"typecycling": (m.group(1).capitalize(), m.group(2).upper())}
+    m = re.fullmatch(r"bestow ((?:\{[0-9xwubrg/]+\})+)", low)
+    if m:
+        return [], {"bestow": m.group(1).upper()}  # 702.103a: its cost may have X
     m = _MANA_KEYWORD.fullmatch(low)
     if m:
         # A keyword and its mana cost, a card field of the same name: echo (702.30a; "Echo—

@@ -101,6 +101,7 @@ cost: cost_part ("," cost_part)*
     | "sacrifice" _a sac_kinds -> cost_sacrifice
     | "sacrifice" "another" sac_kinds -> cost_sacrifice_other
     | "discard" "a" "card" -> cost_discard
+    | "pay" NUMBER "life" -> cost_pay_life
 sac_kinds: TYPE ("or" TYPE)*
 restriction: "activate" "only" "during" "your" "turn" "." -> only_your_turn
     | "activate" "only" "as" "a" "sorcery" "." -> only_sorcery
@@ -320,6 +321,10 @@ token_keywords: "with" keywords
 add_counter: "put" count (COUNTER | STUN) ("counter" | "counters") "on" obj
 fight: obj "fights" obj
 prevent: "prevent" "all" "combat" "damage" "that" "would" "be" "dealt" "this" "turn"
+    | _prevent_next NUMBER _damage_dealt_to dmg_to "this" "turn" -> prevent_next
+    | _prevent_next NUMBER _damage_dealt_to "~" "this" "turn" -> prevent_next_self
+_prevent_next: "prevent" "the" "next"
+_damage_dealt_to: "damage" "that" "would" "be" "dealt" "to"
 restrict: obj "can't" "block" "this" "turn" -> restrict_block
     | obj "can't" "attack" "or" "block" "this" "turn" -> restrict_attack_block
     | obj "can't" "be" "blocked" "this" "turn" -> restrict_unblockable
@@ -345,6 +350,7 @@ ANIM_TYPE: "artifact"
 
 // ------------------------------------------------------------------ statics
 ?static_sentence: affected ("get" | "gets") PT static_more* -> static_pt
+    | affected ("get" | "gets") PT _for_each_counter_on_self static_more* -> static_pt_per_counter
     | affected ("has" | "have") keywords static_more* -> static_kw
     | affected "can't" "block" -> static_cant_block
     | affected "can't" "attack" -> static_cant_attack
@@ -356,6 +362,7 @@ ANIM_TYPE: "artifact"
     | affected "can't" "attack" _unless_island -> static_cant_attack_unless_island
     | "you" "control" "enchanted" "creature" -> static_control
 _whose_untap: "its" "controller's" | "your"
+_for_each_counter_on_self: "for" "each" COUNTER "counter" "on" "~"
 _unless_island: "unless" "defending" "player" "controls" "an" "island"
 static_more: "and" ("has" | "have") keywords -> more_kw
     | "," ("has" | "have") GRANTED -> more_granted
@@ -366,6 +373,7 @@ affected: "enchanted" "creature" -> aff_enchanted
     | "~" -> aff_self
     | "it" -> aff_self
     | other? group -> aff_group
+    | "all" group -> aff_all
 other: "other"
 group: (adjective ","?)* noun_plural controlled?
     | SUBTYPE controlled? -> group_subtype
@@ -374,10 +382,13 @@ group: (adjective ","?)* noun_plural controlled?
 ?obj: target | "~" -> self_ref | it_ref | "enchanted" "creature" -> enchanted_ref
     | "equipped" "creature" -> equipped_ref | "all" "creatures" -> all_creatures_ref
     | "creatures" "you" "control" -> your_creatures_ref
+    | "creatures" "without" "flying" -> no_flying_ref
     | "creatures" "your" "opponents" "control" -> opponent_creatures_ref
 it_ref: "it" | "that" "creature" | "that" "permanent"
 target: "target" tfilter
+    | "another" "target" tfilter -> target_another
     | "up" "to" "one" "target" tfilter -> target_up_to_one
+    | "up" "to" "one" "other" "target" tfilter -> target_up_to_one_other
     | "up" "to" count "target" tfilter_plural -> target_up_to
 tfilter: (adjective ","?)* noun ("or" noun)* post*
 // "up to two target creatures", "... creature cards from your graveyard"
@@ -388,7 +399,9 @@ noun_pl: TYPE_PLURAL -> noun_type_plural
     | "permanents" -> noun_permanent
 TYPE_PLURAL: "creatures" | "artifacts" | "enchantments" | "lands"
 ?post: controlled | from_graveyard | other_than | that_is | mana_value | power_bound | with_keywords
+    | without_keywords
 with_keywords: "with" keywords
+without_keywords: "without" keywords
 power_bound: "with" "power" NUMBER "or" "less" -> power_at_most
     | "with" "power" NUMBER "or" "greater" -> power_at_least
 mana_value: "with" "mana" "value" NUMBER "or" "less" -> mv_at_most
@@ -406,6 +419,8 @@ other_than: "other" "than" "~"
 that_is: "that's" COLOR "or" COLOR
 adjective: COLOR -> adj_color
     | "attacking" "or" "blocking" -> adj_in_combat
+    | "attacking" -> adj_attacking
+    | "blocking" -> adj_blocking
     | "tapped" -> adj_tapped
     | "untapped" -> adj_untapped
     | "non" COLOR -> adj_not_color
@@ -775,8 +790,10 @@ class ToData(Transformer[Any, Any]):
         return s
 
     def enters_with(self, n: Any, kind: Token) -> dict[str, Any]:
-        if not isinstance(n, int):  # `count` gave "X"
-            raise Unsupported("entering with X counters")
+        if not isinstance(n, int):  # `count` gave "X": the value announced (107.3m)
+            if str(kind) != "+1/+1":
+                raise Unsupported("entering with X counters of another kind than +1/+1")
+            return {"card": {"enters_with_x": str(kind)}}
         return {"card": {"enters_with": {str(kind): n}}}
 
     def enters_tapped_unless_life(self, n: Token) -> dict[str, Any]:
@@ -820,6 +837,7 @@ class ToData(Transformer[Any, Any]):
         tap = "{T}" in parts
         sac = any(p is True for p in parts)
         given = [p for p in parts if isinstance(p, tuple)]
+        life = [p["pay_life"] for p in parts if isinstance(p, dict)]
         if len(mana) > 1:
             raise Unsupported("a cost with two mana parts")
         if len(given) > 1:
@@ -828,6 +846,8 @@ class ToData(Transformer[Any, Any]):
         out: dict[str, Any] = {"cost": text}
         if sac:
             out["sacrifice_self"] = True
+        if life:
+            out["pay_life"] = life[0]
         for kind, types in given:
             if kind == "discard":
                 out["discard"] = 1
@@ -845,6 +865,9 @@ class ToData(Transformer[Any, Any]):
 
     def cost_sacrifice_other(self, types: list[str]) -> tuple[str, list[str]]:
         return ("sac_other", types)
+
+    def cost_pay_life(self, n: Token) -> dict[str, int]:
+        return {"pay_life": int(n)}
 
     def cost_discard(self) -> tuple[str, list[str]]:
         return ("discard", [])
@@ -1465,6 +1488,15 @@ class ToData(Transformer[Any, Any]):
     def prevent(self) -> dict[str, Any]:
         return {"prevent_combat_damage": {}}
 
+    def prevent_next(self, n: Token, to: list[str]) -> dict[str, Any]:
+        if len(to) != 1:
+            raise Unsupported("a prevention shield on several objects")
+        return {"prevent_damage": {"amount": int(n), "to": to[0]}}
+
+    def prevent_next_self(self, n: Token) -> dict[str, Any]:
+        self.scope.last = "self"
+        return {"prevent_damage": {"amount": int(n), "to": "self"}}
+
     def restrict_block(self, what: str) -> dict[str, Any]:
         return {"restrict": {"what": what, "rules": ["cant_block"]}}
 
@@ -1543,6 +1575,13 @@ class ToData(Transformer[Any, Any]):
         out: dict[str, Any] = {"affects": aff, "modify_pt": [p, t]}
         return _merge_more(out, more)
 
+    def static_pt_per_counter(
+        self, aff: Any, pt: Token, kind: Token, *more: dict[str, Any]
+    ) -> dict[str, Any]:
+        out = self.static_pt(aff, pt, *more)
+        out["per_counter"] = str(kind)
+        return out
+
     def static_kw(self, aff: Any, kws: list[str], *more: dict[str, Any]) -> dict[str, Any]:
         return _merge_more({"affects": aff, "add_keywords": kws}, more)
 
@@ -1603,6 +1642,13 @@ class ToData(Transformer[Any, Any]):
     def aff_self(self) -> str:
         return "self"
 
+    def aff_all(self, group: dict[str, Any]) -> dict[str, Any]:
+        # "All Sliver creatures get +1/+1": every one on the battlefield, whoever controls
+        # it; said "all" where no controller and no "other" narrows the group.
+        if "controller" in group:
+            raise Unsupported("'all' of a group that a controller narrows")
+        return group
+
     def aff_group(self, *parts: Any) -> dict[str, Any]:
         f: dict[str, Any] = {}
         for p in parts:
@@ -1619,7 +1665,7 @@ class ToData(Transformer[Any, Any]):
         f = _merge_filters(parts)
         # Status and combat are read where a target is chosen; a group ("tapped creatures",
         # "attacking or blocking creatures") matches by characteristics only.
-        for key in ("tapped", "untapped", "in_combat"):
+        for key in ("tapped", "untapped", "in_combat", "attacking", "blocking"):
             if key in f:
                 raise Unsupported(f"a group of {key.replace('_', ' ')} permanents")
         return f
@@ -1650,6 +1696,9 @@ class ToData(Transformer[Any, Any]):
     def all_creatures_ref(self) -> str:
         return "all_creatures"
 
+    def no_flying_ref(self) -> str:
+        return "creatures_without_flying"
+
     def your_creatures_ref(self) -> str:
         return "your_creatures"
 
@@ -1670,6 +1719,14 @@ class ToData(Transformer[Any, Any]):
 
     def target_up_to_one(self, spec: Any) -> str:
         return self._up_to(1, spec)
+
+    def target_another(self, spec: Any) -> str:
+        # "another target creature": one other than the source (115.1, its filter's
+        # `other`, as "target creature other than ~").
+        return self.scope.add_target(_other_target(spec))
+
+    def target_up_to_one_other(self, spec: Any) -> str:
+        return self._up_to(1, _other_target(spec))
 
     def target_up_to(self, n: Any, spec: Any) -> str:
         if not isinstance(n, int) or n < 2:
@@ -1716,8 +1773,17 @@ class ToData(Transformer[Any, Any]):
     def with_keywords(self, kws: list[str]) -> dict[str, Any]:
         return {"keywords": kws}
 
+    def without_keywords(self, kws: list[str]) -> dict[str, Any]:
+        return {"not_keywords": kws}
+
     def adj_in_combat(self) -> dict[str, Any]:
         return {"in_combat": True}
+
+    def adj_attacking(self) -> dict[str, Any]:
+        return {"attacking": True}
+
+    def adj_blocking(self) -> dict[str, Any]:
+        return {"blocking": True}
 
     def adj_tapped(self) -> dict[str, Any]:
         return {"tapped": True}
@@ -1880,6 +1946,15 @@ _CARD_TYPE_NOUNS: Final = {
     "instant",
     "sorcery",
 }
+
+
+def _other_target(spec: Any) -> Any:
+    """A target spec narrowed to objects other than the source ("another target ...")."""
+    if spec == "player" or (isinstance(spec, dict) and spec.get("kind") == "player"):
+        raise Unsupported("'another' target player")
+    out = {"kind": spec} if isinstance(spec, str) else dict(spec)
+    out["other"] = True
+    return out
 
 
 def _target_spec(parts: tuple[Any, ...]) -> Any:

@@ -116,7 +116,7 @@ def _plural_phrase(phrase: str) -> str:
     """A target phrase in the plural: its noun before what follows it ("creature card from
     your graveyard" -> "creature cards from your graveyard")."""
     cut = len(phrase)
-    for tail in (" from ", " you ", " an opponent ", " with ", " that", " other "):
+    for tail in (" from ", " you ", " an opponent ", " with ", " without ", " that", " other "):
         i = phrase.find(tail)
         if 0 <= i < cut:
             cut = i
@@ -326,6 +326,8 @@ class _Card:
         c = self.card
         if self.is_spell:
             return c.name
+        if c.bestow is not None:
+            return "this permanent"  # a creature or an Aura (702.103a)
         if c.types & CREATURE:
             return "this creature"
         for sub in ("Aura", "Equipment"):
@@ -382,6 +384,8 @@ class _Card:
             # Flash (how the card is cast) is on a line of its own.
             out.append("Flash")
             kws.discard("flash")
+        if c.bestow is not None:
+            out.append(f"Bestow {_mana(c.bestow)}")  # how it may be cast (702.103a)
         if c.sacrifice_types or c.discard_cost:
             out.append(f"As an additional cost to cast this spell, {_additional_cost(c)}.")
         if c.alt_sacrifice is not None:
@@ -417,6 +421,8 @@ class _Card:
             )
         for kind, n in c.enters_with:
             out.append(f"{_cap(self.self_word)} enters with {_counters(kind, n)} on it.")
+        if c.enters_with_x:
+            out.append(f"{_cap(self.self_word)} enters with X {c.enters_with_x} counters on it.")
         for kind, n in c.kicked_enters_with:
             out.append(
                 f"If {self.self_word} was kicked, it enters with {_counters(kind, n)} on it."
@@ -569,8 +575,13 @@ class _Card:
         subject, plural = self._affected(s.affects)
         parts: list[str] = []
         if "modify_pt" in comps:
-            p, t = comps["modify_pt"]
-            parts.append(("get " if plural else "gets ") + _pt_change(p, t))
+            p, t, *per = comps["modify_pt"]
+            change = _pt_change(p, t)
+            if per:
+                # Said of a bestow card's Aura form: "this Aura" (702.103a).
+                source = "this Aura" if self.card.bestow is not None else self.self_word
+                change += f" for each {per[0]} counter on {source}"
+            parts.append(("get " if plural else "gets ") + change)
         if "add_keywords" in comps:
             parts.append(("have " if plural else "has ") + _keyword_list(comps["add_keywords"]))
         for granted in comps.get("add_abilities", ()):
@@ -648,6 +659,8 @@ class _Card:
             words.append("you control")
         elif f.controller == "opponent":
             words.append("your opponents control")
+        elif not f.other:
+            words.insert(0, "all")  # "All Sliver creatures": whoever controls them
         return " ".join(words), True
 
 
@@ -965,6 +978,8 @@ class _Ability:
             parts.append(_mana(cost.mana))
         if cost.tap:
             parts.append("{T}")
+        if cost.pay_life:
+            parts.append(f"Pay {cost.pay_life} life")
         if cost.discard:
             parts.append("Discard a card")
         if cost.sac_types:
@@ -1046,6 +1061,8 @@ class _Ability:
             adj.append("untapped")
         if f.in_combat:
             adj.append("attacking or blocking")
+        # Combat first, before a "non-" word: "attacking non-Human creature".
+        combat = "attacking" if f.attacking else "blocking" if f.blocking else ""
         adj += [f"non-{s}" for s in sorted(f.not_subtypes)]
         adj += sorted(f.subtypes)
         kind = t.kind
@@ -1065,7 +1082,7 @@ class _Ability:
             noun = kind
         words = ", ".join(w for w in adj if w.startswith("non-"))
         plain = " ".join(w for w in adj if not w.startswith("non-"))
-        phrase = " ".join(x for x in (words, plain, noun) if x)
+        phrase = " ".join(x for x in (combat, words, plain, noun) if x)
         if f.controller == "you":
             phrase += " you control"
         elif f.controller == "opponent":
@@ -1089,8 +1106,8 @@ class _Ability:
             phrase += f" with power {f.max_power} or less"
         if f.keywords:
             phrase += " with " + _keyword_list(f.keywords)
-        if f.other:
-            phrase += f" other than {self.card.self_word}"
+        if f.not_keywords:
+            phrase += " without " + _keyword_list(f.not_keywords)
         if many_colors:
             phrase += " that's " + _or(_color_words(f.colors))
         return phrase
@@ -1112,15 +1129,19 @@ class _Ability:
             self.named.add(ref)
             self.last = ref
             phrase = self.target_phrase(self.targets[0])
+            other = "other " if self.targets[0].filter.other else ""
             if n == 1:
-                return f"up to one target {phrase}"
-            return f"up to {_number(n)} target {_plural_phrase(phrase)}"
+                return f"up to one {other}target {phrase}"
+            return f"up to {_number(n)} {other}target {_plural_phrase(phrase)}"
         spec = self._spec(ref)
         if spec is not None:
             if ref not in self.named:
                 self.named.add(ref)
                 self.last = ref
-                return "target " + self.target_phrase(spec)
+                # One other than the source: "another target creature" (Oracle's words).
+                return ("another target " if spec.filter.other else "target ") + (
+                    self.target_phrase(spec)
+                )
             if subject_of_sentence and after_compound:
                 return "that " + ("creature" if spec.kind == "creature" else "permanent")
             return "it"
@@ -1536,6 +1557,9 @@ class _Ability:
             return f"untap up to {_count_of(a['count'], 'land')}"
         if name == "prevent_combat_damage":
             return "prevent all combat damage that would be dealt this turn"
+        if name == "prevent_damage":
+            to = self._damage_to(Op("damage", {"to": a["to"]}))
+            return f"prevent the next {a['amount']} damage that would be dealt to {to} this turn"
         if name == "search_basic_land":
             put = (
                 "reveal it, put it into your hand"

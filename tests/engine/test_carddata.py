@@ -11,6 +11,7 @@ import pytest
 from mtg_env.engine import CardDataError, load_cards, load_decks, parse_deck
 from mtg_env.engine.carddb import parse_card_set
 from mtg_env.engine.cards import parse_cost
+from mtg_env.engine.constants import TYPE_BITS
 
 CLASSIC_MD = Path(__file__).resolve().parents[3] / "shared" / "cards" / "classic.md"
 
@@ -477,3 +478,64 @@ def test_cr_106_4_several_mana_is_one_kind_counted_on_the_battlefield(
 ) -> None:
     with pytest.raises(CardDataError, match=error):
         parse_card_set({"set": "x", "cards": [_artifact(*abilities)]}, "<x>")
+
+
+def _bestow_card(**fields: Any) -> dict[str, Any]:
+    card: dict[str, Any] = {
+        "name": "Nymph",
+        "cost": "{1}{G}",
+        "types": ["enchantment", "creature"],
+        "subtypes": ["Nymph"],
+        "power": 1,
+        "toughness": 1,
+        "bestow": "{3}{G}",
+        "abilities": [{"static": {"affects": "enchanted", "modify_pt": [1, 1]}}],
+    }
+    card.update(fields)
+    return card
+
+
+def test_cr_702_103a_a_bestow_card_has_an_aura_form() -> None:
+    """The set keeps each bestow card's Aura form: an Aura enchantment with enchant
+    creature, no creature type, no P/T, naming its card to become it again."""
+    cs = parse_card_set({"set": "x", "cards": [_bestow_card()]}, "<x>")
+    card = cs.cards["Nymph"]
+    aura = cs.bestowed["Nymph"]
+    assert card.bestow is not None and card.bestow.text == "{3}{G}" and not card.bestowed
+    assert aura.bestowed and aura.half_of == "Nymph" and aura.name == "Nymph"
+    assert aura.types == TYPE_BITS["enchantment"] and aura.subtypes == {"Aura"}
+    assert aura.power is None and aura.enchant is not None and aura.enchant.kind == "creature"
+    assert aura.abilities == card.abilities
+    plain = parse_card_set({"set": "x", "cards": [_bestow_card(bestow=None)]}, "<x>")
+    assert plain.bestowed == {}
+
+
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        ({"types": ["creature"]}, "only an enchantment creature has bestow"),
+        ({"bestow": "{X}{G}"}, "the bestow cost has X only if the mana cost has X"),
+        ({"bestow": "{T}"}, "bestow"),
+        (
+            {"abilities": [{"static": {"affects": "enchanted", "per_counter": "+1/+1"}}]},
+            "'per_counter' counts how many times 'modify_pt' applies",
+        ),
+        ({"cost": "{X}{G}"}, "uses X in its spell's effects"),
+        ({"enters_with_x": "+1/+1"}, "only a spell with {X} in its mana cost uses X"),
+    ],
+)
+def test_cr_702_103a_bestow_and_x_counters_errors(fields: dict[str, Any], error: str) -> None:
+    with pytest.raises(CardDataError, match=r"<x>: card 'Nymph': .*" + re.escape(error)):
+        parse_card_set({"set": "x", "cards": [_bestow_card(**fields)]}, "<x>")
+
+
+def test_cr_107_3m_x_counters_only_on_a_permanent() -> None:
+    card = {
+        "name": "Nymph",
+        "cost": "{X}{G}",
+        "types": ["sorcery"],
+        "enters_with_x": "+1/+1",
+        "spell": {"effects": [{"draw": {"count": "X", "who": "you"}}]},
+    }
+    with pytest.raises(CardDataError, match=r"<x>: card 'Nymph': .*only a permanent enters"):
+        parse_card_set({"set": "x", "cards": [card]}, "<x>")

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 210
+    assert len(cards) == 224
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -217,6 +217,17 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'power': {'subtype': 'Elf', 'whose': 'any', 'as_x': True}",  # +X/+X, where X is
         "'mana': {'add': ['G'], 'amount': {'subtype': 'Elf', 'whose': 'any'}}",
         "'whose': 'you', 'keyword': 'defender'",
+        "'bestow': '{X}{G}{G}', 'enters_with_x': '+1/+1'",
+        "'per_counter': '+1/+1'",
+        "'bestow': '{4}{U}'",
+        "'kind': 'creature', 'controller': 'you', 'other': True",  # another target
+        "'types': ['artifact'], 'owner': 'you', 'other': True",  # ... card from your graveyard
+        "'kind': 'creature', 'attacking': True",
+        "'kind': 'creature', 'not_keywords': ['flying']",
+        "'what': 'creatures_without_flying', 'rules': ['cant_block']",
+        "'affects': {'subtypes': ['Sliver'], 'types': ['creature']}",  # All Sliver creatures
+        "'pay_life': 2",
+        "'prevent_damage': {'amount': 4, 'to': 'target'}",
     ):
         assert used in text, used
 
