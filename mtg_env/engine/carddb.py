@@ -320,12 +320,24 @@ class TriggeredModel(_Effects):
     # "Whenever you sacrifice another Eldrazi": the creature type of the sacrificed
     # permanent (event `you_sacrifice` only).
     subtype: str | None = None
+    # "Whenever another creature you control enters" (event `permanent_enters` only): the
+    # entering permanent's filter, relative to this ability's source ("another": `other`);
+    # `or_self`: "Whenever this creature or another Ally you control enters".
+    enters: FilterModel | None = None
+    or_self: bool = False
+    # An ability word that heads it ("Alliance", "Constellation"): no rules of its own
+    # (CR 207.2c), printed before the trigger.
+    word: Annotated[str, Field(pattern=r"^[A-Z][A-Za-z' ]{0,39}$")] | None = None
 
     _event = field_validator("event")(_check_event)
 
     def model_post_init(self, __context: Any) -> None:
         if self.subtype is not None and self.event != "you_sacrifice":
             raise ValueError("'subtype' is the sacrificed permanent's, for you_sacrifice")
+        if (self.enters is not None) != (self.event == "permanent_enters"):
+            raise ValueError("'enters' is the entering permanent's filter, for permanent_enters")
+        if self.or_self and (self.enters is None or not self.enters.other):
+            raise ValueError("'or_self' is said of 'another' permanent entering")
 
 
 class CountModel(_Strict):
@@ -883,6 +895,9 @@ def compile_ability(a: AbilityModel) -> Any:
             compile_ops(t.effects),
             text,
             subtype=t.subtype or "",
+            filter=compile_filter(t.enters) if t.enters is not None else None,
+            or_self=t.or_self,
+            word=t.word or "",
         )
     assert a.static is not None
     return compile_static(a.static, text)
@@ -1267,6 +1282,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     )
     cast_self = any(_has_event(c, "cast_self") for c in cards.values())
     landfall = any(_has_event(c, "landfall") for c in every)
+    enters = any(_has_event(c, "permanent_enters") for c in every)
     alone = any(_has_event(c, "attacks_alone") for c in every)
     block = any(
         _has_event(c, e) for c in every for e in ("blocked", "blocks_or_blocked", "flanked")
@@ -1297,6 +1313,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         cast_triggers=cast,
         cast_self_triggers=cast_self,
         landfall_triggers=landfall,
+        enters_triggers=enters,
         alone_triggers=alone,
         block_triggers=block,
         flashback=flashback,

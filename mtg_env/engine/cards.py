@@ -337,6 +337,12 @@ class TriggeredAbility(Frozen):
     kind: str = "triggered"
     # `you_sacrifice`: the creature type the sacrificed permanent has ("" for any).
     subtype: str = ""
+    # `permanent_enters`: the entering permanent's filter (relative to the source), and
+    # whether the source's own entering triggers it too ("this creature or another ...").
+    filter: Filter | None = None
+    or_self: bool = False
+    # An ability word heading it (CR 207.2c: no rules meaning): for its text.
+    word: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -578,6 +584,8 @@ class CardSet(Frozen):
     # The same for landfall ("whenever a land you control enters"): only then does a land
     # entering look for one.
     landfall_triggers: bool = False
+    # The same for "whenever another creature you control enters" (`permanent_enters`).
+    enters_triggers: bool = False
     # The same for "whenever a creature you control attacks alone" (exalted).
     alone_triggers: bool = False
     # The same for "whenever ~ becomes blocked", "blocks or becomes blocked" and flanking:

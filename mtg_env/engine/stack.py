@@ -38,7 +38,7 @@ from .frames import (
     F_PUT_TRIGGERS,
     F_TRIG_DONE,
 )
-from .layers import Chars
+from .layers import Chars, matches
 from .objects import (
     SPELL,
     TRIGGER,
@@ -255,6 +255,21 @@ class Stack(Targeting):
 
     def _etb(self, cid: int) -> None:
         self._fire("enters", cid)
+        if self.cardset.enters_triggers:
+            # "Whenever another creature you control enters" (603.6a): each permanent's
+            # ability whose filter the entering one matches, the entering one included
+            # when it has such an ability itself ("this creature or another Ally").
+            ch = self.chars(cid)
+            owner = self.owner[cid]
+            for other in list(self.battlefield):
+                och = self.chars(other)
+                for idx, ab in enumerate(och.abilities):
+                    if type(ab) is TriggeredAbility and ab.event == "permanent_enters":
+                        f = ab.filter
+                        if (ab.or_self and other == cid) or (
+                            f is not None and matches(f, ch, cid, other, och.controller, owner)
+                        ):
+                            self._add_trigger(och.controller, other, ab, idx, {})
         if self.cardset.landfall_triggers:
             ch = self.chars(cid)
             if ch.types & LAND:

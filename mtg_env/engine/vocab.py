@@ -118,6 +118,9 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
             "Whenever you cast an instant or sorcery spell",
         ),
         EventDef("landfall", "603.2", "Whenever a land you control enters"),
+        # Of another permanent entering (603.6a) that `enters` (a filter relative to the
+        # ability's source) matches; with `or_self`, of the source entering too.
+        EventDef("permanent_enters", "603.6a", "Whenever another creature you control enters"),
         # The spell's own, as it becomes cast (601.2i); its source is the spell.
         EventDef("cast_self", "603.2", "When you cast this spell"),
         # Of the permanents of the player who sacrificed (701.21a); `subtype` of the

@@ -537,11 +537,22 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             out.problems.append(Problem(norm, "backup granting an ability that is not a keyword"))
             out.lines.append(("backup", False))
             continue
+        # An ability word without rules of its own (207.2c) heading a triggered ability
+        # ("Alliance — Whenever ..."): kept for the text, the trigger read without it.
+        word = _FLAVOR_WORD.match(norm)
+        if word is not None and word.group(1).lower() not in _RULES_WORDS:
+            norm = norm[word.end() :]
+        else:
+            word = None
         kind = _starts(norm)[0]
         try:
             start, data, _ = _try(_starts(norm), norm, vocab)
             if start in ("activated", "triggered"):
                 _fix_ops(data["effects"], vocab, out.tokens)
+            if word is not None:
+                if start != "triggered":
+                    raise Unsupported(f"the ability word {word.group(1)} heading a {start} ability")
+                data["word"] = word.group(1)
             if start == "activated" and data["cost"] == "{0}":
                 # Activations without end (CR 605.3 allows them) would outgrow every
                 # observation table: a fuzz of the compiled pool stacked 49 of one.
@@ -611,6 +622,14 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
         return out
     out.entry = entry
     return out
+
+
+# "Alliance — " before "When", "Whenever" or "At": an ability word (CR 207.2c).
+_FLAVOR_WORD: Final = re.compile(
+    r"([A-Z][A-Za-z']*(?: [A-Za-z']+){0,3}) — (?=(?:When|Whenever|At) )"
+)
+# Ability words the grammar reads with their rules (conditions, landfall's event).
+_RULES_WORDS: Final = frozenset({"metalcraft", "threshold", "hellbent", "delirium", "landfall"})
 
 
 def _starts(norm: str) -> list[str]:

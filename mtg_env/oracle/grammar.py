@@ -46,6 +46,10 @@ def typecycling(land_type: str) -> dict[str, Any]:
     return {"search_basic_land": {"to": "hand", "land_type": land_type}}
 
 
+# What "it" names after "Whenever another creature you control enters": the permanent that
+# entered, which effects can't name yet.
+ENTERED: Final = "<entered>"
+
 GRAMMAR = r"""
 // ------------------------------------------------------------------ entry points
 spell: sentences
@@ -92,6 +96,10 @@ costs_less: "~" "costs" MANA_COST "less" "to" "cast" "if" _you_control control_w
 _and_what: "and" control_what
 ?control_what: _a tfilter | _a SUBTYPE -> subtype_permanent
 _a: "a" | "an"
+// What enters, for "whenever another creature you control enters": a kind of permanent, or
+// a creature type ("another Ally you control").
+enters_what: (adjective ","?)* noun controlled? -> enters_kind
+    | SUBTYPE controlled? -> enters_subtype
 
 // ------------------------------------------------------------------ costs
 cost: cost_part ("," cost_part)*
@@ -136,6 +144,9 @@ trigger: "when" "~" "enters" -> t_enters
     | "when" "you" "draw" "your" "third" "card" "in" "a" "turn" -> t_third_draw
     | "when" "you" "cast" "~" -> t_cast_self
     | "whenever" "you" "sacrifice" "another" SUBTYPE -> t_you_sacrifice
+    | "whenever" "another" enters_what "enters" -> t_another_enters
+    | "whenever" "~" "or" "another" enters_what "enters" -> t_self_or_another_enters
+    | "whenever" _a enters_what "enters" -> t_a_enters
     | "whenever" "~" "deals" "damage" "to" "an" "opponent" -> t_damage_to_opponent
     | "whenever" "~" "deals" "combat" "damage" "to" "a" "player" -> t_combat_damage_to_player
     | "whenever" "~" "becomes" "the" "target" "of" _spell_or_ability -> t_targeted
@@ -974,6 +985,33 @@ class ToData(Transformer[Any, Any]):
     def t_cast_self(self) -> dict[str, Any]:
         return {"event": "cast_self"}
 
+    def enters_kind(self, *parts: Any) -> dict[str, Any]:
+        f = _merge_filters(tuple(p for p in parts if p is not None))
+        noun = f.pop("noun", None)
+        if noun in ("creature", "artifact", "enchantment", "land", "planeswalker"):
+            f["types"] = [noun, *f.get("types", [])]
+        elif noun != "permanent":
+            raise Unsupported(f"a {noun} entering")
+        for key in ("tapped", "untapped", "in_combat", "attacking", "blocking", "zone"):
+            if key in f:
+                raise Unsupported(f"a {key} permanent entering")
+        return f
+
+    def enters_subtype(self, tok: Token, ctl: Any = None) -> dict[str, Any]:
+        return {"subtypes": [singular(str(tok), self.known)], **(ctl or {})}
+
+    def t_another_enters(self, f: dict[str, Any]) -> dict[str, Any]:
+        self.scope.event = ENTERED
+        return {"event": "permanent_enters", "enters": {**f, "other": True}}
+
+    def t_self_or_another_enters(self, f: dict[str, Any]) -> dict[str, Any]:
+        self.scope.event = ENTERED
+        return {"event": "permanent_enters", "enters": {**f, "other": True}, "or_self": True}
+
+    def t_a_enters(self, f: dict[str, Any]) -> dict[str, Any]:
+        self.scope.event = ENTERED
+        return {"event": "permanent_enters", "enters": f}
+
     def t_you_sacrifice(self, tok: Token) -> dict[str, Any]:
         return {"event": "you_sacrifice", "subtype": str(tok)}
 
@@ -1685,6 +1723,8 @@ class ToData(Transformer[Any, Any]):
         return "self"
 
     def it_ref(self) -> str:
+        if self.scope.event == ENTERED:
+            raise Unsupported("'it' for the permanent whose entering triggered the ability")
         return self.scope.last
 
     def enchanted_ref(self) -> str:

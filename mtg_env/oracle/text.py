@@ -994,6 +994,25 @@ class _Ability:
             parts.append("Discard this card")
         return ", ".join(parts)
 
+    def _entering(self, a: TriggeredAbility) -> str:
+        """What enters for a `permanent_enters` trigger: "another creature you control",
+        "this creature or another Ally you control", "an artifact you control"."""
+        f = a.filter
+        assert f is not None
+        words = [SUPERTYPE_NAMES[b] for b in sorted(SUPERTYPE_NAMES) if f.supertypes & b]
+        words += _color_words(f.colors) + sorted(f.subtypes)
+        if f.types:
+            words.append(_or(_type_words(f.types)))
+        elif not f.subtypes:
+            words.append("permanent")
+        if f.controller == "you":
+            words.append("you control")
+        what = " ".join(words)
+        if f.other:
+            lead = f"{self.card.self_word} or another" if a.or_self else "another"
+            return f"{lead} {what}"
+        return f"{_article(what)} {what}"
+
     def trigger(self, a: TriggeredAbility) -> str:
         me = self.card.self_word
         whose = "your" if a.whose == "you" else "the"
@@ -1018,10 +1037,15 @@ class _Ability:
             "third_draw": "When you draw your third card in a turn",
             "cast_self": "When you cast this spell",
             "you_sacrifice": f"Whenever you sacrifice another {a.subtype}",
+            "permanent_enters": "",
             "leaves": f"When {me} leaves the battlefield",
             "upkeep": f"At the beginning of {whose} upkeep",
             "end_step": f"At the beginning of {whose} end step",
         }[a.event]
+        if a.event == "permanent_enters":
+            text = f"Whenever {self._entering(a)} enters"
+        if a.word:
+            text = f"{a.word} — {text}"  # an ability word (207.2c): no rules of its own
         if a.event in _SELF_EVENTS:
             self.last = "self"
         elif a.event == "to_graveyard":
@@ -1383,7 +1407,9 @@ class _Ability:
                     f"{self._damage_to(d)}"
                 )
             sub = _Sentence([_Clause(o.name, [o], None) for o in inner])
-            text = "you may " + self._sentence(sub, False)[:-1]
+            said = self._sentence(sub, False)[:-1]
+            # The player is named once: "you may gain 1 life", not "you may you gain".
+            text = "you may " + (said[4:] if said.startswith("you ") else said)
             then = list(a.get("if_you_do", ()))
             if then:
                 # A sentence of its own that runs only if the first did.

@@ -383,6 +383,8 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "draw_triggers",
         "impulse",
         "add_mana",
+        "enters_triggers",
+        "prevent_next",
     )
     expected = {
         "Highway Robbery": {"plot"},
@@ -394,6 +396,9 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Reckless Impulse": {"impulse"},
         "Burning-Tree Emissary": {"add_mana"},
         "Dark Ritual": {"add_mana"},
+        "Soul Warden": {"enters_triggers"},
+        "Kalastria Healer": {"enters_triggers"},
+        "Mending Hands": {"prevent_next"},
     }
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")

@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "16b45afcbb2f227147edfda726d569e1461f90356403cdf35ba430791a1ac316"
+V1_DIGEST = "335d01eb662398c0fc27093b42c5213acd4f58133ef829008d4ee5eaaab0d6fc"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
