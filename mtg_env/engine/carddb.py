@@ -588,18 +588,11 @@ class CardModel(_Strict):
             parse_mana_cost(v)
         return v
 
-    @field_validator("ward")
+    @field_validator("ward", "bestow")
     @classmethod
-    def _ward(cls, v: str | None) -> str | None:
+    def _some_mana(cls, v: str | None, info: ValidationInfo) -> str | None:
         if v is not None and not parse_mana_cost(v):
-            raise ValueError(f"ward costs some mana, not {v!r}")
-        return v
-
-    @field_validator("bestow")
-    @classmethod
-    def _bestow(cls, v: str | None) -> str | None:
-        if v is not None and not parse_mana_cost(v):
-            raise ValueError(f"the bestow cost is some mana, not {v!r}")
+            raise ValueError(f"{info.field_name} costs some mana, not {v!r}")
         return v
 
     @field_validator("kicker", "echo", "flashback", "ninjutsu", "buyback", "madness", "plot")
@@ -1289,7 +1282,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     )
     flashback = any(c.flashback is not None for c in cards.values())
     target = any(_has_event(c, e) for c in every for e in ("targeted", "targeted_by_opponent"))
-    draw = any(_has_event(c, "third_draw") for c in every)
+    draw = any(_has_event(c, e) for c in every for e in ("third_draw", "second_draw"))
     leave = any(_has_event(c, "leaves") for c in every)
     turn = any(isinstance(a, StaticAbility) and a.during for c in every for a in c.abilities)
     plot = any(c.plot is not None for c in cards.values())

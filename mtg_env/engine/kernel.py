@@ -346,6 +346,13 @@ class Kernel(GameFields):
         if len(self.library[pile]) == before:
             return  # nothing drawn from an empty library (121.4)
         draws[seat] += 1
+        if draws[seat] == 2:
+            # "Whenever you draw your second card each turn": the drawing player's
+            # permanents' abilities, controlled by that player.
+            for cid in list(self.battlefield):
+                ch = self.chars(cid)
+                if ch.controller == seat:
+                    self._triggers_of(cid, ch.abilities, "second_draw", seat)
         if draws[seat] == 3:
             # "When you draw your third card in a turn, return this card from your
             # graveyard ...": a triggered ability that functions only in the graveyard

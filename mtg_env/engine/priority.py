@@ -462,14 +462,12 @@ class Priority(Stack):
             by_mana = mana is not None and can_pay(self._spell_sources(p, cd), mana)
             by_sac = len(sacrifice_choices(self, p, sac, ())) >= sac.count
             if by_mana and by_sac:
-                self.ctx = Announce(item, "alt", (0, 1))
                 assert cd.cost is not None
-                self._set_decision(
-                    D_CHOICE,
-                    p,
-                    cid,
-                    f"how to cast {cd.name}?",
-                    (f"pay its mana cost {cd.cost.text}", f"{sac.text} rather than pay it"),
+                self._ask_how_to_cast(
+                    item,
+                    "alt",
+                    f"pay its mana cost {cd.cost.text}",
+                    f"{sac.text} rather than pay it",
                 )
                 return
             item.info["alt"] = 0 if by_mana else 1
@@ -528,19 +526,24 @@ class Priority(Stack):
             return False
         if not self._targets_exist((aura.enchant,), cid, p, SPELL, aura):
             return False
-        self.ctx = Announce(item, "bestow", (0, 1))
         assert cd.cost is not None
-        self._set_decision(
-            D_CHOICE,
-            p,
-            cid,
-            f"how to cast {cd.name}?",
-            (
-                f"as a creature for its mana cost {cd.cost.text}",
-                f"for its bestow cost {bestow.text}, as an Aura",
-            ),
+        self._ask_how_to_cast(
+            item,
+            "bestow",
+            f"as a creature for its mana cost {cd.cost.text}",
+            f"for its bestow cost {bestow.text}, as an Aura",
         )
         return True
+
+    def _ask_how_to_cast(self, item: StackItem, what: str, usual: str, other: str) -> None:
+        """601.2b: the caster chooses how spell `item` is cast, for its mana cost (option
+        0, `usual`) or an alternative cost (option 1, `other`; 118.9); `item.info[what]`
+        keeps the answer (`_announced`)."""
+        self.ctx = Announce(item, what, (0, 1))
+        name = self.cdef[item.cid].name
+        self._set_decision(
+            D_CHOICE, item.controller, item.cid, f"how to cast {name}?", (usual, other)
+        )
 
     def _offer_optional_cost(self, item: StackItem, what: str, extra: ManaCost) -> bool:
         """Offer an optional additional cost (kicker, 702.33a; buyback, 702.27a) as the

@@ -187,25 +187,22 @@ class Stack(Targeting):
         if self.stack and self.stack[-1] is item:
             self.stack.pop()
         self._move(cid, BATTLEFIELD, controller=item.controller)
+        # Counters that are part of how it enters (614.1c), before anything sees it: a
+        # kicked spell's (702.33d: the permanent it becomes was kicked), and X of "enters
+        # with X counters" (107.3m: X the value announced as it was cast).
+        cd = self.cdef[cid]
+        more: list[tuple[str, int]] = []
         if item.info.get("kicked"):
-            # 702.33d: the permanent a kicked spell becomes was kicked; its kicked counters
-            # are part of how it enters (614.1c), before anything sees it.
-            p = self.perm[cid]
-            p.kicked = True
-            more = self.cdef[cid].kicked_enters_with
-            if more:
-                counters = p.counters or {}
-                for kind, n in more:
-                    counters[kind] = counters.get(kind, 0) + n
-                p.counters = counters
-                self._dirty = True
-                self._sba_ok = None
-        x_kind = self.cdef[cid].enters_with_x
-        if x_kind and item.info.get("x", 0):
-            # 107.3m: "enters with X counters", X the value announced as it was cast.
+            self.perm[cid].kicked = True
+            more += cd.kicked_enters_with
+        x = item.info.get("x", 0)
+        if cd.enters_with_x and x:
+            more.append((cd.enters_with_x, x))
+        if more:
             p = self.perm[cid]
             counters = p.counters or {}
-            counters[x_kind] = counters.get(x_kind, 0) + item.info["x"]
+            for kind, n in more:
+                counters[kind] = counters.get(kind, 0) + n
             p.counters = counters
             self._dirty = True
             self._sba_ok = None

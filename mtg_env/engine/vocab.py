@@ -129,6 +129,8 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
         EventDef("attacks_alone", "702.83a", "Whenever a creature you control attacks alone"),
         # From its owner's graveyard only: its effect returns the card from there (113.6k).
         EventDef("third_draw", "603.2", "When you draw your third card in a turn"),
+        # Of the permanents the drawing player controls.
+        EventDef("second_draw", "603.2", "Whenever you draw your second card each turn"),
         EventDef("leaves", "603.6c", "When this permanent leaves the battlefield"),
         EventDef(
             "to_graveyard",

@@ -142,6 +142,7 @@ trigger: "when" "~" "enters" -> t_enters
     | "whenever" "you" "cast" "an" "instant" "or" "sorcery" "spell" -> t_cast_instant_sorcery
     | "landfall" "—" "whenever" "a" "land" "you" "control" "enters" -> t_landfall
     | "when" "you" "draw" "your" "third" "card" "in" "a" "turn" -> t_third_draw
+    | "whenever" "you" "draw" "your" "second" "card" "each" "turn" -> t_second_draw
     | "when" "you" "cast" "~" -> t_cast_self
     | "whenever" "you" "sacrifice" "another" SUBTYPE -> t_you_sacrifice
     | "whenever" "another" enters_what "enters" -> t_another_enters
@@ -1014,6 +1015,9 @@ class ToData(Transformer[Any, Any]):
 
     def t_you_sacrifice(self, tok: Token) -> dict[str, Any]:
         return {"event": "you_sacrifice", "subtype": str(tok)}
+
+    def t_second_draw(self) -> dict[str, Any]:
+        return {"event": "second_draw"}
 
     def t_third_draw(self) -> dict[str, Any]:
         self.scope.event = "third_draw"

@@ -1035,6 +1035,7 @@ class _Ability:
             "landfall": "Landfall — Whenever a land you control enters",
             "attacks_alone": "Whenever a creature you control attacks alone",
             "third_draw": "When you draw your third card in a turn",
+            "second_draw": "Whenever you draw your second card each turn",
             "cast_self": "When you cast this spell",
             "you_sacrifice": f"Whenever you sacrifice another {a.subtype}",
             "permanent_enters": "",

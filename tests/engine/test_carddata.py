@@ -399,6 +399,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Soul Warden": {"enters_triggers"},
         "Kalastria Healer": {"enters_triggers"},
         "Mending Hands": {"prevent_next"},
+        "Erudite Wizard": {"draw_triggers"},
     }
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")
