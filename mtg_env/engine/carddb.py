@@ -1292,6 +1292,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         isinstance(a, ManaAbility) and (a.amount != 1 or a.per) for c in every for a in c.abilities
     )
     prevent = any(op.name == "prevent_damage" for c in every for op in _all_ops(c))
+    exile_if_dies = any(op.name == "exile_if_dies" for c in every for op in _all_ops(c))
     conditional = any(
         isinstance(a, StaticAbility) and a.condition for c in every for a in c.abilities
     )
@@ -1320,6 +1321,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         add_mana=add_mana,
         conditional_statics=conditional,
         prevent_next=prevent,
+        exile_if_dies=exile_if_dies,
         bestowed=bestowed,
     )
 

@@ -626,6 +626,9 @@ class CardSet(Frozen):
     # Whether some card of the set prevents "the next N damage" (`prevent_damage`): only
     # then does a game keep prevention shields (`Game.prevent_next`, CR 615.7).
     prevent_next: bool = False
+    # The same for "if that creature would die this turn, exile it instead"
+    # (`exile_if_dies`): only then does a game keep the marked permanents.
+    exile_if_dies: bool = False
     # Cards with bestow (CR 702.103a): card name -> its Aura form, which a spell cast for
     # its bestow cost is while on the stack and on the battlefield (a game's `cdef` entry
     # for the card is swapped, as for a split card's half). Empty: no card has bestow.

@@ -355,6 +355,17 @@ def op_prevent_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_exile_if_dies(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "If that creature would die this turn, exile it instead" (614.1a): a replacement
+    effect on that object (`Game.exile_if_dies`, by object id) until the turn ends."""
+    marked = g.exile_if_dies
+    assert marked is not None  # kept in a set with this op (CardSet.exile_if_dies)
+    for c in _on_battlefield(g, res, a["what"]):
+        if g.oid[c] not in marked:
+            marked.append(g.oid[c])
+    return True
+
+
 def op_regenerate(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """701.15a: a shield that replaces the permanent's next destruction this turn."""
     for c in _on_battlefield(g, res, a["what"]):
@@ -1697,6 +1708,12 @@ OPS: Final[dict[str, OpDef]] = {
         ),
         OpDef("destroy", DestroyOp, op_destroy),
         OpDef("regenerate", WhatOp, op_regenerate),
+        OpDef(
+            "exile_if_dies",
+            WhatOp,
+            op_exile_if_dies,
+            lambda a: f"if {a['what']} would die this turn, exile it instead",
+        ),
         OpDef("sacrifice", WhatOp, op_sacrifice),
         OpDef("return_to_hand", WhatOp, op_return_to_hand),
         OpDef(

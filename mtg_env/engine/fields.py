@@ -183,6 +183,17 @@ FIELDS: Final[tuple[Field, ...]] = (
         None,
         "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
     ),
+    # "If that creature would die this turn, exile it instead" (614.1a): the object ids of
+    # the permanents so marked, emptied as the turn ends (514.2). Kept only in a card set
+    # with such an effect (`CardSet.exile_if_dies`), else None.
+    Field(
+        "exile_if_dies",
+        "list[int] | None",
+        "[] if cardset.exile_if_dies else None",
+        "None if {0} is None else {0}[:]",
+        None,
+        "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
+    ),
     # The format's own state (pocket's reaction window, adventure's mana pool): the format
     # makes, copies and hashes it (Format.new_state, FormatState.copy, Format.hash_extras).
     Field(

@@ -310,6 +310,8 @@ class Game(Setup):
             parts += (("playable", tuple(sorted(self.playable.items()))),)
         if self.mana_pool is not None:
             parts += (("mana_pool", tuple(tuple(p) for p in self.mana_pool)),)
+        if self.exile_if_dies is not None:
+            parts += (("exile_if_dies", tuple(sorted(self.exile_if_dies))),)
         if self.prevent_next is not None:
             parts += (("prevent_next", tuple(sorted(self.prevent_next.items()))),)
         if self.cardset.bestowed:

@@ -213,6 +213,15 @@ class Kernel(GameFields):
         frm = self.zone[cid]
         owner = self.owner[cid]
         exiled = False
+        if (
+            to == GRAVEYARD
+            and frm == BATTLEFIELD
+            and self.exile_if_dies
+            and self.oid[cid] in self.exile_if_dies
+        ):
+            # "If that creature would die this turn, exile it instead" (614.1a).
+            to = EXILE
+            self._log("exiled_instead", cid)
         pile = self.rules.pile_of[owner]  # library and graveyard index
         if frm == LIBRARY:
             self.library[pile].remove(cid)
@@ -411,6 +420,10 @@ class Kernel(GameFields):
         sacrifice, "whenever you sacrifice" ones)."""
         ch = self.chars(cid)
         self._move(cid, GRAVEYARD)
+        if self.zone[cid] != GRAVEYARD:
+            if why == "sacrificed" and self.cardset.sacrifice_triggers:
+                self._sacrificed(ch)  # exiled instead (614.1a): sacrificed, not died
+            return
         self._log("to_graveyard", cid, why)
         self._dies(cid, ch)
         if why == "sacrificed" and self.cardset.sacrifice_triggers:

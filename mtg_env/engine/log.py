@@ -262,6 +262,8 @@ def render_event(g: GameLike, e: tuple) -> str | None:
     if k == "prevent_next":
         who = f"player {ref_player(e[1])}" if e[1] < 0 else n(e[1])
         return f"  the next {e[2]} damage to {who} this turn will be prevented"
+    if k == "exiled_instead":
+        return f"  {n(e[1])} is exiled instead of dying"
     if k == "prevented":
         return f"  {e[2]} damage is prevented"
     if k == "pay_life":

@@ -170,8 +170,9 @@ class StateBasedActions(GameLike):
             if self.zone[cid] != BATTLEFIELD:
                 continue
             self._move(cid, GRAVEYARD)
-            self._log("sba", cid, why)
-            self._dies(cid, ch)
+            if self.zone[cid] == GRAVEYARD:  # else exiled instead (614.1a): it didn't die
+                self._log("sba", cid, why)
+                self._dies(cid, ch)
         if losers:
             for s in losers:
                 self.lost[s] = True

@@ -223,6 +223,8 @@ class Turn(Priority):
         self.fog_turn = -1
         if self.prevent_next:
             self.prevent_next.clear()  # 514.2: "this turn" shields end
+        if self.exile_if_dies:
+            self.exile_if_dies.clear()
 
     def _echo_upkeep(self, cid: int) -> None:
         """Echo (CR 702.30a) asks whether the permanent came under its controller's control

@@ -177,7 +177,10 @@ state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
 
 // ------------------------------------------------------------------ sentences
 sentences: (sentence | kicked | reveal_discard | may_if_you_do | look_take | discard_or_draw
-    | impulse | pay_to_copy)+
+    | impulse | pay_to_copy | exile_if_dies)+
+// "If that creature would die this turn, exile it instead." (614.1a), of the creature the
+// sentence before named.
+exile_if_dies: "if" it_ref "would" "die" "this" "turn" "," "exile" "it" "instead" "."
 // Chain Lightning (CR 707.10): the damaged player, or the damaged permanent's controller,
 // may pay to copy the spell.
 pay_to_copy: "then" _player_or_controller "may" "pay" MANA_COST "." _if_player_does _copy_it
@@ -1338,6 +1341,12 @@ class ToData(Transformer[Any, Any]):
     def may_pay(self, cost: Token, then: Any) -> list[Any]:
         self.sentence()
         return [{"may_pay": {"cost": _mana(cost), "effects": _ops(then)}}]
+
+    def exile_if_dies(self, what: str) -> list[Any]:
+        if not what.startswith("target"):
+            raise Unsupported("'would die this turn' of anything but a target")
+        self.sentence()
+        return [{"exile_if_dies": {"what": what}}]
 
     def pay_to_copy(self, cost: Token) -> list[Any]:
         self.sentence()

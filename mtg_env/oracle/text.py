@@ -1584,6 +1584,9 @@ class _Ability:
             return f"untap up to {_count_of(a['count'], 'land')}"
         if name == "prevent_combat_damage":
             return "prevent all combat damage that would be dealt this turn"
+        if name == "exile_if_dies":
+            # Its own sentence, of the creature the sentence before named (614.1a).
+            return "if that creature would die this turn, exile it instead"
         if name == "prevent_damage":
             to = self._damage_to(Op("damage", {"to": a["to"]}))
             return f"prevent the next {a['amount']} damage that would be dealt to {to} this turn"

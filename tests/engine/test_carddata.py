@@ -385,6 +385,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "add_mana",
         "enters_triggers",
         "prevent_next",
+        "exile_if_dies",
     )
     expected = {
         "Highway Robbery": {"plot"},
@@ -400,6 +401,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Kalastria Healer": {"enters_triggers"},
         "Mending Hands": {"prevent_next"},
         "Erudite Wizard": {"draw_triggers"},
+        "Lava Coil": {"exile_if_dies"},
     }
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")
