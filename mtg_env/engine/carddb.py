@@ -1293,6 +1293,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     )
     prevent = any(op.name == "prevent_damage" for c in every for op in _all_ops(c))
     exile_if_dies = any(op.name == "exile_if_dies" for c in every for op in _all_ops(c))
+    skip_untap = any(op.name == "skip_untap" for c in every for op in _all_ops(c))
     conditional = any(
         isinstance(a, StaticAbility) and a.condition for c in every for a in c.abilities
     )
@@ -1322,6 +1323,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         conditional_statics=conditional,
         prevent_next=prevent,
         exile_if_dies=exile_if_dies,
+        skip_untap=skip_untap,
         bestowed=bestowed,
     )
 

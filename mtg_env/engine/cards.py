@@ -629,6 +629,9 @@ class CardSet(Frozen):
     # The same for "if that creature would die this turn, exile it instead"
     # (`exile_if_dies`): only then does a game keep the marked permanents.
     exile_if_dies: bool = False
+    # The same for "it doesn't untap during its controller's next untap step"
+    # (`skip_untap`).
+    skip_untap: bool = False
     # Cards with bestow (CR 702.103a): card name -> its Aura form, which a spell cast for
     # its bestow cost is while on the stack and on the battlefield (a game's `cdef` entry
     # for the card is swapped, as for a split card's half). Empty: no card has bestow.

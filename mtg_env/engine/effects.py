@@ -366,6 +366,17 @@ def op_exile_if_dies(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_skip_untap(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "It doesn't untap during its controller's next untap step" (502.3): the object is
+    marked (`Game.skip_untap`, by object id) until that step."""
+    marked = g.skip_untap
+    assert marked is not None  # kept in a set with this op (CardSet.skip_untap)
+    for c in _on_battlefield(g, res, a["what"]):
+        if g.oid[c] not in marked:
+            marked.append(g.oid[c])
+    return True
+
+
 def op_regenerate(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """701.15a: a shield that replaces the permanent's next destruction this turn."""
     for c in _on_battlefield(g, res, a["what"]):
@@ -1708,6 +1719,12 @@ OPS: Final[dict[str, OpDef]] = {
         ),
         OpDef("destroy", DestroyOp, op_destroy),
         OpDef("regenerate", WhatOp, op_regenerate),
+        OpDef(
+            "skip_untap",
+            WhatOp,
+            op_skip_untap,
+            lambda a: f"{a['what']} doesn't untap during its controller's next untap step",
+        ),
         OpDef(
             "exile_if_dies",
             WhatOp,

@@ -183,6 +183,17 @@ FIELDS: Final[tuple[Field, ...]] = (
         None,
         "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
     ),
+    # "It doesn't untap during its controller's next untap step" (502.3): the object ids of
+    # the permanents so marked, each until its controller's next untap step. Kept only in
+    # a card set with such an effect (`CardSet.skip_untap`), else None.
+    Field(
+        "skip_untap",
+        "list[int] | None",
+        "[] if cardset.skip_untap else None",
+        "None if {0} is None else {0}[:]",
+        None,
+        "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
+    ),
     # "If that creature would die this turn, exile it instead" (614.1a): the object ids of
     # the permanents so marked, emptied as the turn ends (514.2). Kept only in a card set
     # with such an effect (`CardSet.exile_if_dies`), else None.

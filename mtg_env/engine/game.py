@@ -310,6 +310,8 @@ class Game(Setup):
             parts += (("playable", tuple(sorted(self.playable.items()))),)
         if self.mana_pool is not None:
             parts += (("mana_pool", tuple(tuple(p) for p in self.mana_pool)),)
+        if self.skip_untap is not None:
+            parts += (("skip_untap", tuple(sorted(self.skip_untap))),)
         if self.exile_if_dies is not None:
             parts += (("exile_if_dies", tuple(sorted(self.exile_if_dies))),)
         if self.prevent_next is not None:

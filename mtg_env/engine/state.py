@@ -76,6 +76,7 @@ class GameFields:
         "playable",
         "mana_pool",
         "prevent_next",
+        "skip_untap",
         "exile_if_dies",
         "format_state",
         "cardset",
@@ -148,6 +149,7 @@ class GameFields:
     playable: dict[int, tuple[int, int, int]] | None
     mana_pool: list[list[int]] | None
     prevent_next: dict[int, int] | None
+    skip_untap: list[int] | None
     exile_if_dies: list[int] | None
     format_state: FormatState
     cardset: CardSet
@@ -229,6 +231,7 @@ def init_state(
     g.playable = {} if cardset.impulse else None
     g.mana_pool = [[], []] if cardset.add_mana else None
     g.prevent_next = {} if cardset.prevent_next else None
+    g.skip_untap = [] if cardset.skip_untap else None
     g.exile_if_dies = [] if cardset.exile_if_dies else None
     g.format_state = rules.new_state()
     g.cardset = cardset
@@ -303,6 +306,7 @@ def clone_state(s: GameFields, g: GameFields) -> None:
     g.playable = None if s.playable is None else dict(s.playable)
     g.mana_pool = None if s.mana_pool is None else [s.mana_pool[0][:], s.mana_pool[1][:]]
     g.prevent_next = None if s.prevent_next is None else dict(s.prevent_next)
+    g.skip_untap = None if s.skip_untap is None else s.skip_untap[:]
     g.exile_if_dies = None if s.exile_if_dies is None else s.exile_if_dies[:]
     g.format_state = s.format_state.copy()
     g.cardset = s.cardset

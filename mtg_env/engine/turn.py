@@ -144,8 +144,14 @@ class Turn(Priority):
 
     def _untap_all(self, a: int) -> None:
         """Untap (ready) every permanent player `a` controls."""
+        skip = self.skip_untap
         for cid in self.battlefield:
             p = self.perm[cid]
+            if skip and p.oid in skip and self.chars(cid).controller == a:
+                # "It doesn't untap during its controller's next untap step" (502.3): this
+                # is that step; the effect ends with it.
+                skip.remove(p.oid)
+                continue
             if p.tapped:
                 ch = self.chars(cid)
                 # 502.3: an effect may keep a permanent from untapping ("doesn't untap").

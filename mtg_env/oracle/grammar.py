@@ -253,7 +253,8 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
     | gain_control | create_token | investigate | attach | add_counter | fight | prevent | explore
     | set_base_pt | sacrifice | sacrifice_unless | restrict | next_upkeep | search
     | return_from_graveyard | reanimate | return_self | animate | regenerate | no_regen
-    | exile_graveyard | gain_life_sacrificed | shuffle_in | add_mana
+    | exile_graveyard | gain_life_sacrificed | shuffle_in | add_mana | skip_untap
+skip_untap: it_ref "doesn't" "untap" "during" "its" "controller's" "next" "untap" "step"
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
     | source "deals" count "damage" "to" dmg_to for_each -> damage_for_each
@@ -1341,6 +1342,9 @@ class ToData(Transformer[Any, Any]):
     def may_pay(self, cost: Token, then: Any) -> list[Any]:
         self.sentence()
         return [{"may_pay": {"cost": _mana(cost), "effects": _ops(then)}}]
+
+    def skip_untap(self, what: str) -> dict[str, Any]:
+        return {"skip_untap": {"what": what}}
 
     def exile_if_dies(self, what: str) -> list[Any]:
         if not what.startswith("target"):

@@ -1584,6 +1584,8 @@ class _Ability:
             return f"untap up to {_count_of(a['count'], 'land')}"
         if name == "prevent_combat_damage":
             return "prevent all combat damage that would be dealt this turn"
+        if name == "skip_untap":
+            return f"{self.obj(a['what'])} doesn't untap during its controller's next untap step"
         if name == "exile_if_dies":
             # Its own sentence, of the creature the sentence before named (614.1a).
             return "if that creature would die this turn, exile it instead"
@@ -1759,6 +1761,8 @@ def _joins(prev: _Clause, cur: _Clause) -> str | None:
     if prev.duration:
         # A duration ends its sentence: what "until end of turn" covers stays plain.
         return None
+    if cur.kind == "skip_untap":
+        return None  # "Tap target creature. It doesn't untap during ..." (Oracle's words)
     if prev.kind in ("scry", "surveil") and cur.kind == "draw" and cur.subject == "you":
         return "then"
     if prev.kind == "draw" and cur.kind == "discard" and prev.subject == cur.subject:

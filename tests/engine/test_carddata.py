@@ -386,6 +386,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "enters_triggers",
         "prevent_next",
         "exile_if_dies",
+        "skip_untap",
     )
     expected = {
         "Highway Robbery": {"plot"},
@@ -402,6 +403,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Mending Hands": {"prevent_next"},
         "Erudite Wizard": {"draw_triggers"},
         "Lava Coil": {"exile_if_dies"},
+        "Take into Custody": {"skip_untap"},
     }
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")

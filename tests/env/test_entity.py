@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "582c6d5d9f471a886571b6dd8c2d157364725c7f919151e6f9d0f921f25f43cd"
+V1_DIGEST = "61745197c82e43174bcd0d4fc35d97e85cc245e8b0d01623e6a0885c8bddc545"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
