@@ -355,26 +355,26 @@ def op_prevent_damage(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
-def op_exile_if_dies(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
-    """ "If that creature would die this turn, exile it instead" (614.1a): a replacement
-    effect on that object (`Game.exile_if_dies`, by object id) until the turn ends."""
-    marked = g.exile_if_dies
-    assert marked is not None  # kept in a set with this op (CardSet.exile_if_dies)
+def _mark(g: GameLike, res: Resolution, a: dict[str, Any], marked: list[int] | None) -> bool:
+    """Mark the objects of `a["what"]` by object id in `marked` (a game field kept only in
+    a set with the op): an effect on those objects that ends as they change zones (400.7)."""
+    assert marked is not None
     for c in _on_battlefield(g, res, a["what"]):
         if g.oid[c] not in marked:
             marked.append(g.oid[c])
     return True
+
+
+def op_exile_if_dies(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "If that creature would die this turn, exile it instead" (614.1a): a replacement
+    effect on that object (`Game.exile_if_dies`) until the turn ends."""
+    return _mark(g, res, a, g.exile_if_dies)
 
 
 def op_skip_untap(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "It doesn't untap during its controller's next untap step" (502.3): the object is
-    marked (`Game.skip_untap`, by object id) until that step."""
-    marked = g.skip_untap
-    assert marked is not None  # kept in a set with this op (CardSet.skip_untap)
-    for c in _on_battlefield(g, res, a["what"]):
-        if g.oid[c] not in marked:
-            marked.append(g.oid[c])
-    return True
+    marked (`Game.skip_untap`) until that step."""
+    return _mark(g, res, a, g.skip_untap)
 
 
 def op_regenerate(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
