@@ -49,6 +49,9 @@ def typecycling(land_type: str) -> dict[str, Any]:
 # What "it" names after "Whenever another creature you control enters": the permanent that
 # entered, which effects can't name yet.
 ENTERED: Final = "<entered>"
+# Filter words read only where a target is chosen (status, combat): a group or a trigger's
+# filter matches by characteristics and refuses them.
+_TARGET_STATUS: Final = ("tapped", "untapped", "in_combat", "attacking", "blocking")
 
 GRAMMAR = r"""
 // ------------------------------------------------------------------ entry points
@@ -99,7 +102,7 @@ _a: "a" | "an"
 // What enters, for "whenever another creature you control enters": a kind of permanent, or
 // a creature type ("another Ally you control").
 enters_what: (adjective ","?)* noun controlled? -> enters_kind
-    | SUBTYPE controlled? -> enters_subtype
+    | SUBTYPE controlled? -> group_subtype
 
 // ------------------------------------------------------------------ costs
 cost: cost_part ("," cost_part)*
@@ -997,13 +1000,10 @@ class ToData(Transformer[Any, Any]):
             f["types"] = [noun, *f.get("types", [])]
         elif noun != "permanent":
             raise Unsupported(f"a {noun} entering")
-        for key in ("tapped", "untapped", "in_combat", "attacking", "blocking", "zone"):
+        for key in (*_TARGET_STATUS, "zone"):
             if key in f:
                 raise Unsupported(f"a {key} permanent entering")
         return f
-
-    def enters_subtype(self, tok: Token, ctl: Any = None) -> dict[str, Any]:
-        return {"subtypes": [singular(str(tok), self.known)], **(ctl or {})}
 
     def t_another_enters(self, f: dict[str, Any]) -> dict[str, Any]:
         self.scope.event = ENTERED
@@ -1720,7 +1720,7 @@ class ToData(Transformer[Any, Any]):
         f = _merge_filters(parts)
         # Status and combat are read where a target is chosen; a group ("tapped creatures",
         # "attacking or blocking creatures") matches by characteristics only.
-        for key in ("tapped", "untapped", "in_combat", "attacking", "blocking"):
+        for key in _TARGET_STATUS:
             if key in f:
                 raise Unsupported(f"a group of {key.replace('_', ' ')} permanents")
         return f
