@@ -112,12 +112,20 @@ def header_line(g: Game) -> str:
 
 
 def player_line(g: Game, s: int) -> str:
-    """A player's public counts: life, library, graveyard and hand sizes, pool mana."""
-    return (
+    """A player's public counts: life, library, graveyard and hand sizes, pool mana, the
+    initiative and their room of Undercity (CR 725: public)."""
+    line = (
         f"Player {s}: life {g.life[s]}, library {len(g.library[s])}, "
         f"graveyard {len(g.graveyard[s])}, hand {len(g.hand[s])}"
         + (f", mana {mt}" if (mt := g.rules.mana_text(g, s)) else "")
     )
+    ini = g.initiative
+    if ini is not None:
+        if ini[0] == s:
+            line += ", has the initiative"
+        if ini[3 + s] >= 0:
+            line += f", in Undercity's {g.cardset.undercity[ini[3 + s]].name}"
+    return line
 
 
 def status_line(g: Game) -> str | None:

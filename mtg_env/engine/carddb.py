@@ -38,6 +38,7 @@ from .cards import (
     Filter,
     ManaAbility,
     Op,
+    Room,
     SacCost,
     SpellAbility,
     StaticAbility,
@@ -267,6 +268,9 @@ class ManaModel(_Strict):
         return self
 
 
+BASIC_LAND_TYPE = Literal["Plains", "Island", "Swamp", "Mountain", "Forest"]
+
+
 class ActivatedModel(_Effects):
     cost: str
     sacrifice_self: bool = False
@@ -279,6 +283,9 @@ class ActivatedModel(_Effects):
     discard: int = Field(default=0, ge=0, le=1)
     # "Pay 2 life" (CR 119.4): payable only with at least that much life.
     pay_life: int = Field(default=0, ge=0, le=1000)
+    # "Return a land you control to its owner's hand" (`land`), "... a Forest ..." (a card
+    # type or a basic land type): chosen as the costs are paid (CR 602.2b).
+    return_to_hand: TYPE_NAMES | BASIC_LAND_TYPE | None = None
     targets: Annotated[list[TargetField], AfterValidator(_check_up_to)] = []
     timing: Literal["your_turn", "sorcery"] | None = None
     # "Activate only once each turn" (CR 602.5b).
@@ -295,8 +302,11 @@ class ActivatedModel(_Effects):
             raise ValueError("an ability that discards its card is activated from the hand")
         if self.sacrifice_other and not self.sacrifice:
             raise ValueError("'sacrifice_other' needs the types in 'sacrifice'")
-        if self.discard and (self.sacrifice or self.discard_self):
-            raise ValueError("a cost gives one chosen card or permanent: discard or sacrifice")
+        given = bool(self.discard) + bool(self.sacrifice) + (self.return_to_hand is not None)
+        if given > 1 or (self.discard and self.discard_self):
+            raise ValueError(
+                "a cost gives one chosen card or permanent: discard, sacrifice or return"
+            )
         if _names_op(self.effects, "add_mana"):
             # CR 605.1a: it would be a mana ability, which doesn't use the stack.
             raise ValueError("an activated ability that adds mana is a mana ability: use 'mana'")
@@ -449,8 +459,6 @@ class AdditionalCostModel(_Strict):
         if bool(self.sacrifice) == bool(self.discard):
             raise ValueError("an additional cost sacrifices a permanent or discards a card")
 
-
-BASIC_LAND_TYPE = Literal["Plains", "Island", "Swamp", "Mountain", "Forest"]
 
 _COUNT_WORDS: Final = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five"}
 
@@ -858,7 +866,8 @@ def compile_ability(a: AbilityModel) -> Any:
     if a.activated is not None:
         m = a.activated
         c = parse_cost(m.cost)
-        if m.sacrifice_self or m.discard_self or m.sacrifice or m.discard or m.pay_life:
+        given = m.sacrifice or m.discard or m.return_to_hand is not None
+        if m.sacrifice_self or m.discard_self or given or m.pay_life:
             c = Cost(
                 c.mana,
                 c.tap,
@@ -869,6 +878,7 @@ def compile_ability(a: AbilityModel) -> Any:
                 sac_other=m.sacrifice_other,
                 discard=m.discard > 0,
                 pay_life=m.pay_life,
+                returned=_returned(m.return_to_hand),
             )
         return ActivatedAbility(
             c,
@@ -1166,6 +1176,89 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
     )
 
 
+def _returned(kind: str | None) -> SacCost | None:
+    """A cost's permanent returned to its owner's hand, of card type or land type `kind`."""
+    if kind is None:
+        return None
+    bits = TYPE_BITS.get(kind, 0)
+    return SacCost(1, bits, "" if bits else kind, "")
+
+
+class RoomModel(_Effects):
+    """A room of a dungeon (CR 309.4): its name, the rooms it leads to, its room ability's
+    targets and effects, and its text."""
+
+    name: str = Field(min_length=1)
+    leads_to: list[str] = Field(default=[], max_length=2)
+    targets: Annotated[list[TargetField], AfterValidator(_check_up_to)] = []
+    text: str = Field(min_length=1)
+
+
+class DungeonModel(_Strict):
+    name: str
+    tokens: list[dict[str, Any]] = []
+    rooms: list[RoomModel] = Field(min_length=1)
+
+    def model_post_init(self, __context: Any) -> None:
+        names = [r.name for r in self.rooms]
+        for r in self.rooms:
+            for n in r.leads_to:
+                if n not in names or names.index(n) <= names.index(r.name):
+                    raise ValueError(f"room {r.name!r} leads to {n!r}, no room below it")
+
+
+_UNDERCITY: list[DungeonModel] = []  # read once
+
+
+def undercity(tokens: dict[str, CardDef], set_name: str, path: str, taker: str) -> tuple[Room, ...]:
+    """Undercity's rooms (package data `dungeons/undercity.yaml`), first room first, for a
+    card set with `tokens`: a room creates the set's token with the characteristics of the
+    one the dungeon declares (names differ between sets: a compiled pool names tokens by
+    what tells them apart). A set without one is an error naming it."""
+    upath = DATA_DIR / "dungeons" / "undercity.yaml"
+    if not _UNDERCITY:
+        try:
+            _UNDERCITY.append(DungeonModel.model_validate(_read_yaml(upath)))
+        except ValidationError as e:
+            raise CardDataError(f"{upath}: {_errors(e)}") from None
+    m = _UNDERCITY[0]
+    own: dict[str, str] = {}
+    for i, raw in enumerate(m.tokens):
+        want = compile_card(CardModel.model_validate(raw), set_name, i, True)
+        same = [n for n, t in tokens.items() if _token_chars(t) == _token_chars(want)]
+        if not same:
+            raise CardDataError(
+                f"{path}: card {taker!r}: field take_initiative: Undercity creates a "
+                f"{want.name} token, and the set has no token like it (add it to 'tokens')"
+            )
+        own[want.name] = same[0]
+
+    def named(op: dict[str, Any]) -> dict[str, Any]:
+        if "create_token" in op:
+            args = op["create_token"]
+            return {"create_token": {**args, "token": own[args["token"]]}}
+        return op
+
+    names = [r.name for r in m.rooms]
+    return tuple(
+        Room(
+            r.name,
+            tuple(names.index(n) for n in r.leads_to),
+            TriggeredAbility(
+                "room",
+                targets=compile_targets(r.targets),
+                effects=compile_ops([named(op) for op in r.effects]),
+                text=f"{r.name} — {r.text}",
+            ),
+        )
+        for r in m.rooms
+    )
+
+
+def _token_chars(t: CardDef) -> tuple[Any, ...]:
+    return (t.types, t.subtypes, t.colors, t.power, t.toughness, t.keywords, t.abilities)
+
+
 def _sac_cost(m: SacrificeModel | None) -> SacCost | None:
     if m is None:
         return None
@@ -1297,6 +1390,10 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     conditional = any(
         isinstance(a, StaticAbility) and a.condition for c in every for a in c.abilities
     )
+    rooms: tuple[Room, ...] = ()
+    taker = next((c for c in every for op in _all_ops(c) if op.name == "take_initiative"), None)
+    if taker is not None:
+        rooms = undercity(tokens, set_name, path, taker.name)
     # By name: the flags are many booleans, and one in the wrong place is silent.
     return CardSet(
         set_name,
@@ -1321,6 +1418,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         impulse=impulse,
         add_mana=add_mana,
         conditional_statics=conditional,
+        undercity=rooms,
         prevent_next=prevent,
         exile_if_dies=exile_if_dies,
         skip_untap=skip_untap,

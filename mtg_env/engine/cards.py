@@ -114,6 +114,9 @@ class Cost(Frozen):
     discard: bool = False
     # "Pay 2 life" (CR 119.4): payable only by a player with at least that much life.
     pay_life: int = 0
+    # "Return a Forest you control to its owner's hand": the permanent (of these card
+    # types or this subtype) is chosen as the costs are paid (CR 602.2b), as a sacrifice is.
+    returned: SacCost | None = None
 
     @property
     def from_hand(self) -> bool:
@@ -343,6 +346,30 @@ class TriggeredAbility(Frozen):
     or_self: bool = False
     # An ability word heading it (CR 207.2c: no rules meaning): for its text.
     word: str = ""
+
+
+# The initiative's inherent triggered abilities (CR 725.2). They have no source; the engine
+# puts them on the stack in the name of the card that gave the initiative (or of the
+# creature that took it), as it does a delayed trigger in the name of the card that made it.
+VENTURE: Final = TriggeredAbility(
+    "initiative", effects=(Op("venture", {}),), text="venture into Undercity"
+)
+TAKE_INITIATIVE: Final = TriggeredAbility(
+    "initiative",
+    effects=(Op("take_initiative", {"who": "damaging_player"}),),
+    text="that player takes the initiative",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Room(Frozen):
+    """A room of a dungeon (CR 309.4): its name, the rooms it leads to (their indices in
+    the dungeon; none for the bottommost room) and its room ability, a triggered ability
+    that triggers as a player's venture marker moves into it (309.4c)."""
+
+    name: str
+    leads_to: tuple[int, ...]
+    ability: TriggeredAbility
 
 
 @dataclass(frozen=True, slots=True)
@@ -636,6 +663,10 @@ class CardSet(Frozen):
     # its bestow cost is while on the stack and on the battlefield (a game's `cdef` entry
     # for the card is swapped, as for a split card's half). Empty: no card has bestow.
     bestowed: dict[str, CardDef] = field(default_factory=dict)
+    # Undercity's rooms, first room first (CR 725, 309), where some card of the set takes
+    # the initiative: only then does a game keep who has it and each player's room
+    # (`Game.initiative`). Empty otherwise.
+    undercity: tuple[Room, ...] = ()
 
     def get(self, name: str) -> CardDef:
         try:

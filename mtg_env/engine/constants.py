@@ -190,6 +190,8 @@ DUR_EOT: Final = 0  # until end of turn (CR 514.2)
 DUR_FOREVER: Final = 1
 DUR_WHILE_CONTROL_SOURCE: Final = 2  # "for as long as you control <source>"
 DUR_COMBAT: Final = 3
+# "Until your next turn" (CR 611.2b): ends as its controller's next turn begins.
+DUR_UNTIL_YOUR_NEXT_TURN: Final = 4
 
 # The name a two-part card has while it is played face down as a mana source (pocket).
 FACE_DOWN: Final = "Face-down mana source"

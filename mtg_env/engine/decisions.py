@@ -141,8 +141,11 @@ class Resolving(Frozen):
     `copy_payment`, pay a cost to copy the resolving spell or not;
     `basic_land_type`; `text_change`, which word a text change replaces with which;
     `return_to_hand`, which permanent an effect returns to its owner's hand; `untap`,
-    which land "untap up to N lands" untaps (each after a `may`). It follows
-    from the resolving effect, so it is not hashed."""
+    which land "untap up to N lands" untaps (each after a `may`); `card_type`, the card
+    type "choose creature or land" names; `exile_from_graveyard`, which card "you may exile
+    a creature card from your graveyard" exiles, or none; `room`, the room of Undercity a
+    venture moves into; `reveal_put`, which revealed card goes onto the battlefield. It
+    follows from the resolving effect, so it is not hashed."""
 
     choices: tuple[int, ...] | None = None
     purpose: str = ""

@@ -12,7 +12,15 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
-from .cards import Component, Filter, Op, StaticAbility, TriggeredAbility, parse_mana_cost
+from .cards import (
+    VENTURE,
+    Component,
+    Filter,
+    Op,
+    StaticAbility,
+    TriggeredAbility,
+    parse_mana_cost,
+)
 from .constants import (
     ARTIFACT,
     BASIC,
@@ -26,6 +34,7 @@ from .constants import (
     D_SELECT,
     DUR_EOT,
     DUR_FOREVER,
+    DUR_UNTIL_YOUR_NEXT_TURN,
     DUR_WHILE_CONTROL_SOURCE,
     ENCHANTMENT,
     EXILE,
@@ -56,6 +65,7 @@ from .opschema import (
     AddManaOp,
     AnimateOp,
     AttachOp,
+    CardTypesOp,
     ColorsOp,
     ControlOp,
     CostOp,
@@ -79,9 +89,12 @@ from .opschema import (
     PumpOp,
     RestrictOp,
     RevealDiscardOp,
+    RevealPutOp,
+    RevealTakeOp,
     SearchOp,
     SubtypeOp,
     SwitchOp,
+    TakeInitiativeOp,
     TappedOp,
     TokenCopyOp,
     TokenOp,
@@ -98,6 +111,8 @@ DURATION: Final = {
     "end_of_turn": DUR_EOT,
     "forever": DUR_FOREVER,
     "while_you_control_source": DUR_WHILE_CONTROL_SOURCE,
+    # Only the Undercity's rooms last "until your next turn" (goad, Throne's hexproof).
+    "until_your_next_turn": DUR_UNTIL_YOUR_NEXT_TURN,
 }
 _TARGET_INDEX: Final = {"target": 0, "target1": 1, "target2": 2}
 
@@ -627,6 +642,34 @@ def op_may_pay(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_may_exile_card(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "You may exile a creature card from your graveyard. If you do, ...": asked only
+    when the controller's graveyard holds such a card; one of each name is offered (the
+    graveyard is public, and cards of one name are alike there). Exiled, `effects` run
+    next (608.2c)."""
+    v = res.vars
+    seat = res.item.controller
+    pile = g.graveyard[g.rules.pile_of[seat]]
+    names: dict[str, int] = {}
+    for c in pile:
+        if _card_of_types(g, c, a["types"]):
+            names.setdefault(g.cdef[c].name, c)
+    if not names:
+        return True  # nothing to exile: nothing is done, so nothing follows
+    ans = v.pop("answer", None)
+    if ans is None:
+        opts = (*(f"exile {n}" for n in names), "exile nothing")
+        prompt = "you may exile a card from your graveyard"
+        _ask(g, res, D_CHOICE, seat, prompt, opts, (), "exile_from_graveyard")
+        return False
+    if ans < len(names):
+        c = list(names.values())[ans]
+        g._move(c, EXILE)
+        g._log("exiled", c)
+        res.frames.append([a["effects"], 0])
+    return True
+
+
 def op_pay_to_copy(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """ "Then that player or that permanent's controller may pay {R}{R}.
     If the player does, they may copy this spell and may choose a new target for that
@@ -793,7 +836,7 @@ def op_look_take(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         if not looking:
             return True
         g._log("look_at", seat, len(looking))
-        left = a["take"]
+        left = len(looking) if a["any_number"] else a["take"]
     else:
         looking, left = list(state[0]), state[1]
     # A copy whose hidden cards `resample_hidden` re-dealt may have moved a looked-at card.
@@ -815,7 +858,7 @@ def op_look_take(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         verb = "reveal and put" if a["reveal"] else "put"
         opts = tuple(f"{verb} {g.name(c)} into your hand" for c in eligible)
         if a["reveal"]:
-            opts += ("take nothing",)
+            opts += ("take no more" if a["any_number"] else "take nothing",)
         _ask(g, res, D_CHOICE, seat, "look at the top cards: take one", opts, (), "look")
         return False
     if left > 0:  # as many left to take as cards looked at: they are all taken
@@ -834,6 +877,155 @@ def op_look_take(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
             g._move(c, LIBRARY, bottom=True)
         if looking:
             g._log("look_rest_bottom", seat, len(looking))
+    return True
+
+
+def op_reveal_take(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Reveal the top N cards of your library. Put all land cards revealed this way into
+    your hand and the rest into your graveyard." (701.20a: revealed cards are public); with
+    `choose`, the card type is chosen first ("Choose creature or land."). A card of a
+    chosen type that is two types at once (an artifact creature) counts once."""
+    v = res.vars
+    seat = res.item.controller
+    types = a["types"]
+    if a["choose"]:
+        ans = v.pop("answer", None)
+        if ans is None:
+            _ask(g, res, D_CHOICE, seat, "choose a card type", tuple(types), (), "card_type")
+            return False
+        types = [types[ans]]
+        g._log("choose_type", seat, types[0])
+    pile = g.library[g.rules.pile_of[seat]]
+    revealed = _top_cards(pile, a["count"])
+    for c in revealed:
+        g._log("reveal_top", seat, c)
+    rest = []
+    for c in revealed:
+        if _card_of_types(g, c, types):
+            g._move(c, HAND)
+            g._log("to_hand", c)
+        else:
+            rest.append(c)
+    for c in rest:
+        if a["rest"] == "graveyard":
+            g._move(c, GRAVEYARD)
+        else:
+            g._move(c, LIBRARY, bottom=True)
+    if rest and a["rest"] == "bottom":
+        g._log("look_rest_bottom", seat, len(rest))
+    return True
+
+
+def op_take_initiative(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "You take the initiative." (CR 725.3): only one player has it (725.1); taking it,
+    even again, triggers the initiative's "whenever you take the initiative, venture into
+    Undercity" (725.2)."""
+    item = res.item
+    seat = item.controller if a["who"] == "you" else item.info["taker"]
+    ini = g.initiative
+    assert ini is not None  # kept in a set where a card takes it (CardSet.undercity)
+    ini[0], ini[1], ini[2] = seat, item.cid, item.src_oid
+    g._log("initiative", seat)
+    g.triggers.append(Trigger(seat, item.cid, item.src_oid, VENTURE, -1, {}))
+    return True
+
+
+def op_venture(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Venture into Undercity (CR 701.49a, 701.49c): a player not in it enters its first
+    room; one in it moves to a room the current one leads to, their choice of two. The
+    room's ability then triggers (309.4c). A player on the bottommost room has completed
+    Undercity once that room's ability has left the stack (309.7, 704.5t), and enters it
+    anew; while that ability is still on the stack or waiting, venturing does nothing."""
+    ini = g.initiative
+    assert ini is not None
+    rooms = g.cardset.undercity
+    item = res.item
+    seat = item.controller
+    at = ini[3 + seat]
+    nxt: tuple[int, ...] = (0,)
+    if at >= 0 and rooms[at].leads_to:
+        nxt = rooms[at].leads_to
+    elif at >= 0 and _room_pending(g, seat, at):
+        return True
+    if len(nxt) > 1:
+        ans = res.vars.pop("answer", None)
+        if ans is None:
+            opts = tuple(rooms[i].name for i in nxt)
+            _ask(g, res, D_CHOICE, seat, "venture into Undercity: the next room", opts, (), "room")
+            return False
+        nxt = (nxt[ans],)
+    room = nxt[0]
+    ini[3 + seat] = room
+    g._log("venture", seat, rooms[room].name)
+    g.triggers.append(
+        Trigger(seat, item.cid, item.src_oid, rooms[room].ability, -1, {"room": room})
+    )
+    return True
+
+
+def _room_pending(g: GameLike, seat: int, room: int) -> bool:
+    """Whether `seat`'s ability of room `room` waits to be put on the stack or is on it."""
+    return any(t.controller == seat and t.info.get("room") == room for t in g.triggers) or any(
+        i.controller == seat and i.info.get("room") == room for i in g.stack
+    )
+
+
+def op_goad(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Goad (CR 701.15a-b): until the goading player's next turn, the creature attacks
+    each combat if able, and attacks a player other than the goading player if able. With
+    two players the second part asks nothing more: an opponent's goaded creature can attack
+    only the goading player, the goading player's own one only the opponent."""
+    cids = _on_battlefield(g, res, a["what"])
+    rules = NameSet(("attacks_each_combat",))
+    ab = StaticAbility(SELF_FILTER, rules=rules, text="attacks each combat if able (goaded)")
+    comp = Component(L_ABILITY, "add_abilities", (ab,))
+    _effect(g, res, (comp,), cids, "until_your_next_turn", "goaded")
+    for c in cids:
+        g._log("goad", c)
+    return True
+
+
+def op_reveal_put(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Reveal the top ten cards of your library. Put a creature card from among them onto
+    the battlefield with three +1/+1 counters on it. It gains hexproof until your next turn.
+    Then shuffle." (Undercity's last room). The revealed cards are public (701.20a); the
+    controller chooses one of each name (cards of one name are alike); the counters are on
+    it as it enters (614.1c), before its enters triggers."""
+    v = res.vars
+    seat = res.item.controller
+    pile = g.library[g.rules.pile_of[seat]]
+    state = v.pop("reveal_put", None)
+    if state is None:
+        revealed = _top_cards(pile, a["count"])
+        for c in revealed:
+            g._log("reveal_top", seat, c)
+    else:
+        revealed = list(state)
+    # A copy whose hidden cards `resample_hidden` re-dealt may have moved a revealed card.
+    revealed = [c for c in revealed if c in pile]
+    names: dict[str, int] = {}
+    for c in revealed:
+        if _card_of_types(g, c, a["types"]):
+            names.setdefault(g.cdef[c].name, c)
+    ans = v.pop("answer", None)
+    if names and ans is None:
+        v["reveal_put"] = tuple(revealed)
+        opts = tuple(f"put {n} onto the battlefield" for n in names)
+        prompt = "put a revealed card onto the battlefield"
+        _ask(g, res, D_CHOICE, seat, prompt, opts, (), "reveal_put")
+        return False
+    if names and ans is not None and ans < len(names):
+        c = list(names.values())[ans]
+        g._move(c, BATTLEFIELD, controller=seat)
+        g._log("to_battlefield", c)
+        if a["counters"]:
+            _put_counters(g, c, "+1/+1", a["counters"])
+        if a["keywords"]:
+            comp = Component(L_ABILITY, "add_keywords", NameSet(a["keywords"]))
+            text = "gains " + ", ".join(a["keywords"])
+            _effect(g, res, (comp,), [c], "until_your_next_turn", text)
+        g._etb(c)
+    g.rng.for_seat(seat, SHUFFLE).shuffle(pile)
     return True
 
 
@@ -1790,7 +1982,16 @@ OPS: Final[dict[str, OpDef]] = {
             op_look_take,
             lambda a: f"look at {a['count']}, take {a['take']}, the rest to the {a['rest']}",
         ),
+        OpDef(
+            "reveal_take",
+            RevealTakeOp,
+            op_reveal_take,
+            lambda a: f"reveal {a['count']}, take the {'/'.join(a['types'])} cards",
+        ),
         OpDef("add_mana", AddManaOp, op_add_mana, lambda a: f"add {a['mana']}"),
+        OpDef("take_initiative", TakeInitiativeOp, op_take_initiative),
+        OpDef("goad", WhatOp, op_goad),
+        OpDef("reveal_put", RevealPutOp, op_reveal_put),
         OpDef("surveil", LookOp, op_surveil, lambda a: f"surveil {a['count']}"),
         OpDef("fight", FightOp, op_fight, lambda a: f"{a['what']} fights {a['other']}"),
         OpDef("discard", DiscardOp, op_discard),
@@ -1861,6 +2062,7 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("enter_battlefield", None, op_enter_battlefield),
         OpDef("madness", None, op_madness),
         OpDef("job_select", None, op_job_select),
+        OpDef("venture", None, op_venture),
         # "You may" and kicker's "if this spell was kicked": validated by the loader,
         # which checks the ops inside them (`NESTED`).
         OpDef("may", None, op_may, _may_text),
@@ -1873,6 +2075,15 @@ OPS: Final[dict[str, OpDef]] = {
             lambda a: (
                 f"you may pay {a['cost']}; if you do: "
                 + "; ".join(op_text(o) for o in a["effects"])
+            ),
+        ),
+        OpDef(
+            "may_exile_card",
+            None,
+            op_may_exile_card,
+            lambda a: (
+                f"you may exile a {'/'.join(a['types']) or 'any'} card from your graveyard; "
+                "if you do: " + "; ".join(op_text(o) for o in a["effects"])
             ),
         ),
         OpDef(
@@ -1909,13 +2120,14 @@ NESTED: Final[dict[str, tuple[str, ...]]] = {
     "discarded_nonland": ("effects",),
     "discard_or_sacrifice_land": ("effects",),
     "may_pay": ("effects",),
+    "may_exile_card": ("effects",),
     "metalcraft": ("effects", "otherwise"),
     "threshold": ("effects", "otherwise"),
     "hellbent": ("effects", "otherwise"),
     "at_next_upkeep": ("effects",),
 }
 # The other arguments of such an op, with their schema ("you may pay {B}": its cost).
-NESTED_ARGS: Final[dict[str, type[Strict]]] = {"may_pay": CostOp}
+NESTED_ARGS: Final[dict[str, type[Strict]]] = {"may_pay": CostOp, "may_exile_card": CardTypesOp}
 
 
 def inner_lists(op: Op) -> list[Any]:

@@ -205,6 +205,18 @@ FIELDS: Final[tuple[Field, ...]] = (
         None,
         "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
     ),
+    # The initiative (CR 725): [the player who has it (-1: nobody yet), the card and the
+    # object id its abilities are named after, player 0's and player 1's room of Undercity
+    # (-1: not in it)]. Kept only in a card set where some card takes the initiative
+    # (`CardSet.undercity`), else None.
+    Field(
+        "initiative",
+        "list[int] | None",
+        "[-1, -1, -1, -1, -1] if cardset.undercity else None",
+        "None if {0} is None else {0}[:]",
+        None,
+        "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
+    ),
     # The format's own state (pocket's reaction window, adventure's mana pool): the format
     # makes, copies and hashes it (Format.new_state, FormatState.copy, Format.hash_extras).
     Field(

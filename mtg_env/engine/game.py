@@ -316,6 +316,8 @@ class Game(Setup):
             parts += (("exile_if_dies", tuple(sorted(self.exile_if_dies))),)
         if self.prevent_next is not None:
             parts += (("prevent_next", tuple(sorted(self.prevent_next.items()))),)
+        if self.initiative is not None:
+            parts += (("initiative", tuple(self.initiative)),)
         if self.cardset.bestowed:
             # An Aura form has its card's name: which cards are in theirs (702.103a).
             parts += (("bestowed", tuple(i for i, c in enumerate(self.cdef) if c.bestowed)),)

@@ -191,6 +191,16 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} reveals {n(e[2])} from the top of their library (explore)"
     if k == "explore_graveyard":
         return f"  player {e[1]} puts {n(e[2])} into their graveyard (explore)"
+    if k == "initiative":
+        return f"  player {e[1]} takes the initiative"
+    if k == "venture":
+        return f"  player {e[1]} ventures into Undercity: {e[2]}"
+    if k == "goad":
+        return f"  {n(e[1])} is goaded"
+    if k == "reveal_top":
+        return f"  player {e[1]} reveals {n(e[2])} from the top of their library"
+    if k == "choose_type":
+        return f"  player {e[1]} chooses {e[2]}"
     if k == "look_at":
         return f"  player {e[1]} looks at the top {e[2]} cards of their library"
     if k == "look_take":

@@ -126,27 +126,69 @@ class LookOp(Strict):
     count: int = Field(ge=1, le=10)
 
 
+CARD_TYPE = Literal["artifact", "creature", "enchantment", "land", "instant", "sorcery"]
+
+
 class LookTakeOp(Strict):
     """ "Look at the top N cards of your library. Put K of them into your hand and the rest
     ...", or "You may reveal a [type] card from among them and put it into your hand. Put
     the rest ...": the controller takes `take` of the top `count` (`reveal`: up to one card
-    of one of `types`, revealed), and the rest go to the graveyard or the library's bottom
-    (`random`: in a random order)."""
+    of one of `types`, revealed; with `any_number`, "any number of [type] cards", one at a
+    time), and the rest go to the graveyard or the library's bottom (`random`: in a random
+    order)."""
 
     count: int = Field(ge=1, le=10)
     take: int = Field(default=1, ge=1, le=2)
     reveal: bool = False
-    types: list[Literal["artifact", "creature", "enchantment", "land", "instant", "sorcery"]] = []
+    any_number: bool = False
+    types: list[CARD_TYPE] = []
     rest: Literal["graveyard", "bottom"]
     random: bool = False
 
     def model_post_init(self, __context: Any) -> None:
         if self.reveal and self.take != 1:
             raise ValueError("a revealed card is one card")
+        if self.any_number and not (self.reveal and self.types):
+            raise ValueError("'any_number' reveals cards of 'types'")
         if self.types and not self.reveal:
             raise ValueError("'types' names what may be revealed")
         if self.take >= self.count:
             raise ValueError("'take' is fewer cards than 'count'")
+
+
+class RevealTakeOp(Strict):
+    """ "Reveal the top N cards of your library. Put all land cards revealed this way into
+    your hand and the rest into your graveyard.": every revealed card of one of `types` goes
+    to the hand; with `choose` ("Choose creature or land."), of the one type the controller
+    chooses first. The rest go to the graveyard or the library's bottom."""
+
+    count: int = Field(ge=1, le=10)
+    types: list[CARD_TYPE] = Field(min_length=1, max_length=3)
+    choose: bool = False
+    rest: Literal["graveyard", "bottom"]
+
+    def model_post_init(self, __context: Any) -> None:
+        if self.choose and len(self.types) < 2:
+            raise ValueError("'choose' is a choice among two or more 'types'")
+
+
+class TakeInitiativeOp(Strict):
+    """ "You take the initiative." (CR 725.3): `damaging_player` is the initiative's own
+    ability, which gives it to the player whose creatures dealt combat damage (725.2)."""
+
+    who: Literal["you", "damaging_player"] = "you"
+
+
+class RevealPutOp(Strict):
+    """Undercity's last room (CR 309.4): "Reveal the top ten cards of your library. Put a
+    creature card from among them onto the battlefield with three +1/+1 counters on it. It
+    gains hexproof until your next turn. Then shuffle." """
+
+    count: int = Field(ge=1, le=20)
+    types: list[CARD_TYPE] = Field(min_length=1)
+    counters: int = Field(default=0, ge=0, le=20)
+    keywords: list[str] = []
+    _kw = field_validator("keywords")(check_keywords)
 
 
 class UntapUpToOp(Strict):
@@ -297,6 +339,13 @@ class TokenCopyOp(Strict):
     what: REFS
     haste: bool = False
     sacrifice_at_next_end_step: bool = False
+
+
+class CardTypesOp(Strict):
+    """ "You may exile a creature card from your graveyard. If you do, ...": the card types
+    the card may be of (any of them; empty: any card)."""
+
+    types: list[CARD_TYPE] = []
 
 
 class CostOp(Strict):

@@ -345,7 +345,8 @@ class Priority(Stack):
         cost = ab.cost
         if cost.ninjutsu and not unblocked_attackers(self, p):
             return "there is no unblocked attacking creature you control (CR 702.49a)"
-        if (cost.sac_types or cost.discard) and not cost_choices(self, p, cid, cost):
+        given = bool(cost.sac_types) or cost.discard or cost.returned is not None
+        if given and not cost_choices(self, p, cid, cost):
             return "you have nothing to give for its cost (CR 602.2b)"
         if cost.pay_life and self.life[p] < cost.pay_life:
             return f"you can't pay {cost.pay_life} life (CR 119.4)"
@@ -735,10 +736,11 @@ class Priority(Stack):
             self._log("plot", p, cid)
             self.k.append((F_PRIO, p))
             return
-        if (cost.ninjutsu or cost.sac_types or cost.discard) and "extra" not in item.info:
+        given = bool(cost.sac_types) or cost.discard or cost.returned is not None
+        if (cost.ninjutsu or given) and "extra" not in item.info:
             # What the cost gives is chosen as the costs are paid (602.2b, 601.2h): the
             # unblocked attacker ninjutsu returns (702.49a), the permanent sacrificed or
-            # the card discarded; then this frame runs again.
+            # returned, or the card discarded; then this frame runs again.
             self.k.append((F_ACT_DONE,))
             name = self.cdef[cid].name
             if cost.ninjutsu:
@@ -748,6 +750,10 @@ class Priority(Stack):
             elif cost.discard:
                 self.ctx = Announce(item, "extra", cost_choices(self, p, cid, cost))
                 self._set_decision(D_DISCARD, p, cid, f"discard a card to activate {name}")
+            elif cost.returned is not None:
+                self.ctx = Announce(item, "extra", cost_choices(self, p, cid, cost))
+                prompt = f"return a permanent to its owner's hand to activate {name}"
+                self._set_decision(D_SELECT, p, cid, prompt)
             else:
                 self.ctx = Announce(item, "extra", cost_choices(self, p, cid, cost))
                 self._set_decision(D_SELECT, p, cid, f"sacrifice a permanent to activate {name}")
@@ -770,6 +776,9 @@ class Priority(Stack):
             self._discard(p, back)
         elif back is not None and ab.cost.sac_types:
             self._to_graveyard(back, "sacrificed")
+        elif back is not None and ab.cost.returned is not None:
+            self._move(back, HAND)
+            self._log("to_hand", back)
         elif back is not None:
             # 702.49a, 702.49c: the ninja is revealed; it will attack whom the returned
             # creature attacked.
@@ -839,7 +848,9 @@ def convoke_sources(g: GameLike, p: int, srcs: list[Source]) -> list[Source]:
 def cost_choices(g: GameLike, p: int, cid: int, cost: Cost) -> tuple[int, ...]:
     """What `p` may give for the cost of `cid`'s ability (CR 602.2b): a card in their hand
     to discard, or a permanent of theirs of one of the cost's types to sacrifice (not
-    `cid` itself for "another")."""
+    `cid` itself for "another") or to return to its owner's hand."""
+    if cost.returned is not None:
+        return sacrifice_choices(g, p, cost.returned, ())
     return _giveable(g, p, cid, cost.discard, cost.sac_types, cost.sac_other)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import effects as fx
 from .cards import (
+    TAKE_INITIATIVE,
     CardDef,
     Op,
     TriggeredAbility,
@@ -310,6 +311,14 @@ class Stack(Targeting):
         # Its printed abilities: no effect reaches a spell's own abilities in these sets.
         self._triggers_of(item.cid, self.cdef[item.cid].abilities, "cast_self", item.controller)
 
+    def _damaged_initiative(self, seat: int, src: int, taker: int) -> None:
+        """CR 725.2: "Whenever one or more creatures a player controls deal combat damage to
+        the player who has the initiative, that player takes the initiative", controlled by
+        `seat`, who has it; once for the creatures dealing their damage together."""
+        if not any(t.ability is TAKE_INITIATIVE for t in self.triggers):
+            trig = Trigger(seat, src, self.oid[src], TAKE_INITIATIVE, -1, {"taker": taker})
+            self.triggers.append(trig)
+
     def _damage(self, src: int, src_ch: Chars, target: int, amount: int, combat: bool) -> int:
         """Deal damage (CR 120) after prevention; returns the damage dealt."""
         if amount <= 0:
@@ -326,6 +335,9 @@ class Stack(Targeting):
             self._sba_ok = None
             self._log("damage", src, target, amount)
             if seat != src_ch.controller:
+                ini = self.initiative
+                if ini is not None and combat and ini[0] == seat:
+                    self._damaged_initiative(seat, src, src_ch.controller)
                 for idx, ab in enumerate(src_ch.abilities):
                     if type(ab) is TriggeredAbility and (
                         ab.event == "damage_to_opponent"

@@ -78,6 +78,7 @@ class GameFields:
         "prevent_next",
         "skip_untap",
         "exile_if_dies",
+        "initiative",
         "format_state",
         "cardset",
         "auto_pass",
@@ -151,6 +152,7 @@ class GameFields:
     prevent_next: dict[int, int] | None
     skip_untap: list[int] | None
     exile_if_dies: list[int] | None
+    initiative: list[int] | None
     format_state: FormatState
     cardset: CardSet
     auto_pass: bool
@@ -233,6 +235,7 @@ def init_state(
     g.prevent_next = {} if cardset.prevent_next else None
     g.skip_untap = [] if cardset.skip_untap else None
     g.exile_if_dies = [] if cardset.exile_if_dies else None
+    g.initiative = [-1, -1, -1, -1, -1] if cardset.undercity else None
     g.format_state = rules.new_state()
     g.cardset = cardset
     g.auto_pass = auto_pass
@@ -308,6 +311,7 @@ def clone_state(s: GameFields, g: GameFields) -> None:
     g.prevent_next = None if s.prevent_next is None else dict(s.prevent_next)
     g.skip_untap = None if s.skip_untap is None else s.skip_untap[:]
     g.exile_if_dies = None if s.exile_if_dies is None else s.exile_if_dies[:]
+    g.initiative = None if s.initiative is None else s.initiative[:]
     g.format_state = s.format_state.copy()
     g.cardset = s.cardset
     g.auto_pass = s.auto_pass

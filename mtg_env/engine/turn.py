@@ -12,6 +12,7 @@ from typing import Any
 
 from . import combat as cb
 from .cards import (
+    VENTURE,
     TriggeredAbility,
 )
 from .constants import (
@@ -34,6 +35,7 @@ from .constants import (
     DECLARE_BLOCKERS,
     DRAW,
     DUR_EOT,
+    DUR_UNTIL_YOUR_NEXT_TURN,
     END,
     END_COMBAT,
     KEEP,
@@ -84,6 +86,17 @@ class Turn(Priority):
             self._dirty = True  # statics that apply only during a player's turn
         if self.draws is not None:
             self.draws = [0, 0]
+        if self.initiative is not None and self.effects:
+            # 611.2b: "until your next turn" effects of this player end as their turn begins
+            # (only the Undercity's rooms make them: kept in a set with the initiative).
+            n = len(self.effects)
+            self.effects = [
+                e
+                for e in self.effects
+                if not (e.duration == DUR_UNTIL_YOUR_NEXT_TURN and e.controller == seat)
+            ]
+            if len(self.effects) != n:
+                self._dirty = True
         if self._dirty:
             self._recompute()  # control changes at end of turn happen before the turn begins
         stamp = self._tick()
@@ -263,6 +276,11 @@ class Turn(Priority):
                 if not self._condition_holds(ab, cid, ch.controller):
                     continue
                 self._add_trigger(ch.controller, cid, ab, idx, info)
+        ini = self.initiative
+        if ini is not None and event == "upkeep" and ini[0] == a:
+            # 725.2: "At the beginning of the upkeep of the player who has the initiative,
+            # that player ventures into Undercity."
+            self.triggers.append(Trigger(a, ini[1], ini[2], VENTURE, -1, {}))
         if self.delayed and event in ("end_step", "upkeep"):
             # Delayed triggers (603.7): "at the beginning of the next end step" or "of
             # the next turn's upkeep" trigger once, as that step begins.

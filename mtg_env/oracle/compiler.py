@@ -30,6 +30,7 @@ from .grammar import (
     ENTERS_OR_LEAVES,
     ENTERS_OR_TO_GRAVEYARD,
     NUMBER_WORDS,
+    UNDERCITY_TOKENS,
     ToData,
     Unsupported,
     parser,
@@ -349,6 +350,12 @@ def _fix_ops(ops: list[dict[str, Any]], vocab: Vocabulary, tokens: list[dict[str
             entry = vocab.tokens[_token_key(tok)]
             if entry not in tokens:
                 tokens.append(entry)
+        elif name == "take_initiative":
+            for tok in UNDERCITY_TOKENS:
+                vocab.token_name(dict(tok))
+                entry = vocab.tokens[_token_key(tok)]
+                if entry not in tokens:
+                    tokens.append(entry)
         elif name == "no_regen":
             before = ops[i - 1] if i else None
             if before is None or "destroy" not in before:
@@ -504,7 +511,7 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
             entry.update(fields)
             out.lines.append(("keywords", True))
             continue
-        if line.lower().startswith("choose "):
+        if line.lower().startswith("choose ") and i < len(lines) and lines[i].startswith("•"):
             # "Choose one —", and "Choose one or both —" of two modes (CR 700.2d: "both"
             # is a third mode, the two together); "choose two" is reported, not misread.
             bullets = []

@@ -113,6 +113,7 @@ cost: cost_part ("," cost_part)*
     | "sacrifice" "another" sac_kinds -> cost_sacrifice_other
     | "discard" "a" "card" -> cost_discard
     | "pay" NUMBER "life" -> cost_pay_life
+    | "return" _a (TYPE | LAND_TYPE) "you" "control" "to" "its" "owner's" "hand" -> cost_return
 sac_kinds: TYPE ("or" TYPE)*
 restriction: "activate" "only" "during" "your" "turn" "." -> only_your_turn
     | "activate" "only" "as" "a" "sorcery" "." -> only_sorcery
@@ -179,8 +180,8 @@ state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
     | "you" "have" "no" "cards" "in" "hand" -> sc_hellbent
 
 // ------------------------------------------------------------------ sentences
-sentences: (sentence | kicked | reveal_discard | may_if_you_do | look_take | discard_or_draw
-    | impulse | pay_to_copy | exile_if_dies)+
+sentences: (sentence | kicked | reveal_discard | may_if_you_do | look_take | reveal_take
+    | discard_or_draw | impulse | pay_to_copy | exile_if_dies)+
 // "If that creature would die this turn, exile it instead." (614.1a), of the creature the
 // sentence before named.
 exile_if_dies: "if" it_ref "would" "die" "this" "turn" "," "exile" "it" "instead" "."
@@ -206,6 +207,18 @@ _for_each_who_cant: "for" "each" "opponent" "who" "can't" "," "you" "draw" "a" "
 // it into your hand. Put the rest on the bottom of your library in any order."
 look_take: _look_at "put" count _of_them _into_hand "and" "the" _rest look_rest "." -> look_put
     | _look_at _may_reveal look_types _card_among _put_it _put_rest look_rest "." -> look_reveal
+    | _look_at _reveal_any look_types _put_revealed look_rest "." -> look_reveal_any
+_reveal_any: "you" "may" "reveal" "any" "number" "of"
+_put_revealed: "cards" _among_them "and" "put" "the" "revealed" "cards" _into_hand "." _put_rest
+// "Reveal the top four cards of your library. Put all land cards revealed this way into your
+// hand and the rest into your graveyard.", after "Choose creature or land." or not.
+reveal_take: _choose_types? _reveal_top count _put_all reveal_kinds _this_way look_rest "."
+_put_all: _of_library "." "put" "all"
+_reveal_top: "reveal" "the" "top"
+_this_way: "revealed" "this" "way" _into_hand "and" "the" "rest"
+_choose_types: "choose" look_types "."
+reveal_kinds: _look_type ("and" _look_type)? "cards" -> rk_types
+    | "cards" "of" "the" "chosen" "type" -> rk_chosen
 _look_at: _look_top count _of_library "."
 _may_reveal: "you" "may" "reveal" _a
 _put_it: "and" "put" "it" _into_hand "."
@@ -229,6 +242,10 @@ _look_type: TYPE | SPELL_TYPE
 may_if_you_do: "you" "may" effect "." "if" "you" "do" "," clauses "."
     | _may_discard_or_sacrifice "." "if" "you" "do" "," clauses "." -> discard_or_sacrifice
     | "you" "may" "pay" MANA_COST "." "if" "you" "do" "," clauses "." -> may_pay
+    | _may_exile _a look_types? _card_from_graveyard _if_you_do clauses "." -> may_exile_card
+_may_exile: "you" "may" "exile"
+_card_from_graveyard: "card" "from" "your" "graveyard" "."
+_if_you_do: "if" "you" "do" ","
 _may_discard_or_sacrifice: "you" "may" "discard" "a" "card" "or" "sacrifice" "a" "land"
 sentence: clauses "."
 // Kicker's linked abilities (CR 702.33d): more effects when kicked, or other ones instead
@@ -257,6 +274,8 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
     | set_base_pt | sacrifice | sacrifice_unless | restrict | next_upkeep | search
     | return_from_graveyard | reanimate | return_self | animate | regenerate | no_regen
     | exile_graveyard | gain_life_sacrificed | shuffle_in | add_mana | skip_untap
+    | take_initiative
+take_initiative: "you" "take" "the" "initiative"
 skip_untap: it_ref "doesn't" "untap" "during" "its" "controller's" "next" "untap" "step"
 
 damage: source "deals" count "damage" "to" dmg_to ("and" count "damage" "to" dmg_to)?
@@ -562,6 +581,19 @@ BLOOD: Final = _artifact_token(
         }
     },
     "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card.",
+)
+# The tokens Undercity's rooms create (CR 725, 309; mtg_env/data/dungeons/undercity.yaml):
+# a card that takes the initiative brings them into the compiled set.
+UNDERCITY_TOKENS: Final = (
+    TREASURE,
+    {
+        "types": ["creature"],
+        "subtypes": ["Skeleton"],
+        "colors": ["B"],
+        "power": 4,
+        "toughness": 1,
+        "keywords": ["menace"],
+    },
 )
 PREDEFINED_TOKENS: dict[str, dict[str, Any]] = {
     "Clue": CLUE,
@@ -870,6 +902,8 @@ class ToData(Transformer[Any, Any]):
         for kind, types in given:
             if kind == "discard":
                 out["discard"] = 1
+            elif kind == "return":
+                out["return_to_hand"] = types[0]
             else:
                 out["sacrifice"] = types
                 if kind == "sac_other":
@@ -887,6 +921,10 @@ class ToData(Transformer[Any, Any]):
 
     def cost_pay_life(self, n: Token) -> dict[str, int]:
         return {"pay_life": int(n)}
+
+    def cost_return(self, kind: Token) -> tuple[str, list[str]]:
+        word = str(kind)
+        return ("return", [word if word[0].isupper() else word.lower()])
 
     def cost_discard(self) -> tuple[str, list[str]]:
         return ("discard", [])
@@ -1178,6 +1216,34 @@ class ToData(Transformer[Any, Any]):
         op = {"count": n, "reveal": True, "types": types, "rest": rest[0], "random": rest[1]}
         return [{"look_take": op}]
 
+    def look_reveal_any(self, n: Any, types: list[str], rest: tuple[str, bool]) -> list[Any]:
+        self.sentence()
+        if not isinstance(n, int) or n < 2:
+            raise Unsupported("looking at X cards")
+        op = {"count": n, "reveal": True, "any_number": True, "types": types}
+        return [{"look_take": {**op, "rest": rest[0], "random": rest[1]}}]
+
+    def reveal_take(self, *parts: Any) -> list[Any]:
+        self.sentence()
+        *chosen, n, kinds, rest = parts
+        if not isinstance(n, int) or rest[1]:
+            raise Unsupported("revealing X cards, or the rest in a random order")
+        if chosen and kinds is not None:
+            raise Unsupported("a type chosen, then other types named")
+        if chosen:
+            op = {"count": n, "types": chosen[0], "choose": True, "rest": rest[0]}
+        elif kinds is None:
+            raise Unsupported("cards of a chosen type, with no choice")
+        else:
+            op = {"count": n, "types": kinds, "rest": rest[0]}
+        return [{"reveal_take": op}]
+
+    def rk_types(self, *ts: Token) -> list[str]:
+        return [str(t).lower() for t in ts]
+
+    def rk_chosen(self) -> None:
+        return None
+
     def look_types(self, *ts: Token) -> list[str]:
         return [str(t).lower() for t in ts]
 
@@ -1342,6 +1408,14 @@ class ToData(Transformer[Any, Any]):
     def may_pay(self, cost: Token, then: Any) -> list[Any]:
         self.sentence()
         return [{"may_pay": {"cost": _mana(cost), "effects": _ops(then)}}]
+
+    def may_exile_card(self, *parts: Any) -> list[Any]:
+        self.sentence()
+        types = parts[0] if len(parts) == 2 else []
+        return [{"may_exile_card": {"types": types, "effects": _ops(parts[-1])}}]
+
+    def take_initiative(self) -> dict[str, Any]:
+        return {"take_initiative": {}}
 
     def skip_untap(self, what: str) -> dict[str, Any]:
         return {"skip_untap": {"what": what}}

@@ -986,6 +986,10 @@ class _Ability:
             names = " or ".join(TYPE_NAMES[b] for b in _TYPE_ORDER if cost.sac_types & b)
             lead = "another" if cost.sac_other else _article(names)
             parts.append(f"Sacrifice {lead} {names}")
+        if cost.returned is not None:
+            r = cost.returned
+            name = r.subtype or " or ".join(TYPE_NAMES[b] for b in _TYPE_ORDER if r.types & b)
+            parts.append(f"Return {_article(name)} {name} you control to its owner's hand")
         if cost.sacrifice_self:
             parts.append("Sacrifice " + self.card.self_word)
             self.last = "self"
@@ -1267,6 +1271,11 @@ class _Ability:
                 if len(kinds) < 3
                 else ", ".join(kinds[:-1]) + ", or " + kinds[-1]
             )
+            if a.get("any_number"):
+                return (
+                    text + f"You may reveal any number of {what} cards from among them and "
+                    f"put the revealed cards into your hand. Put the rest {place}"
+                )
             what = _article(what) + " " + what if what else "a"
             return (
                 text + f"You may reveal {what} card from among them and put it into your "
@@ -1276,6 +1285,27 @@ class _Ability:
         rest = "other" if n - take == 1 else "rest"
         said = "one" if take == 1 else _number(take)
         return text + f"Put {said} of them into your hand and the {rest} {place}"
+
+    def _reveal_take(self, a: Mapping[str, Any]) -> str:
+        """ "Reveal the top N cards of your library. Put all land cards revealed this way
+        ..." (`reveal_take`), after "Choose creature or land." with `choose`; the last
+        sentence without its full stop."""
+        types = list(a["types"])
+        head, verb = "", "reveal"
+        if a["choose"]:
+            head, verb = "choose " + " or ".join(types) + ". ", "Reveal"
+            kinds = "cards of the chosen type"
+        else:
+            kinds = " and ".join(types) + " cards"
+        place = (
+            "into your graveyard"
+            if a["rest"] == "graveyard"
+            else "on the bottom of your library in any order"
+        )
+        return (
+            head + f"{verb} the top {_number(a['count'])} cards of your library. Put all "
+            f"{kinds} revealed this way into your hand and the rest {place}"
+        )
 
     def _state_instead(self, op: Op) -> str:
         """An ability word's "instead" (CR 207.2c), a paragraph of its own: "Metalcraft —
@@ -1420,6 +1450,11 @@ class _Ability:
         if name == "may_pay":
             said = " ".join(t for t, _ in self._plain_sentences(list(a["effects"]), False))[:-1]
             return f"you may pay {a['cost']}. If you do, {said}"
+        if name == "may_exile_card":
+            said = " ".join(t for t, _ in self._plain_sentences(list(a["effects"]), False))[:-1]
+            kinds = " or ".join(a["types"])
+            card = f"{_article(kinds)} {kinds} card" if kinds else "a card"
+            return f"you may exile {card} from your graveyard. If you do, {said}"
         if name == "gain_life_sacrificed":
             return "you gain life equal to the sacrificed permanent's mana value"
         if name == "opponent_discards_or_you_draw":
@@ -1434,6 +1469,8 @@ class _Ability:
             )
         if name == "look_take":
             return self._look_take(a)
+        if name == "reveal_take":
+            return self._reveal_take(a)
         if name == "reveal_discard":
             return (
                 f"{self.player(a['who'])} reveals their hand. You choose {_card_kind(a)} "
@@ -1572,6 +1609,8 @@ class _Ability:
             return f"put {lead} {counters} on {self.obj(a['what'])}"
         if name == "attach":
             return f"attach {self.obj(a.get('what', 'self'))} to {self.obj(a['to'])}"
+        if name == "take_initiative":
+            return "you take the initiative"
         if name == "create_token":
             if a.get("count", 1) == 1 and _is_clue(self.card.tokens[a["token"]]):
                 return "investigate"  # CR 701.16a
@@ -1733,6 +1772,8 @@ def _clauses(ops: Sequence[Op]) -> list[_Clause]:
             "at_next_upkeep",
             "discard_or_sacrifice_land",
             "may_pay",
+            "may_exile_card",
+            "take_initiative",
             "gain_life_sacrificed",
             "opponent_discards_or_you_draw",
         ):

@@ -491,6 +491,7 @@ class Runner:
             st = g.format_state
             pool = st.pool if isinstance(st, AdventureState) else [0, 0]
             pool_max = st.pool_max if isinstance(st, AdventureState) else [0, 0]
+            ini, rooms = g.initiative, g.cardset.undercity
             for k, want in e.items():
                 if k == "player":
                     continue
@@ -504,6 +505,10 @@ class Runner:
                     "mana_max": pool_max[p],
                     # The mana a spell or an ability added (CR 106.4), as symbols.
                     "mana_pool": "" if g.mana_pool is None else mana_symbols(g.mana_pool[p]),
+                    # The initiative (CR 725): whether they have it, and their room of
+                    # Undercity (null: not in it).
+                    "initiative": ini is not None and ini[0] == p,
+                    "room": (None if ini is None or ini[3 + p] < 0 else rooms[ini[3 + p]].name),
                 }[k]
                 if got != want:
                     raise ScenarioFailure(f"player {p}: {k}: expected {want!r}, actual {got!r}")

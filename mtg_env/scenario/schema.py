@@ -293,6 +293,8 @@ _PLAYER_TYPES: dict[str, tuple[Any, str]] = {
         lambda x: isinstance(x, str) and re.fullmatch(r"(\{[WUBRGC]\})*", x) is not None,
         'mana symbols, e.g. "{R}{G}" ("" for none)',
     ),
+    "initiative": (_is_bool, "true or false"),
+    "room": (lambda x: x is None or _is_str(x), "a room of Undercity or null"),
 }
 _STATE_TYPES: dict[str, tuple[Any, str]] = {
     "winner": (lambda x: _seat(x) or x == "draw", "0, 1 or draw"),

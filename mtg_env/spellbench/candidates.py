@@ -22,7 +22,9 @@ Built so far (`seat_candidates` dispatches on the pending decision):
   land type (`choose_name`, purpose `basic_land_type`), whether a permanent enters as a
   copy (`choose_boolean`, purpose `optional_replacement`) and of which creature
   (`select_object`, purpose `other`), a text change's words (`choose_option`, purpose
-  `effect_option`, labelled "red -> blue") and the enchantment an effect returns to its
+  `effect_option`, labelled "red -> blue"; the same for an effect's other options naming
+  public things: a card type, a graveyard card to exile, a room of Undercity, a revealed
+  card) and the enchantment an effect returns to its
   owner's hand (`select_object`, purpose `return_to_hand`), its stack entry the source;
 - the legend rule (`select_object`, purpose `legend_rule`: the one to keep);
 - one creature's attack (`declare_attack`, `attack_candidates`): the engine declares
@@ -260,6 +262,12 @@ BOOLEAN_PURPOSES: dict[str, tuple[str, str, str]] = {
 }
 
 
+# The choices a resolving effect asks among options of its own (`choose_option`).
+OPTION_PURPOSES: frozenset[str] = frozenset(
+    ("text_change", "card_type", "exile_from_graveyard", "room", "reveal_put")
+)
+
+
 def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[Candidate]:
     """A choice a resolving spell or ability asks, by its purpose: "you may" as
     `choose_boolean` (purpose `may_ability`), paying or not for "unless ... pays" as
@@ -294,9 +302,11 @@ def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[
                 "pay": pay,
             }
             text = option[:1].upper() + option[1:]
-        elif ctx.purpose == "text_change":
-            # Which word of the target's text becomes which (CR 612): an effect's options,
-            # read from the target's visible text.
+        elif ctx.purpose in OPTION_PURPOSES:
+            # Which word of the target's text becomes which (CR 612), the card type "choose
+            # creature or land" names, the graveyard card "you may exile" exiles (or none),
+            # the room of Undercity a venture moves into, the revealed card put onto the
+            # battlefield: an effect's options, each naming public things.
             semantic = {
                 "kind": "choose_option",
                 "source": source,
@@ -305,7 +315,7 @@ def resolving_choice_candidates(g: Game, seat: int, observer: Observer) -> list[
                 "option_count": len(d.options),
                 "option_label": option,
             }
-            text = f"Replace {option}"
+            text = f"Replace {option}" if ctx.purpose == "text_change" else option.capitalize()
         elif ctx.purpose == "basic_land_type":
             value = normalize(option)
             semantic = {

@@ -387,6 +387,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "prevent_next",
         "exile_if_dies",
         "skip_untap",
+        "undercity",
     )
     expected = {
         "Highway Robbery": {"plot"},
@@ -404,6 +405,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Erudite Wizard": {"draw_triggers"},
         "Lava Coil": {"exile_if_dies"},
         "Take into Custody": {"skip_untap"},
+        "Avenging Hunter": {"undercity"},
     }
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")
@@ -549,3 +551,102 @@ def test_cr_107_3m_x_counters_only_on_a_permanent() -> None:
     }
     with pytest.raises(CardDataError, match=r"<x>: card 'Nymph': .*only a permanent enters"):
         parse_card_set({"set": "x", "cards": [card]}, "<x>")
+
+
+def test_cr_602_2b_a_returned_land_is_a_cost() -> None:
+    """ "Return a Forest you control to its owner's hand:" is a cost of a land type (or of a
+    card type: "a land"), kept with the ability's cost as what is chosen to pay it."""
+    ranger = {
+        "name": "Ranger",
+        "cost": "{G}",
+        "types": ["creature"],
+        "power": 1,
+        "toughness": 1,
+        "abilities": [
+            {
+                "activated": {
+                    "cost": "",
+                    "return_to_hand": "Forest",
+                    "targets": ["creature"],
+                    "effects": [{"untap": {"what": "target"}}],
+                }
+            }
+        ],
+    }
+    cs = parse_card_set({"set": "x", "cards": [ranger]}, "<x>")
+    (ab,) = cs.cards["Ranger"].abilities
+    assert ab.cost.returned is not None and ab.cost.returned.subtype == "Forest"
+    ranger["abilities"][0]["activated"]["return_to_hand"] = "land"
+    cs = parse_card_set({"set": "x", "cards": [ranger]}, "<x>")
+    (ab,) = cs.cards["Ranger"].abilities
+    assert ab.cost.returned is not None and ab.cost.returned.types == TYPE_BITS["land"]
+    ranger["abilities"][0]["activated"]["sacrifice"] = ["creature"]
+    with pytest.raises(CardDataError, match=r"<x>: card 'Ranger': .*discard, sacrifice or return"):
+        parse_card_set({"set": "x", "cards": [ranger]}, "<x>")
+    ranger["abilities"][0]["activated"].pop("sacrifice")
+    ranger["abilities"][0]["activated"]["return_to_hand"] = "Elf"
+    with pytest.raises(CardDataError, match=r"<x>: card 'Ranger': .*return_to_hand"):
+        parse_card_set({"set": "x", "cards": [ranger]}, "<x>")
+
+
+@pytest.mark.parametrize(
+    ("op", "error"),
+    [
+        (
+            {"look_take": {"count": 5, "any_number": True, "rest": "bottom"}},
+            "'any_number' reveals cards of 'types'",
+        ),
+        (
+            {"reveal_take": {"count": 4, "types": ["land"], "choose": True, "rest": "graveyard"}},
+            "'choose' is a choice among two or more 'types'",
+        ),
+        ({"reveal_take": {"count": 4, "types": [], "rest": "graveyard"}}, "types"),
+        (
+            {"may_exile_card": {"types": ["creature"], "effects": [], "count": 2}},
+            "'may_exile_card' takes the fields effects, types",
+        ),
+        ({"may_exile_card": {"types": ["planet"], "effects": []}}, "types"),
+    ],
+)
+def test_cr_701_20a_reveal_and_exile_ops_errors(op: dict[str, Any], error: str) -> None:
+    card = {"name": "Odd", "types": ["sorcery"], "spell": {"effects": [op]}}
+    with pytest.raises(CardDataError, match=r"<x>: card 'Odd': .*" + re.escape(error)):
+        parse_card_set({"set": "x", "cards": [card]}, "<x>")
+
+
+def test_cr_725_a_set_that_takes_the_initiative_has_undercitys_tokens() -> None:
+    """A card that takes the initiative brings Undercity (its nine rooms, CR 309.4) into
+    its set; the tokens the rooms create are the set's own tokens with the same
+    characteristics, whatever their names. A set without one is one error naming it."""
+    import yaml
+
+    folder = Path("mtg_env/data/cards/pauper")
+    tokens = yaml.safe_load((folder / "set.yaml").read_text())["tokens"]
+    hunter = {
+        "name": "Hunter",
+        "cost": "{4}{G}",
+        "types": ["creature"],
+        "power": 5,
+        "toughness": 4,
+        "abilities": [{"triggered": {"event": "enters", "effects": [{"take_initiative": {}}]}}],
+    }
+    renamed = [
+        dict(t, name="Skeleton 4/1 B menace") if t["name"] == "Skeleton" else t for t in tokens
+    ]
+    cs = parse_card_set({"set": "x", "tokens": renamed, "cards": [hunter]}, "<x>")
+    rooms = {r.name: r for r in cs.undercity}
+    assert len(rooms) == 9 and cs.undercity[0].name == "Secret Entrance"
+    assert [cs.undercity[i].name for i in rooms["Secret Entrance"].leads_to] == [
+        "Forge",
+        "Lost Well",
+    ]
+    assert rooms["Throne of the Dead Three"].leads_to == ()
+    (make,) = rooms["Catacombs"].ability.effects
+    assert make.args["token"] == "Skeleton 4/1 B menace"
+    plain = parse_card_set({"set": "x", "tokens": tokens, "cards": []}, "<x>")
+    assert plain.undercity == ()
+    lacking = [t for t in tokens if t["name"] != "Skeleton"]
+    with pytest.raises(
+        CardDataError, match=r"<x>: card 'Hunter': field take_initiative: .*Skeleton"
+    ):
+        parse_card_set({"set": "x", "tokens": lacking, "cards": [hunter]}, "<x>")

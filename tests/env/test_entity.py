@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "61745197c82e43174bcd0d4fc35d97e85cc245e8b0d01623e6a0885c8bddc545"
+V1_DIGEST = "b0834a2b478a15bd576182cf16401cc88df734e2f544a9504d3a1e7801f84303"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 230
+    assert len(cards) == 239
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -234,6 +234,12 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'event': 'second_draw'",
         "'exile_if_dies': {'what': 'target'}",
         "'skip_untap': {'what': 'target'}",
+        "'return_to_hand': 'Forest'",  # a cost
+        "'reveal': True, 'any_number': True",
+        "'reveal_take': {'count': 4, 'types': ['creature', 'land'], 'choose': True",
+        "'reveal_take': {'count': 4, 'types': ['land']",
+        "'may_exile_card': {'types': ['creature']",
+        "'take_initiative': {}",
     ):
         assert used in text, used
 
