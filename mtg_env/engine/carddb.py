@@ -26,7 +26,9 @@ from pydantic import (
 
 from .cards import (
     NO_MANA,
+    PERSIST,
     STATIC_OPS,
+    UNDYING,
     ActivatedAbility,
     CardDataError,
     CardDef,
@@ -335,6 +337,9 @@ class TriggeredModel(_Effects):
     # `or_self`: "Whenever this creature or another Ally you control enters".
     enters: FilterModel | None = None
     or_self: bool = False
+    # "Whenever this creature blocks a creature with flying" (event `blocks` only): the
+    # blocked creature's filter.
+    blocked: FilterModel | None = None
     # An ability word that heads it ("Alliance", "Constellation"): no rules of its own
     # (CR 207.2c), printed before the trigger.
     word: Annotated[str, Field(pattern=r"^[A-Z][A-Za-z' ]{0,39}$")] | None = None
@@ -348,6 +353,8 @@ class TriggeredModel(_Effects):
             raise ValueError("'enters' is the entering permanent's filter, for permanent_enters")
         if self.or_self and (self.enters is None or not self.enters.other):
             raise ValueError("'or_self' is said of 'another' permanent entering")
+        if self.blocked is not None and self.event != "blocks":
+            raise ValueError("'blocked' is the blocked creature's filter, for blocks")
 
 
 class CountModel(_Strict):
@@ -399,6 +406,7 @@ class StaticModel(_Strict):
             "doesnt_untap",
             "attacks_each_combat",
             "unblockable",
+            "max_one_blocker",
             "block_only_flying",
             "cant_attack_unless_island",
         ]
@@ -583,6 +591,9 @@ class CardModel(_Strict):
     buyback: str | None = None
     # Convoke (CR 702.51a).
     convoke: bool = False
+    # Persist (CR 702.79a) and undying (702.93a): the ability each gives the card.
+    persist: bool = False
+    undying: bool = False
     # "This spell costs {2} less to cast if you control ..." (CR 601.2f).
     costs_less: CostsLessModel | None = None
     text: str = ""
@@ -898,7 +909,13 @@ def compile_ability(a: AbilityModel) -> Any:
             compile_ops(t.effects),
             text,
             subtype=t.subtype or "",
-            filter=compile_filter(t.enters) if t.enters is not None else None,
+            filter=(
+                compile_filter(t.enters)
+                if t.enters is not None
+                else compile_filter(t.blocked)
+                if t.blocked is not None
+                else None
+            ),
             or_self=t.or_self,
             word=t.word or "",
         )
@@ -1098,6 +1115,8 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         + ((backup_ability(m.backup.count, m.backup.keywords),) if m.backup is not None else ())
         + ((madness_ability(m.madness),) if m.madness is not None else ())
         + ((plot_ability(m.plot),) if m.plot is not None else ())
+        + ((PERSIST,) if m.persist else ())
+        + ((UNDYING,) if m.undying else ())
         + ((job_select_ability(m.job_select),) if m.job_select is not None else ())
     )
     mana = [a for a in abilities if isinstance(a, ManaAbility)]

@@ -341,11 +341,33 @@ class TriggeredAbility(Frozen):
     # `you_sacrifice`: the creature type the sacrificed permanent has ("" for any).
     subtype: str = ""
     # `permanent_enters`: the entering permanent's filter (relative to the source), and
-    # whether the source's own entering triggers it too ("this creature or another ...").
+    # whether the source's own entering triggers it too ("this creature or another ...");
+    # `blocks`: the blocked creature's ("whenever this creature blocks a creature with
+    # flying").
     filter: Filter | None = None
     or_self: bool = False
     # An ability word heading it (CR 207.2c: no rules meaning): for its text.
     word: str = ""
+
+
+# Intervening "if" clauses about the counters a creature had as it died (last known
+# information, checked as the ability triggers: persist's and undying's), and the kind of
+# counter each names: the condition holds when it had none.
+LKI_COUNTER_CONDITIONS: Final = {"had_no_minus_counters": "-1/-1", "had_no_plus_counters": "+1/+1"}
+
+
+def dies_return_ability(counter: str, keyword: str) -> TriggeredAbility:
+    """Persist (CR 702.79a, `-1/-1`) and undying (702.93a, `+1/+1`): "When this creature
+    dies, if it had no [counter] counters on it, return it to the battlefield under its
+    owner's control with a [counter] counter on it." """
+    cond = "had_no_minus_counters" if counter == "-1/-1" else "had_no_plus_counters"
+    return TriggeredAbility(
+        "dies", condition=(cond,), effects=(Op("return_dead", {"counter": counter}),), text=keyword
+    )
+
+
+PERSIST: Final = dies_return_ability("-1/-1", "Persist")
+UNDYING: Final = dies_return_ability("+1/+1", "Undying")
 
 
 # The initiative's inherent triggered abilities (CR 725.2). They have no source; the engine

@@ -183,6 +183,8 @@ def block_problem(g: GameLike, b: int, a: int) -> str | None:
         return f"{bch.name} can block only creatures with flying (CR 509.1b)"
     if "unblockable" in ach.rules:
         return f"{ach.name} can't be blocked (CR 509.1b)"
+    if "max_one_blocker" in ach.rules and any(x == a for y, x in g.blockers.items() if y != b):
+        return f"{ach.name} can't be blocked by more than one creature (CR 509.1b)"
     akw = ach.keywords
     if "flying" in akw and not ("flying" in bch.keywords or "reach" in bch.keywords):
         return (

@@ -70,6 +70,7 @@ from .opschema import (
     ControlOp,
     CostOp,
     CounterOp,
+    CounterSpellOp,
     CounterUnlessOp,
     DamageOp,
     DestroyOp,
@@ -461,8 +462,36 @@ def op_return_self_from_graveyard(g: GameLike, res: Resolution, a: dict[str, Any
 def op_counter(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     for c in _objects(g, res, a["what"]):
         if g.zone[c] == STACK:
-            g._move(c, GRAVEYARD)  # 701.5a: a countered spell goes to the graveyard
+            # 701.5a: a countered spell goes to the graveyard, or to exile instead (614.1a)
+            g._move(c, EXILE if a["exile"] else GRAVEYARD)
             g._log("countered", c)
+            if a["exile"]:
+                g._log("exiled", c)
+    return True
+
+
+def op_return_dead(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Persist's and undying's return (702.79a, 702.93a): the card that died, if it is
+    still that object in its owner's graveyard (400.7; a token has ceased to exist), onto
+    the battlefield under its owner's control with a `counter` counter on it (614.1c: as
+    it enters, before its enters triggers)."""
+    cid, oid = res.item.info["card"]
+    if g.zone[cid] != GRAVEYARD or g.oid[cid] != oid:
+        return True
+    g._move(cid, BATTLEFIELD, controller=g.owner[cid])
+    _put_counters(g, cid, a["counter"], 1)
+    g._log("to_battlefield", cid)
+    g._etb(cid)
+    return True
+
+
+def op_put_on_library(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "Put target creature on top of its owner's library." (a permanent; 400.7: the card
+    is a new object there)."""
+    for c in _objects(g, res, a["what"]):
+        if g.zone[c] == BATTLEFIELD:
+            g._move(c, LIBRARY)
+            g._log("to_library_top", c)
     return True
 
 
@@ -1106,6 +1135,14 @@ def op_search_basic_land(g: GameLike, res: Resolution, a: dict[str, Any]) -> boo
     elif a["to"] == "hand":
         g._move(found, HAND)
         g._log("search_reveal", seat, found)  # 701.19a: "reveal it": public
+    elif a["to"] == "top":
+        # "reveal it, then shuffle and put that card on top": the revealed card stays the
+        # same object in the library; the rest is shuffled under it.
+        pile.remove(found)
+        g.rng.for_seat(seat, SHUFFLE).shuffle(pile)
+        pile.append(found)
+        g._log("search_reveal_top", seat, found)
+        return True
     else:
         g._move(found, BATTLEFIELD, controller=seat)
         g.perm[found].tapped = True  # it enters tapped (614.1c), before anything triggers
@@ -1965,7 +2002,8 @@ OPS: Final[dict[str, OpDef]] = {
                 + (" tapped" if a.get("tapped") else "")
             ),
         ),
-        OpDef("counter", WhatOp, op_counter),
+        OpDef("counter", CounterSpellOp, op_counter),
+        OpDef("put_on_library", WhatOp, op_put_on_library),
         OpDef("untap", WhatOp, op_untap),
         OpDef("tap", WhatOp, op_tap),
         OpDef("explore", WhatOp, op_explore),
@@ -2063,6 +2101,7 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("madness", None, op_madness),
         OpDef("job_select", None, op_job_select),
         OpDef("venture", None, op_venture),
+        OpDef("return_dead", None, op_return_dead),
         # "You may" and kicker's "if this spell was kicked": validated by the loader,
         # which checks the ops inside them (`NESTED`).
         OpDef("may", None, op_may, _may_text),

@@ -19,6 +19,7 @@ from operator import index
 from typing import Any, SupportsIndex
 
 from .cards import (
+    LKI_COUNTER_CONDITIONS,
     CardDef,
     StaticAbility,
     TriggeredAbility,
@@ -419,13 +420,15 @@ class Kernel(GameFields):
         """Destroy or sacrifice: to its owner's graveyard, with "dies" triggers (and, for a
         sacrifice, "whenever you sacrifice" ones)."""
         ch = self.chars(cid)
+        p = self.perm.get(cid)
+        counters = p.counters if p is not None else None
         self._move(cid, GRAVEYARD)
         if self.zone[cid] != GRAVEYARD:
             if why == "sacrificed" and self.cardset.sacrifice_triggers:
                 self._sacrificed(ch)  # exiled instead (614.1a): sacrificed, not died
             return
         self._log("to_graveyard", cid, why)
-        self._dies(cid, ch)
+        self._dies(cid, ch, counters)
         if why == "sacrificed" and self.cardset.sacrifice_triggers:
             self._sacrificed(ch)
 
@@ -446,17 +449,23 @@ class Kernel(GameFields):
                 ):
                     self._add_trigger(you, c, ab, idx, {})
 
-    def _dies(self, cid: int, ch: Chars) -> None:
-        """Permanent `cid` (characteristics `ch`) was put into a graveyard from the
-        battlefield: its "dies" triggers if it was a creature (700.4), its "is put into a
-        graveyard from the battlefield" triggers whatever it was, looking back in time
-        (603.10a). The latter know the card in the graveyard (`this_card`)."""
+    def _dies(self, cid: int, ch: Chars, counters: dict[str, int] | None) -> None:
+        """Permanent `cid` (characteristics `ch`, counters `counters`) was put into a
+        graveyard from the battlefield: its "dies" triggers if it was a creature (700.4),
+        its "is put into a graveyard from the battlefield" triggers whatever it was,
+        looking back in time (603.10a). The latter, and persist's and undying's, know the
+        card in the graveyard (`this_card`); those two trigger only if it had no counter of
+        their kind (603.4, last known information)."""
         creature = ch.types & CREATURE
         for idx, ab in enumerate(ch.abilities):
             if type(ab) is not TriggeredAbility:
                 continue
             if ab.event == "dies" and creature:
                 info: dict[str, Any] = {}
+                if ab.condition and ab.condition[0] in LKI_COUNTER_CONDITIONS:
+                    if counters and counters.get(LKI_COUNTER_CONDITIONS[ab.condition[0]]):
+                        continue
+                    info = {"card": (cid, self.oid[cid])}
             elif ab.event == "to_graveyard":
                 info = {"card": (cid, self.oid[cid])}
             else:

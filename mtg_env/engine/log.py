@@ -229,6 +229,10 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} finds nothing and shuffles their library"
     if k == "search_reveal":
         return f"  player {e[1]} reveals {n(e[2])}, puts it into their hand and shuffles"
+    if k == "search_reveal_top":
+        return f"  player {e[1]} reveals {n(e[2])}, shuffles and puts it on top of their library"
+    if k == "to_library_top":
+        return f"  {n(e[1])} is put on top of its owner's library"
     if k == "search_battlefield":
         return f"  player {e[1]} puts {n(e[2])} onto the battlefield tapped and shuffles"
     if k == "surveil":

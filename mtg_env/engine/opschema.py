@@ -75,6 +75,14 @@ class WhatOp(Strict):
     what: REFS
 
 
+class CounterSpellOp(Strict):
+    """ "Counter target spell." (701.5a); with `exile`, "If that spell is countered this
+    way, exile it instead of putting it into its owner's graveyard." (614.1a)."""
+
+    what: REFS
+    exile: bool = False
+
+
 class DestroyOp(Strict):
     what: REFS
     # False: "It can't be regenerated" (CR 701.15b): no regeneration shield replaces it.
@@ -263,7 +271,8 @@ class SearchOp(Strict):
     (`to: battlefield_tapped`), CR 701.19; with `land_type`, for a card of that basic land
     type instead ("an Island card", which landcycling of a type looks for, 702.29e)."""
 
-    to: Literal["hand", "battlefield_tapped"]
+    # `top`: "reveal it, then shuffle and put that card on top" (of the library).
+    to: Literal["hand", "battlefield_tapped", "top"]
     land_type: LandType | None = None
     # "a basic Swamp, Mountain, or Forest card": a basic land card of any of these types.
     basic_types: list[LandType] = []

@@ -165,14 +165,14 @@ class StateBasedActions(GameLike):
         for p in self.perm.values():
             p.deathtouched = False
         # Leaving simultaneously: gather last known information first (CR 603.10a).
-        lki = [(cid, why, self.chars(cid)) for cid, why in to_gy]
-        for cid, why, ch in lki:
+        lki = [(cid, why, self.chars(cid), self.perm[cid].counters) for cid, why in to_gy]
+        for cid, why, ch, counters in lki:
             if self.zone[cid] != BATTLEFIELD:
                 continue
             self._move(cid, GRAVEYARD)
             if self.zone[cid] == GRAVEYARD:  # else exiled instead (614.1a): it didn't die
                 self._log("sba", cid, why)
-                self._dies(cid, ch)
+                self._dies(cid, ch, counters)
         if losers:
             for s in losers:
                 self.lost[s] = True

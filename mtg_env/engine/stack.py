@@ -11,6 +11,7 @@ from typing import Any
 
 from . import effects as fx
 from .cards import (
+    LKI_COUNTER_CONDITIONS,
     TAKE_INITIATIVE,
     CardDef,
     Op,
@@ -288,7 +289,18 @@ class Stack(Targeting):
                 # 603.4: an intervening "if" is checked as it triggers, and on resolution.
                 if ab.condition and not self._condition_holds(ab, cid, ch.controller):
                     continue
+                if ab.filter is not None and event == "blocks" and not self._blocks_one(ab, cid):
+                    continue
                 self._add_trigger(ch.controller, cid, ab, idx, dict(info) if info else {})
+
+    def _blocks_one(self, ab: TriggeredAbility, cid: int) -> bool:
+        """Whether blocker `cid` blocks a creature that `ab`'s filter names ("whenever this
+        creature blocks a creature with flying")."""
+        a = self.blockers.get(cid)
+        assert ab.filter is not None
+        return a is not None and matches(
+            ab.filter, self.chars(a), a, cid, self.chars(cid).controller, self.owner[a]
+        )
 
     def _fire_cast(self, seat: int, types: int) -> None:
         """`seat` cast a noncreature spell of card types `types`: the "whenever you cast a
@@ -403,6 +415,8 @@ class Stack(Targeting):
     def _condition_holds(self, ab: TriggeredAbility, cid: int, controller: int) -> bool:
         """Intervening "if" clauses (CR 603.4), checked on triggering and resolving."""
         for cond in ab.condition:
+            if cond in LKI_COUNTER_CONDITIONS:
+                continue  # checked as it triggered; what it had as it died stays so
             p = self.perm.get(cid)
             if p is None:
                 return False

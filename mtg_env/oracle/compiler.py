@@ -215,6 +215,8 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
         return [], {m.group(1): int(m.group(2))}  # 702.45a, 702.46a
     if low == "prowess":
         return [], {"prowess": True}
+    if low in ("persist", "undying"):
+        return [], {low: True}  # 702.79a, 702.93a: card fields, the "dies" ability each gives
     if low == "job select":
         return [], {"job_select": "Hero"}  # the Equipment's own trigger and its token
     if low == "convoke":
@@ -336,8 +338,9 @@ def _parse(start: str, text: str, vocab: Vocabulary) -> tuple[Any, ToData]:
 
 def _fix_ops(ops: list[dict[str, Any]], vocab: Vocabulary, tokens: list[dict[str, Any]]) -> None:
     """What the grammar leaves to the card: token characteristics to token names,
-    "you gain life equal to the life lost this way" to the amount lost, and "it can't be
-    regenerated" to the destruction before it."""
+    "you gain life equal to the life lost this way" to the amount lost, "it can't be
+    regenerated" to the destruction before it, and "if that spell is countered this way,
+    exile it instead" to the counter before it."""
     for i, op in enumerate(ops):
         ((name, args),) = op.items()
         if name in NESTED:
@@ -361,12 +364,17 @@ def _fix_ops(ops: list[dict[str, Any]], vocab: Vocabulary, tokens: list[dict[str
             if before is None or "destroy" not in before:
                 raise Unsupported("'can't be regenerated' after no destruction")
             before["destroy"]["regenerate"] = False
+        elif name == "countered_exile":
+            before = ops[i - 1] if i else None
+            if before is None or "counter" not in before:
+                raise Unsupported("'if that spell is countered this way' after no counter")
+            before["counter"]["exile"] = True
         elif name == "gain_life_equal":
             before = ops[i - 1] if i else None
             if before is None or "lose_life" not in before:
                 raise Unsupported("life gained equal to life lost, after no life lost")
             ops[i] = {"gain_life": {"amount": before["lose_life"]["amount"], "who": "you"}}
-    ops[:] = [op for op in ops if "no_regen" not in op]
+    ops[:] = [op for op in ops if "no_regen" not in op and "countered_exile" not in op]
 
 
 def _try(starts: Iterable[str], text: str, vocab: Vocabulary) -> tuple[str, Any, ToData]:

@@ -140,6 +140,7 @@ trigger: "when" "~" "enters" -> t_enters
     | "at" "the" "beginning" "of" "your" "end" "step" -> t_end_step_you
     | "whenever" "~" "attacks" -> t_attacks
     | "whenever" "~" "blocks" -> t_blocks
+    | "whenever" "~" "blocks" _a tfilter -> t_blocks_what
     | "whenever" "~" "becomes" "blocked" -> t_blocked
     | "whenever" "~" "blocks" "or" "becomes" "blocked" -> t_blocks_or_blocked
     | "whenever" "you" "cast" "a" "noncreature" "spell" -> t_cast_noncreature
@@ -181,7 +182,12 @@ state_cond: "you" "control" "three" "or" "more" "artifacts" -> sc_metalcraft
 
 // ------------------------------------------------------------------ sentences
 sentences: (sentence | kicked | reveal_discard | may_if_you_do | look_take | reveal_take
-    | discard_or_draw | impulse | pay_to_copy | exile_if_dies)+
+    | discard_or_draw | impulse | pay_to_copy | exile_if_dies | countered_exile)+
+// "If that spell is countered this way, exile it instead of putting it into its owner's
+// graveyard." (614.1a), of the counter the sentence before names.
+countered_exile: _countered_this_way "exile" "it" "instead" "of" "putting" "it" _into_graveyard
+_countered_this_way: "if" "that" "spell" "is" "countered" "this" "way" ","
+_into_graveyard: "into" "its" "owner's" "graveyard" "."
 // "If that creature would die this turn, exile it instead." (614.1a), of the creature the
 // sentence before named.
 exile_if_dies: "if" it_ref "would" "die" "this" "turn" "," "exile" "it" "instead" "."
@@ -274,7 +280,7 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
     | set_base_pt | sacrifice | sacrifice_unless | restrict | next_upkeep | search
     | return_from_graveyard | reanimate | return_self | animate | regenerate | no_regen
     | exile_graveyard | gain_life_sacrificed | shuffle_in | add_mana | skip_untap
-    | take_initiative
+    | take_initiative | put_on_library
 take_initiative: "you" "take" "the" "initiative"
 skip_untap: it_ref "doesn't" "untap" "during" "its" "controller's" "next" "untap" "step"
 
@@ -318,6 +324,7 @@ exile_graveyard: "exile" "target" "player's" "graveyard"
 gain_life_sacrificed: "you" "gain" "life" "equal" "to" "the" "sacrificed" _mana_value_of
 _mana_value_of: "permanent's" "mana" "value"
 bounce: "return" obj "to" "its" "owner's" "hand"
+put_on_library: "put" obj "on" "top" "of" "its" "owner's" "library"
 shuffle_in: "its" "owner" "shuffles" obj "into" "their" "library"
 // "Add {B}{B}{B}." from a spell or a trigger (CR 106.4); "{T}: Add ..." is `mana`.
 add_mana: "add" MANA_SYM+
@@ -369,8 +376,10 @@ restrict: obj "can't" "block" "this" "turn" -> restrict_block
 next_upkeep: draw "at" "the" "beginning" "of" "the" "next" "turn's" "upkeep"
 search: _search_for "," "reveal" "it" "," "put" "it" "into" _your_hand _shuffle -> search_to_hand
     | _search_for "," _onto_bf_tapped _shuffle -> search_to_bf
+    | _search_for "," "reveal" "it" "," _then_on_top -> search_to_top
     | player _may_search search_what "card" "," _onto_bf_tapped _shuffle -> search_may_to_bf
 _may_search: "may" "search" "their" "library" "for"
+_then_on_top: "then" "shuffle" "and" "put" "that" "card" "on" "top"
 _onto_bf_tapped: "put" "it" "onto" "the" "battlefield" "tapped"
 _your_hand: "your" "hand"
 _search_for: "search" "your" "library" "for" search_what "card"
@@ -396,6 +405,7 @@ ANIM_TYPE: "artifact"
     | affected "doesn't" "untap" "during" _whose_untap "untap" "step" -> static_doesnt_untap
     | affected "attacks" "each" "combat" "if" "able" -> static_attacks_each_combat
     | affected "can't" "be" "blocked" -> static_unblockable
+    | affected "can't" "be" "blocked" "by" "more" "than" "one" "creature" -> static_max_one_blocker
     | affected "can" "block" "only" "creatures" "with" "flying" -> static_block_only_flying
     | affected "can't" "attack" _unless_island -> static_cant_attack_unless_island
     | "you" "control" "enchanted" "creature" -> static_control
@@ -1012,6 +1022,14 @@ class ToData(Transformer[Any, Any]):
 
     def t_blocks(self) -> dict[str, Any]:
         return {"event": "blocks"}
+
+    def t_blocks_what(self, spec: Any) -> dict[str, Any]:
+        # "Whenever this creature blocks a creature with flying": the blocked creature's
+        # filter (its characteristics only: it is not a target).
+        f = {"kind": spec} if isinstance(spec, str) else dict(spec)
+        if f.pop("kind") != "creature" or set(f) - {"keywords", "colors", "subtypes"}:
+            raise Unsupported("a blocked creature named by more than its keywords or colors")
+        return {"event": "blocks", "blocked": {"types": ["creature"], **f}}
 
     def t_blocked(self) -> dict[str, Any]:
         return {"event": "blocked"}
@@ -1638,6 +1656,16 @@ class ToData(Transformer[Any, Any]):
     def search_to_hand(self, what: dict[str, Any]) -> dict[str, Any]:
         return {"search_basic_land": {"to": "hand", **what}}
 
+    def search_to_top(self, what: dict[str, Any]) -> dict[str, Any]:
+        return {"search_basic_land": {"to": "top", **what}}
+
+    def countered_exile(self) -> list[Any]:
+        self.sentence()
+        return [{"countered_exile": True}]
+
+    def put_on_library(self, what: str) -> dict[str, Any]:
+        return {"put_on_library": {"what": what}}
+
     def search_to_bf(self, what: dict[str, Any]) -> dict[str, Any]:
         return {"search_basic_land": {"to": "battlefield_tapped", **what}}
 
@@ -1734,6 +1762,9 @@ class ToData(Transformer[Any, Any]):
 
     def static_attacks_each_combat(self, aff: Any) -> dict[str, Any]:
         return {"affects": aff, "rules": ["attacks_each_combat"]}
+
+    def static_max_one_blocker(self, aff: Any) -> dict[str, Any]:
+        return {"affects": aff, "rules": ["max_one_blocker"]}
 
     def static_unblockable(self, aff: Any) -> dict[str, Any]:
         return {"affects": aff, "rules": ["unblockable"]}

@@ -31,6 +31,8 @@ from ..engine.carddb import (
 )
 from ..engine.cards import (
     HYBRID_SYMBOLS,
+    PERSIST,
+    UNDYING,
     ActivatedAbility,
     CardDef,
     Cost,
@@ -474,6 +476,8 @@ class _Card:
             elif _is_echo(a):
                 assert isinstance(a, TriggeredAbility)
                 out.append(f"Echo {a.effects[0].args['cost']}")
+            elif (kw := _dies_return(a)) is not None:
+                rest.append(kw)  # 702.79a, 702.93a: the keyword's ability, printed last
             elif (bushido := _bushido(a)) is not None:
                 out.append(f"Bushido {bushido}")
             elif (soulshift := _soulshift(a)) is not None:
@@ -614,6 +618,8 @@ class _Card:
             parts.append(("attack" if plural else "attacks") + " each combat if able")
         if "unblockable" in rules:
             parts.append("can't be blocked")
+        if "max_one_blocker" in rules:
+            parts.append("can't be blocked by more than one creature")
         said = _join_parts(parts)
         text = f"{_cap(subject)} {said}."
         if s.during == "your_turn":
@@ -728,6 +734,19 @@ def _is_clue(t: CardDef) -> bool:
 
 def _is_flanking(a: Any) -> bool:
     return _is_keyword_trigger(a, FLANKING)
+
+
+def _dies_return(a: Any) -> str | None:
+    """ "Persist" or "Undying", where `a` is that keyword's ability (`cards.PERSIST`,
+    `cards.UNDYING`), whatever its stored text."""
+    for kw, ref in (("Persist", PERSIST), ("Undying", UNDYING)):
+        if isinstance(a, TriggeredAbility) and (a.event, a.condition, a.effects) == (
+            ref.event,
+            ref.condition,
+            ref.effects,
+        ):
+            return kw
+    return None
 
 
 def _bushido(a: Any) -> int | None:
@@ -1049,9 +1068,17 @@ class _Ability:
         }[a.event]
         if a.event == "permanent_enters":
             text = f"Whenever {self._entering(a)} enters"
+        elif a.event == "blocks" and a.filter is not None:
+            f = a.filter
+            what = " ".join([*_color_words(f.colors), *sorted(f.subtypes), "creature"])
+            if f.keywords:
+                what += " with " + _or([k.replace("_", " ") for k in sorted(f.keywords)])
+            text += f" {_article(what)} {what}"
         if a.word:
             text = f"{a.word} — {text}"  # an ability word (207.2c): no rules of its own
-        if a.event in _SELF_EVENTS:
+        if a.event in _SELF_EVENTS and a.filter is None:
+            # ("blocks a creature with flying": "it" would be that creature, so Oracle
+            # names the source again.)
             self.last = "self"
         elif a.event == "to_graveyard":
             self.last = "this_card"  # "return it to its owner's hand": the card there
@@ -1571,6 +1598,12 @@ class _Ability:
         }
         if name in simple:
             text = simple[name](self.obj(a["what"]))
+            if name == "counter" and a.get("exile"):
+                # Its own sentence in Oracle text, after the counter (614.1a).
+                text += (
+                    ". If that spell is countered this way, exile it instead of putting it "
+                    "into its owner's graveyard"
+                )
             if name == "destroy" and a.get("regenerate") is False:
                 # Its own sentence in Oracle text, after the destruction (CR 701.15b).
                 they = a["what"] in _PLURAL_REFS
@@ -1588,6 +1621,8 @@ class _Ability:
             if up_to and self.targets[0].up_to > 1:
                 return f"return {w} to their owners' hands"
             return f"return {w} to its owner's hand"
+        if name == "put_on_library":
+            return f"put {self.obj(a['what'])} on top of its owner's library"
         if name == "return_to_battlefield":
             return f"return {self.obj(a['what'])} to the battlefield"
         if name == "return_self_from_graveyard":
@@ -1632,11 +1667,11 @@ class _Ability:
             to = self._damage_to(Op("damage", {"to": a["to"]}))
             return f"prevent the next {a['amount']} damage that would be dealt to {to} this turn"
         if name == "search_basic_land":
-            put = (
-                "reveal it, put it into your hand"
-                if a["to"] == "hand"
-                else "put it onto the battlefield tapped"
-            )
+            put = {
+                "hand": "reveal it, put it into your hand",
+                "battlefield_tapped": "put it onto the battlefield tapped",
+                "top": "reveal it",
+            }[a["to"]]
             t = a.get("land_type")
             types = a.get("basic_types")
             if types:
@@ -1646,7 +1681,8 @@ class _Ability:
             if a.get("who", "you") != "you":
                 who = self.player(a["who"])
                 return f"{who} may search their library for {what} card, {put}, then shuffle"
-            return f"search your library for {what} card, {put}, then shuffle"
+            then = " and put that card on top" if a["to"] == "top" else ""
+            return f"search your library for {what} card, {put}, then shuffle{then}"
         if name == "pay_to_copy":
             return (
                 f"then that player or that permanent's controller may pay {a['cost']}. If the "

@@ -51,7 +51,7 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
     tapped, hybrid mana, regeneration, ...): each compiles from its Oracle text to its
     entry, and the set uses every one of those templates."""
     cards, tokens = set_entries("pauper")
-    assert len(cards) == 239
+    assert len(cards) == 246
     vocab = Vocabulary.of([], tokens)
     wrong = []
     for entry in cards:
@@ -240,6 +240,13 @@ def test_every_card_of_the_pauper_set_compiles_from_its_oracle_text_to_the_same_
         "'reveal_take': {'count': 4, 'types': ['land']",
         "'may_exile_card': {'types': ['creature']",
         "'take_initiative': {}",
+        "'put_on_library': {'what': 'target'}",
+        "'counter': {'what': 'target', 'exile': True}",
+        "'search_basic_land': {'to': 'top'",
+        "'blocked': {'types': ['creature'], 'keywords': ['flying']}",
+        "'rules': ['max_one_blocker']",
+        "'persist': True",
+        "'undying': True",
     ):
         assert used in text, used
 
