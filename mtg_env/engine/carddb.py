@@ -64,7 +64,14 @@ from .effects import NESTED, NESTED_ARGS, OPS, inner_lists
 from .files import MAX_INPUT_BYTES, InputFileError, load_yaml, read_lines
 from .formats import FORMATS
 from .opschema import CountOf
-from .vocab import COLOR_NAMES, SOULSHIFT_TYPE, SUPERTYPE_NAMES, TYPE_NAMES, check_static_conditions
+from .vocab import (
+    COLOR_NAMES,
+    FABRICATE_TYPE,
+    SOULSHIFT_TYPE,
+    SUPERTYPE_NAMES,
+    TYPE_NAMES,
+    check_static_conditions,
+)
 from .vocab import KEYWORDS as KEYWORDS  # re-exported: the keywords card data may use
 from .vocab import Strict as _Strict
 from .vocab import check_event as _check_event
@@ -506,6 +513,12 @@ class CostsLessModel(_Strict):
                 raise ValueError(f"'if_you_control' names permanents, not {kind!r}")
 
 
+class FabricateModel(_Strict):
+    count: int = Field(ge=1, le=10)
+    # The set's 1/1 colorless Servo artifact creature token (named after its type).
+    token: str = FABRICATE_TYPE
+
+
 class BackupModel(_Strict):
     count: int = Field(ge=1, le=20)
     keywords: list[str] = []
@@ -594,6 +607,12 @@ class CardModel(_Strict):
     # Persist (CR 702.79a) and undying (702.93a): the ability each gives the card.
     persist: bool = False
     undying: bool = False
+    # Extort (CR 702.101a): the ability it gives the card.
+    extort: bool = False
+    # Bloodthirst N (CR 702.54a): +1/+1 counters it enters with after damage to an opponent.
+    bloodthirst: int | None = Field(default=None, ge=1, le=20)
+    # Fabricate N (CR 702.123a) and the set's Servo token it creates.
+    fabricate: FabricateModel | None = None
     # "This spell costs {2} less to cast if you control ..." (CR 601.2f).
     costs_less: CostsLessModel | None = None
     text: str = ""
@@ -1035,6 +1054,35 @@ FLANKING: Final = TriggeredAbility(
 )
 
 
+def fabricate_ability(n: int, token: str) -> TriggeredAbility:
+    """Fabricate N (CR 702.123a): "When this permanent enters, you may put N +1/+1
+    counters on it. If you don't, create N 1/1 colorless Servo artifact creature tokens"
+    (`token`: the set's Servo)."""
+    return TriggeredAbility(
+        "enters", effects=(Op("fabricate", {"count": n, "token": token}),), text=f"Fabricate {n}"
+    )
+
+
+# Extort (CR 702.101a): "Whenever you cast a spell, you may pay {W/B}. If you do, each
+# opponent loses 1 life and you gain that much life" (with two players, 1 life).
+EXTORT: Final = TriggeredAbility(
+    "cast_spell",
+    effects=(
+        Op(
+            "may_pay",
+            {
+                "cost": "{W/B}",
+                "effects": (
+                    Op("lose_life", {"amount": 1, "who": "each_opponent"}),
+                    Op("gain_life", {"amount": 1, "who": "you"}),
+                ),
+            },
+        ),
+    ),
+    text="Extort",
+)
+
+
 # Exalted (CR 702.83a): "Whenever a creature you control attacks alone, that creature gets
 # +1/+1 until end of turn", the ability the keyword gives its card.
 EXALTED: Final = TriggeredAbility(
@@ -1117,6 +1165,8 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         + ((plot_ability(m.plot),) if m.plot is not None else ())
         + ((PERSIST,) if m.persist else ())
         + ((UNDYING,) if m.undying else ())
+        + ((EXTORT,) if m.extort else ())
+        + ((fabricate_ability(m.fabricate.count, m.fabricate.token),) if m.fabricate else ())
         + ((job_select_ability(m.job_select),) if m.job_select is not None else ())
     )
     mana = [a for a in abilities if isinstance(a, ManaAbility)]
@@ -1157,6 +1207,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         enters_with_x=m.enters_with_x or "",
         bestow=parse_mana_cost(m.bestow) if m.bestow is not None else None,
         changeling=m.changeling,
+        bloodthirst=m.bloodthirst or 0,
         sacrifice_types=(
             bit_mask(m.additional_cost.sacrifice, TYPE_BITS) if m.additional_cost is not None else 0
         ),
@@ -1373,9 +1424,11 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     # Token references in create_token ops must exist.
     for c in cards.values():
         for op in _all_ops(c):
-            if op.name in ("create_token", "job_select") and op.args["token"] not in tokens:
+            if op.name in ("create_token", "job_select", "fabricate") and (
+                op.args["token"] not in tokens
+            ):
                 raise CardDataError(
-                    f"{path}: card {c.name!r}: field create_token.token: unknown token "
+                    f"{path}: card {c.name!r}: field {op.name}.token: unknown token "
                     f"{op.args['token']!r}"
                 )
     if face_down:
@@ -1383,7 +1436,9 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     bestowed = {c.name: _bestowed(c) for c in cards.values() if c.bestow is not None}
     every = (*cards.values(), *tokens.values())
     cast = any(
-        _has_event(c, e) for c in every for e in ("cast_noncreature", "cast_instant_sorcery")
+        _has_event(c, e)
+        for c in every
+        for e in ("cast_noncreature", "cast_instant_sorcery", "cast_spell")
     )
     cast_self = any(_has_event(c, "cast_self") for c in cards.values())
     landfall = any(_has_event(c, "landfall") for c in every)
@@ -1409,6 +1464,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     conditional = any(
         isinstance(a, StaticAbility) and a.condition for c in every for a in c.abilities
     )
+    bloodthirst = any(c.bloodthirst for c in cards.values())
     rooms: tuple[Room, ...] = ()
     taker = next((c for c in every for op in _all_ops(c) if op.name == "take_initiative"), None)
     if taker is not None:
@@ -1438,6 +1494,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         add_mana=add_mana,
         conditional_statics=conditional,
         undercity=rooms,
+        bloodthirst=bloodthirst,
         prevent_next=prevent,
         exile_if_dies=exile_if_dies,
         skip_untap=skip_untap,

@@ -562,6 +562,9 @@ class CardDef(Frozen):
     # Changeling (CR 702.73a): a characteristic-defining ability, "this object is every
     # creature type", in every zone.
     changeling: bool = False
+    # Bloodthirst N (CR 702.54a): "If an opponent was dealt damage this turn, this permanent
+    # enters with N +1/+1 counters on it" (0: none).
+    bloodthirst: int = 0
 
     @property
     def mv(self) -> int:
@@ -685,6 +688,9 @@ class CardSet(Frozen):
     # its bestow cost is while on the stack and on the battlefield (a game's `cdef` entry
     # for the card is swapped, as for a split card's half). Empty: no card has bestow.
     bestowed: dict[str, CardDef] = field(default_factory=dict)
+    # Whether some card of the set has bloodthirst: only then does a game keep which
+    # players were dealt damage this turn (`Game.damaged_turn`).
+    bloodthirst: bool = False
     # Undercity's rooms, first room first (CR 725, 309), where some card of the set takes
     # the initiative: only then does a game keep who has it and each player's room
     # (`Game.initiative`). Empty otherwise.

@@ -1413,6 +1413,29 @@ def op_create_token(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_fabricate(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Fabricate N (CR 702.123a): "you may put N +1/+1 counters on it. If you don't,
+    create N 1/1 colorless Servo artifact creature tokens." Asked only while the permanent
+    is still the object that entered (400.7); otherwise the tokens are created."""
+    item = res.item
+    n = a["count"]
+    if g.zone[item.cid] == BATTLEFIELD and g.oid[item.cid] == item.src_oid:
+        ans = res.vars.pop("answer", None)
+        if ans is None:
+            said = "a +1/+1 counter" if n == 1 else f"{n} +1/+1 counters"
+            made = "a Servo token" if n == 1 else f"{n} Servo tokens"
+            opts = (f"put {said} on it", f"create {made}")
+            _ask(g, res, D_CHOICE, item.controller, "fabricate", opts, (), "fabricate")
+            return False
+        if ans == 0:
+            _put_counters(g, item.cid, "+1/+1", n)
+            return True
+    tdef = g.cardset.tokens[a["token"]]
+    for _ in range(n):
+        g._etb(_new_token(g, tdef, item.controller))
+    return True
+
+
 def op_job_select(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Job select: create the token, then attach this Equipment to it, if the
     Equipment is still the object that entered (400.7)."""
@@ -2100,6 +2123,7 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("enter_battlefield", None, op_enter_battlefield),
         OpDef("madness", None, op_madness),
         OpDef("job_select", None, op_job_select),
+        OpDef("fabricate", None, op_fabricate),
         OpDef("venture", None, op_venture),
         OpDef("return_dead", None, op_return_dead),
         # "You may" and kicker's "if this spell was kicked": validated by the loader,

@@ -205,6 +205,16 @@ FIELDS: Final[tuple[Field, ...]] = (
         None,
         "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
     ),
+    # Which players were dealt damage this turn (bloodthirst, CR 702.54a), emptied as each
+    # turn begins. Kept only in a card set with bloodthirst (`CardSet.bloodthirst`).
+    Field(
+        "damaged_turn",
+        "list[bool] | None",
+        "[False, False] if cardset.bloodthirst else None",
+        "None if {0} is None else {0}[:]",
+        None,
+        "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
+    ),
     # The initiative (CR 725): [the player who has it (-1: nobody yet), the card and the
     # object id its abilities are named after, player 0's and player 1's room of Undercity
     # (-1: not in it)]. Kept only in a card set where some card takes the initiative

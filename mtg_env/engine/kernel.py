@@ -339,6 +339,13 @@ class Kernel(GameFields):
             p.tapped = True  # 614.1c: "enters tapped" replaces how it enters
         if cd.enters_with:
             p.counters = dict(cd.enters_with)  # 614.1c: "enters with N counters"
+        if cd.bloodthirst:
+            hurt = self.damaged_turn
+            if hurt is not None and hurt[1 - controller]:
+                # 702.54a: an opponent of the player it enters under was dealt damage.
+                counters = p.counters or {}
+                counters["+1/+1"] = counters.get("+1/+1", 0) + cd.bloodthirst
+                p.counters = counters
         if cd.asks_entered:
             p.entered_turn = self.turn
         self.perm[cid] = p

@@ -682,8 +682,7 @@ class Priority(Stack):
         for c in chosen:
             self._to_graveyard(c, "sacrificed")
         self._log("cast", item.controller, item.cid, tuple(item.targets))
-        if not cd.types & CREATURE:
-            self._fire_cast(item.controller, cd.types)  # 702.108a: prowess
+        self._fire_cast(item.controller, cd.types)  # prowess (702.108a), extort (702.101a)
         if self.cardset.cast_self_triggers:
             self._fire_cast_self(item)
         self._targeted(item)

@@ -303,18 +303,22 @@ class Stack(Targeting):
         )
 
     def _fire_cast(self, seat: int, types: int) -> None:
-        """`seat` cast a noncreature spell of card types `types`: the "whenever you cast a
-        noncreature spell" triggers of the permanents they control (prowess, CR 702.108a),
-        and for an instant or sorcery, "whenever you cast an instant or sorcery spell"
-        (603.2). Only a set with such a trigger looks."""
+        """`seat` cast a spell of card types `types`: the "whenever you cast a spell"
+        triggers of the permanents they control (extort, 702.101a), and for a noncreature
+        spell the "whenever you cast a noncreature spell" ones (prowess, 702.108a), for an
+        instant or sorcery "whenever you cast an instant or sorcery spell" (603.2). Only a
+        set with such a trigger looks."""
         if not self.cardset.cast_triggers:
             return
+        noncreature = not types & CREATURE
         spell = types & (INSTANT | SORCERY)
         for cid in list(self.battlefield):
             if self.chars(cid).controller == seat:
-                self._fire("cast_noncreature", cid)
-                if spell:
-                    self._fire("cast_instant_sorcery", cid)
+                if noncreature:
+                    self._fire("cast_noncreature", cid)
+                    if spell:
+                        self._fire("cast_instant_sorcery", cid)
+                self._fire("cast_spell", cid)
 
     def _fire_cast_self(self, item: StackItem) -> None:
         """The spell's own "When you cast this spell" abilities trigger as it becomes cast
@@ -345,6 +349,8 @@ class Stack(Targeting):
             seat = ref_player(target)
             self.life[seat] -= amount
             self._sba_ok = None
+            if self.damaged_turn is not None:
+                self.damaged_turn[seat] = True
             self._log("damage", src, target, amount)
             if seat != src_ch.controller:
                 ini = self.initiative

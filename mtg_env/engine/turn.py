@@ -86,6 +86,8 @@ class Turn(Priority):
             self._dirty = True  # statics that apply only during a player's turn
         if self.draws is not None:
             self.draws = [0, 0]
+        if self.damaged_turn is not None:
+            self.damaged_turn = [False, False]
         if self.initiative is not None and self.effects:
             # 611.2b: "until your next turn" effects of this player end as their turn begins
             # (only the Undercity's rooms make them: kept in a set with the initiative).

@@ -51,7 +51,8 @@ _ADDED_KEYWORDS = (
 # Creature types that a keyword's rule names (soulshift, CR 702.46a: "Spirit"): rules words
 # in engine code, as the basic land types are, though a token may be named after one.
 SOULSHIFT_TYPE: Final = "Spirit"
-RULES_SUBTYPES: Final = frozenset({SOULSHIFT_TYPE})
+FABRICATE_TYPE: Final = "Servo"  # the token fabricate creates (702.123a)
+RULES_SUBTYPES: Final = frozenset({SOULSHIFT_TYPE, FABRICATE_TYPE})
 KEYWORD_ORDER: tuple[str, ...] = tuple(sorted(_FIRST_KEYWORDS)) + _ADDED_KEYWORDS
 KEYWORDS = frozenset(KEYWORD_ORDER)
 FIRST_KEYWORDS = _FIRST_KEYWORDS
@@ -112,6 +113,7 @@ TRIGGER_EVENTS: dict[str, EventDef] = {
             "702.108a",
             "Whenever you cast a noncreature spell",
         ),
+        EventDef("cast_spell", "603.2", "Whenever you cast a spell"),
         EventDef(
             "cast_instant_sorcery",
             "603.2",

@@ -215,6 +215,14 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
         return [], {m.group(1): int(m.group(2))}  # 702.45a, 702.46a
     if low == "prowess":
         return [], {"prowess": True}
+    m = re.fullmatch(r"fabricate ([0-9]+)", low)
+    if m:
+        return [], {"fabricate": {"count": int(m.group(1))}}  # 702.123a
+    m = re.fullmatch(r"bloodthirst ([0-9]+)", low)
+    if m:
+        return [], {"bloodthirst": int(m.group(1))}  # 702.54a: a card field, how it enters
+    if low == "extort":
+        return [], {"extort": True}  # 702.101a
     if low in ("persist", "undying"):
         return [], {low: True}  # 702.79a, 702.93a: card fields, the "dies" ability each gives
     if low == "job select":
@@ -505,6 +513,20 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
                     out.lines.append(("keywords", False))
                     continue
                 tok = vocab.tokens[_token_key(hero)]
+                if tok not in out.tokens:
+                    out.tokens.append(tok)
+            if "fabricate" in fields:
+                # 702.123a: its Servo token, by the name the vocabulary gives it.
+                servo = {
+                    "types": ["artifact", "creature"],
+                    "subtypes": ["Servo"],
+                    "colors": [],
+                    "power": 1,
+                    "toughness": 1,
+                    "keywords": [],
+                }
+                fields["fabricate"]["token"] = vocab.token_name(servo)
+                tok = vocab.tokens[_token_key(servo)]
                 if tok not in out.tokens:
                     out.tokens.append(tok)
             if "cycling" in fields:

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from ..engine.carddb import (
     EXALTED,
+    EXTORT,
     FLANKING,
     OP_MODELS,
     CardModel,
@@ -378,6 +379,8 @@ class _Card:
             out.append("Job select")  # the Equipment's first line
         if c.changeling:
             out.append("Changeling")  # 702.73a: what the card is, on a line of its own
+        if c.bloodthirst:
+            out.append(f"Bloodthirst {c.bloodthirst}")  # 702.54a: how it enters, first
         kws = set(c.keywords) - {"ward"}
         for a in c.abilities:
             if (backup := _backup(a)) is not None:
@@ -476,6 +479,10 @@ class _Card:
             elif _is_echo(a):
                 assert isinstance(a, TriggeredAbility)
                 out.append(f"Echo {a.effects[0].args['cost']}")
+            elif isinstance(a, TriggeredAbility) and _same_ability(a, EXTORT):
+                out.append("Extort")  # 702.101a
+            elif isinstance(a, TriggeredAbility) and a.effects and a.effects[0].name == "fabricate":
+                out.append(f"Fabricate {a.effects[0].args['count']}")  # 702.123a
             elif (kw := _dies_return(a)) is not None:
                 rest.append(kw)  # 702.79a, 702.93a: the keyword's ability, printed last
             elif (bushido := _bushido(a)) is not None:
@@ -736,15 +743,21 @@ def _is_flanking(a: Any) -> bool:
     return _is_keyword_trigger(a, FLANKING)
 
 
+def _same_ability(a: TriggeredAbility, ref: TriggeredAbility) -> bool:
+    """Whether `a` is the keyword ability `ref`, whatever its stored text."""
+    return (a.event, a.condition, a.targets, a.effects) == (
+        ref.event,
+        ref.condition,
+        ref.targets,
+        ref.effects,
+    )
+
+
 def _dies_return(a: Any) -> str | None:
     """ "Persist" or "Undying", where `a` is that keyword's ability (`cards.PERSIST`,
     `cards.UNDYING`), whatever its stored text."""
     for kw, ref in (("Persist", PERSIST), ("Undying", UNDYING)):
-        if isinstance(a, TriggeredAbility) and (a.event, a.condition, a.effects) == (
-            ref.event,
-            ref.condition,
-            ref.effects,
-        ):
+        if isinstance(a, TriggeredAbility) and _same_ability(a, ref):
             return kw
     return None
 
@@ -1055,6 +1068,7 @@ class _Ability:
             ),
             "cast_noncreature": "Whenever you cast a noncreature spell",
             "cast_instant_sorcery": "Whenever you cast an instant or sorcery spell",
+            "cast_spell": "Whenever you cast a spell",
             "landfall": "Landfall — Whenever a land you control enters",
             "attacks_alone": "Whenever a creature you control attacks alone",
             "third_draw": "When you draw your third card in a turn",

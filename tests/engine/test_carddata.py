@@ -388,6 +388,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "exile_if_dies",
         "skip_untap",
         "undercity",
+        "bloodthirst",
     )
     expected = {
         "Highway Robbery": {"plot"},
@@ -406,6 +407,8 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Lava Coil": {"exile_if_dies"},
         "Take into Custody": {"skip_untap"},
         "Avenging Hunter": {"undercity"},
+        "Bloodrage Vampire": {"bloodthirst"},
+        "Syndic of Tithes": {"cast_triggers"},
     }
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")
@@ -650,3 +653,22 @@ def test_cr_725_a_set_that_takes_the_initiative_has_undercitys_tokens() -> None:
         CardDataError, match=r"<x>: card 'Hunter': field take_initiative: .*Skeleton"
     ):
         parse_card_set({"set": "x", "tokens": lacking, "cards": [hunter]}, "<x>")
+
+
+def test_cr_702_123a_fabricate_names_a_token_of_its_set() -> None:
+    """Fabricate's Servo is a token of the card's set: an unknown one is one error naming
+    the card and the field."""
+    card = {
+        "name": "Maker",
+        "cost": "{2}",
+        "types": ["artifact", "creature"],
+        "power": 1,
+        "toughness": 1,
+        "fabricate": {"count": 2, "token": "Servo"},
+    }
+    with pytest.raises(CardDataError, match=r"<x>: card 'Maker': field fabricate.token: .*Servo"):
+        parse_card_set({"set": "x", "cards": [card]}, "<x>")
+    servo = {"name": "Servo", "types": ["artifact", "creature"], "power": 1, "toughness": 1}
+    cs = parse_card_set({"set": "x", "tokens": [servo], "cards": [card]}, "<x>")
+    (ab,) = cs.cards["Maker"].abilities
+    assert ab.event == "enters" and ab.effects[0].args == {"count": 2, "token": "Servo"}
