@@ -1465,6 +1465,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         isinstance(a, StaticAbility) and a.condition for c in every for a in c.abilities
     )
     bloodthirst = any(c.bloodthirst for c in cards.values())
+    linked = any(op.name == "exile_linked" for c in every for op in _all_ops(c))
     rooms: tuple[Room, ...] = ()
     taker = next((c for c in every for op in _all_ops(c) if op.name == "take_initiative"), None)
     if taker is not None:
@@ -1495,6 +1496,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         conditional_statics=conditional,
         undercity=rooms,
         bloodthirst=bloodthirst,
+        linked_exile=linked,
         prevent_next=prevent,
         exile_if_dies=exile_if_dies,
         skip_untap=skip_untap,

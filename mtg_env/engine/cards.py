@@ -688,6 +688,9 @@ class CardSet(Frozen):
     # its bestow cost is while on the stack and on the battlefield (a game's `cdef` entry
     # for the card is swapped, as for a split card's half). Empty: no card has bestow.
     bestowed: dict[str, CardDef] = field(default_factory=dict)
+    # Whether some card of the set exiles a card that its linked "leaves the battlefield"
+    # ability returns: only then does a game keep them (`Game.linked_exile`).
+    linked_exile: bool = False
     # Whether some card of the set has bloodthirst: only then does a game keep which
     # players were dealt damage this turn (`Game.damaged_turn`).
     bloodthirst: bool = False

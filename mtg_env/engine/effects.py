@@ -77,6 +77,7 @@ from .opschema import (
     DiscardOp,
     DrawOp,
     EmptyOp,
+    ExileLinkedOp,
     FightOp,
     GrantOp,
     ImpulseOp,
@@ -745,6 +746,40 @@ def op_exile(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         if g.zone[c] in (BATTLEFIELD, GRAVEYARD):
             g._move(c, EXILE)
             g._log("exiled", c)
+    return True
+
+
+def op_exile_linked(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Exile permanents, the source remembering them (`Game.linked_exile`) for its linked
+    "When this leaves the battlefield, return the exiled card ..." ability (607.2a)."""
+    item = res.item
+    linked = g.linked_exile
+    assert linked is not None  # kept in a set with such an effect (CardSet.linked_exile)
+    for c in _objects(g, res, a["what"]):
+        if g.zone[c] == BATTLEFIELD:
+            g._move(c, EXILE)
+            g._log("exiled", c)
+            if g.zone[c] == EXILE:  # (a token has ceased to exist)
+                linked[c] = (item.cid, item.src_oid, g.oid[c])
+    return True
+
+
+def op_return_linked(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """ "When this leaves the battlefield, return the exiled card to the battlefield under
+    its owner's control" (607.2a): the cards its linked ability exiled, each only if it is
+    still the object that was exiled (400.7). Killed with that ability still on the stack,
+    the permanent returns nothing, and the exile that follows is for good."""
+    linked = g.linked_exile
+    assert linked is not None
+    item = res.item
+    for c, (src, soid, coid) in list(linked.items()):
+        if src != item.cid or soid != item.src_oid:
+            continue
+        del linked[c]
+        if g.zone[c] == EXILE and g.oid[c] == coid:
+            g._move(c, BATTLEFIELD, controller=g.owner[c])
+            g._log("to_battlefield", c)
+            g._etb(c)
     return True
 
 
@@ -2027,6 +2062,8 @@ OPS: Final[dict[str, OpDef]] = {
         ),
         OpDef("counter", CounterSpellOp, op_counter),
         OpDef("put_on_library", WhatOp, op_put_on_library),
+        OpDef("exile_linked", ExileLinkedOp, op_exile_linked),
+        OpDef("return_linked", EmptyOp, op_return_linked),
         OpDef("untap", WhatOp, op_untap),
         OpDef("tap", WhatOp, op_tap),
         OpDef("explore", WhatOp, op_explore),

@@ -205,6 +205,18 @@ FIELDS: Final[tuple[Field, ...]] = (
         None,
         "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
     ),
+    # Cards a permanent exiled for its linked "when this leaves the battlefield, return the
+    # exiled card" ability (607.2a): the exiled card -> (the permanent's card, its object
+    # id, the card's object id in exile). Kept only in a card set with such an effect
+    # (`CardSet.linked_exile`), else None.
+    Field(
+        "linked_exile",
+        "dict[int, tuple[int, int, int]] | None",
+        "{} if cardset.linked_exile else None",
+        "None if {0} is None else dict({0})",
+        None,
+        "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
+    ),
     # Which players were dealt damage this turn (bloodthirst, CR 702.54a), emptied as each
     # turn begins. Kept only in a card set with bloodthirst (`CardSet.bloodthirst`).
     Field(

@@ -316,6 +316,8 @@ class Game(Setup):
             parts += (("exile_if_dies", tuple(sorted(self.exile_if_dies))),)
         if self.prevent_next is not None:
             parts += (("prevent_next", tuple(sorted(self.prevent_next.items()))),)
+        if self.linked_exile is not None:
+            parts += (("linked_exile", tuple(sorted(self.linked_exile.items()))),)
         if self.damaged_turn is not None:
             parts += (("damaged_turn", tuple(self.damaged_turn)),)
         if self.initiative is not None:

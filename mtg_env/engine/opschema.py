@@ -83,6 +83,14 @@ class CounterSpellOp(Strict):
     exile: bool = False
 
 
+class ExileLinkedOp(Strict):
+    """ "When this enters, exile target creature." where a "When this leaves the
+    battlefield, return the exiled card ..." ability of the same card is linked to it
+    (607.2a)."""
+
+    what: REFS
+
+
 class DestroyOp(Strict):
     what: REFS
     # False: "It can't be regenerated" (CR 701.15b): no regeneration shield replaces it.

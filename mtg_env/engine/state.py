@@ -78,6 +78,7 @@ class GameFields:
         "prevent_next",
         "skip_untap",
         "exile_if_dies",
+        "linked_exile",
         "damaged_turn",
         "initiative",
         "format_state",
@@ -153,6 +154,7 @@ class GameFields:
     prevent_next: dict[int, int] | None
     skip_untap: list[int] | None
     exile_if_dies: list[int] | None
+    linked_exile: dict[int, tuple[int, int, int]] | None
     damaged_turn: list[bool] | None
     initiative: list[int] | None
     format_state: FormatState
@@ -237,6 +239,7 @@ def init_state(
     g.prevent_next = {} if cardset.prevent_next else None
     g.skip_untap = [] if cardset.skip_untap else None
     g.exile_if_dies = [] if cardset.exile_if_dies else None
+    g.linked_exile = {} if cardset.linked_exile else None
     g.damaged_turn = [False, False] if cardset.bloodthirst else None
     g.initiative = [-1, -1, -1, -1, -1] if cardset.undercity else None
     g.format_state = rules.new_state()
@@ -314,6 +317,7 @@ def clone_state(s: GameFields, g: GameFields) -> None:
     g.prevent_next = None if s.prevent_next is None else dict(s.prevent_next)
     g.skip_untap = None if s.skip_untap is None else s.skip_untap[:]
     g.exile_if_dies = None if s.exile_if_dies is None else s.exile_if_dies[:]
+    g.linked_exile = None if s.linked_exile is None else dict(s.linked_exile)
     g.damaged_turn = None if s.damaged_turn is None else s.damaged_turn[:]
     g.initiative = None if s.initiative is None else s.initiative[:]
     g.format_state = s.format_state.copy()

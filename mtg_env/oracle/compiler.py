@@ -385,6 +385,37 @@ def _fix_ops(ops: list[dict[str, Any]], vocab: Vocabulary, tokens: list[dict[str
     ops[:] = [op for op in ops if "no_regen" not in op and "countered_exile" not in op]
 
 
+def _link_exiles(abilities: list[dict[str, Any]]) -> bool:
+    """Linked abilities (607.2a): where a "When ~ leaves the battlefield, return the exiled
+    card ..." ability names the card its "When ~ enters, exile target ..." ability exiled,
+    that exile is one the permanent remembers (`exile_linked`). False if there is no such
+    exile to link to."""
+    if not any("return_linked" in op for a in abilities for op in _ability_ops(a)):
+        return True
+    exiles = [
+        (op, a["triggered"].get("targets", []))
+        for a in abilities
+        if a.get("triggered", {}).get("event") == "enters"
+        for op in a["triggered"]["effects"]
+        if "exile" in op
+    ]
+    if len(exiles) != 1:
+        return False
+    op, targets = exiles[0]
+    kinds = [t if isinstance(t, str) else t.get("kind") for t in targets]
+    if kinds not in (["creature"], ["land"], ["artifact"]):
+        # An exiled Aura would return attached to what its owner chooses (303.4f), which
+        # the engine can't ask as it returns: no enchantment (or "permanent").
+        return False
+    op["exile_linked"] = {"what": op.pop("exile")["what"]}
+    return True
+
+
+def _ability_ops(a: dict[str, Any]) -> list[dict[str, Any]]:
+    ((_, data),) = a.items()
+    return list(data.get("effects", [])) if isinstance(data, dict) else []
+
+
 def _try(starts: Iterable[str], text: str, vocab: Vocabulary) -> tuple[str, Any, ToData]:
     last: UnexpectedInput | None = None
     for start in starts:
@@ -646,6 +677,14 @@ def compile_card(card: OracleCard, vocab: Vocabulary) -> Compiled:
     if abilities:
         entry["abilities"] = abilities
     entry["text"] = card.text
+    if not out.problems and not _link_exiles(abilities):
+        out.problems.append(
+            Problem(
+                normalize(card.text, card.name),
+                "'the exiled card' of no exiled creature, land or artifact (an exiled Aura's "
+                "return, 303.4f)",
+            )
+        )
     if out.problems:
         return out
     try:

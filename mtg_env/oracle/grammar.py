@@ -280,7 +280,7 @@ _sep: "and" | "," "then" | "then" | "," "and" | ","
     | set_base_pt | sacrifice | sacrifice_unless | restrict | next_upkeep | search
     | return_from_graveyard | reanimate | return_self | animate | regenerate | no_regen
     | exile_graveyard | gain_life_sacrificed | shuffle_in | add_mana | skip_untap
-    | take_initiative | put_on_library
+    | take_initiative | put_on_library | return_linked
 take_initiative: "you" "take" "the" "initiative"
 skip_untap: it_ref "doesn't" "untap" "during" "its" "controller's" "next" "untap" "step"
 
@@ -318,6 +318,8 @@ destroy: "destroy" obj
 regenerate: "regenerate" obj
 no_regen: ("it" | "they") "can't" "be" "regenerated"
 exile: "exile" obj
+return_linked: "return" "the" "exiled" "card" "to" "the" "battlefield" "under" _owners_control
+_owners_control: "its" "owner's" "control"
 sacrifice: "sacrifice" obj
 sacrifice_unless: "sacrifice" "~" "unless" "you" "pay" MANA_COST
 exile_graveyard: "exile" "target" "player's" "graveyard"
@@ -1390,6 +1392,9 @@ class ToData(Transformer[Any, Any]):
 
     def exile(self, what: str) -> dict[str, Any]:
         return {"exile": {"what": what}}
+
+    def return_linked(self) -> dict[str, Any]:
+        return {"return_linked": {}}
 
     def sacrifice(self, what: str) -> dict[str, Any]:
         return {"sacrifice": {"what": what}}

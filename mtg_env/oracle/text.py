@@ -1635,6 +1635,10 @@ class _Ability:
             if up_to and self.targets[0].up_to > 1:
                 return f"return {w} to their owners' hands"
             return f"return {w} to its owner's hand"
+        if name == "exile_linked":
+            return f"exile {self.obj(a['what'])}"
+        if name == "return_linked":
+            return "return the exiled card to the battlefield under its owner's control"
         if name == "put_on_library":
             return f"put {self.obj(a['what'])} on top of its owner's library"
         if name == "return_to_battlefield":

@@ -389,6 +389,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "skip_untap",
         "undercity",
         "bloodthirst",
+        "linked_exile",
     )
     expected = {
         "Highway Robbery": {"plot"},
@@ -409,6 +410,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Avenging Hunter": {"undercity"},
         "Bloodrage Vampire": {"bloodthirst"},
         "Syndic of Tithes": {"cast_triggers"},
+        "Journey to Nowhere": {"linked_exile", "leave_triggers"},
     }
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")

@@ -261,7 +261,7 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "ac116c2837fe208a1a32eb155b13730b86234b576a3be76b4a0505fdab9d2b16"
+V1_DIGEST = "b361ab0f9658ff4530cfa935967c619f22b22bc83890dfe1f7982761b6965dc7"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
