@@ -609,6 +609,8 @@ class CardModel(_Strict):
     undying: bool = False
     # Extort (CR 702.101a): the ability it gives the card.
     extort: bool = False
+    # Cascade (CR 702.85a): the "when you cast this spell" ability it gives the card.
+    cascade: bool = False
     # Bloodthirst N (CR 702.54a): +1/+1 counters it enters with after damage to an opponent.
     bloodthirst: int | None = Field(default=None, ge=1, le=20)
     # Fabricate N (CR 702.123a) and the set's Servo token it creates.
@@ -1063,6 +1065,12 @@ def fabricate_ability(n: int, token: str) -> TriggeredAbility:
     )
 
 
+# Cascade (CR 702.85a): "When you cast this spell, exile cards from the top of your library
+# until you exile a nonland card whose mana value is less than this spell's. You may cast it
+# without paying its mana cost. Put the exiled cards on the bottom in a random order."
+CASCADE: Final = TriggeredAbility("cast_self", effects=(Op("cascade", {}),), text="Cascade")
+
+
 # Extort (CR 702.101a): "Whenever you cast a spell, you may pay {W/B}. If you do, each
 # opponent loses 1 life and you gain that much life" (with two players, 1 life).
 EXTORT: Final = TriggeredAbility(
@@ -1166,6 +1174,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         + ((PERSIST,) if m.persist else ())
         + ((UNDYING,) if m.undying else ())
         + ((EXTORT,) if m.extort else ())
+        + ((CASCADE,) if m.cascade else ())
         + ((fabricate_ability(m.fabricate.count, m.fabricate.token),) if m.fabricate else ())
         + ((job_select_ability(m.job_select),) if m.job_select is not None else ())
     )

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 from .cards import (
+    NO_MANA,
     VENTURE,
     Component,
     Filter,
@@ -1778,6 +1779,50 @@ def op_may(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     return True
 
 
+def op_cascade(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
+    """Cascade (CR 702.85a): "exile cards from the top of your library until you exile a
+    nonland card whose mana value is less than this spell's. You may cast it without paying
+    its mana cost. Put the exiled cards on the bottom of your library in a random order."
+    The exiled cards are public; the card is offered only if it can be cast for no mana
+    (its targets exist); cast, the cast begins once this ability has left the stack, as
+    madness's does. The spell's mana value is its card's (X counts as 0)."""
+    v = res.vars
+    item = res.item
+    seat = item.controller
+    state = v.pop("cascade", None)
+    if state is None:
+        pile = g.library[g.rules.pile_of[seat]]
+        below = g.cdef[item.cid].mv
+        exiled: list[int] = []
+        hit = -1
+        while pile:
+            top = pile[-1]
+            g._move(top, EXILE)
+            g._log("cascade_exile", seat, top)
+            exiled.append(top)
+            cd = g.cdef[top]
+            if not cd.types & LAND and cd.mv < below:
+                hit = top
+                break
+        if hit >= 0 and g._can_cast(seat, hit, NO_MANA, g.mana_sources(seat)):
+            v["cascade"] = (tuple(exiled), hit)
+            prompt = f"cascade: cast {g.name(hit)} without paying its mana cost?"
+            _ask(g, res, D_CHOICE, seat, prompt, ("yes", "no"), purpose="may")
+            return False
+    else:
+        exiled, hit = list(state[0]), state[1]
+        if v.pop("answer", None) == 0 and g.zone[hit] == EXILE:
+            item.info["cast_free"] = hit
+            exiled.remove(hit)
+    rest = [c for c in exiled if g.zone[c] == EXILE]
+    g.rng.for_seat(seat, SHUFFLE).shuffle(rest)
+    for c in rest:
+        g._move(c, LIBRARY, bottom=True)
+    if rest:
+        g._log("look_rest_bottom", seat, len(rest))
+    return True
+
+
 def op_madness(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     """Madness's trigger (CR 702.35a): the card's owner may cast it from exile by paying
     its madness cost; if they don't (or can't), it goes to their graveyard. Cast, the
@@ -2161,6 +2206,7 @@ OPS: Final[dict[str, OpDef]] = {
         OpDef("madness", None, op_madness),
         OpDef("job_select", None, op_job_select),
         OpDef("fabricate", None, op_fabricate),
+        OpDef("cascade", None, op_cascade),
         OpDef("venture", None, op_venture),
         OpDef("return_dead", None, op_return_dead),
         # "You may" and kicker's "if this spell was kicked": validated by the loader,

@@ -197,6 +197,8 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  player {e[1]} ventures into Undercity: {e[2]}"
     if k == "goad":
         return f"  {n(e[1])} is goaded"
+    if k == "cascade_exile":
+        return f"  player {e[1]} exiles {n(e[2])} from the top of their library (cascade)"
     if k == "reveal_top":
         return f"  player {e[1]} reveals {n(e[2])} from the top of their library"
     if k == "choose_type":

@@ -303,8 +303,8 @@ class Priority(Stack):
             cost = cd.flashback
         elif info.get("madness"):
             cost = cd.madness
-        elif info.get("plot"):
-            cost = NO_MANA  # 702.170d: without paying its mana cost
+        elif info.get("plot") or info.get("free"):
+            cost = NO_MANA  # 702.170d, 702.85a: without paying its mana cost
         elif info.get("alt"):
             cost = NO_MANA
         elif info.get("bestow"):
@@ -629,11 +629,13 @@ class Priority(Stack):
         self.ctx = Targets(item, tuple(ab.targets), F_ACT_DONE)
         self._next_target()
 
-    def _f_cast_done(self, madness: int = -1) -> None:
+    def _f_cast_done(self, madness: int = -1, free: int = 0) -> None:
         if madness >= 0:
-            # Madness's trigger resolved and its owner casts the card (702.35a): the
-            # resolution (a lower job) pushed this frame to begin the cast here.
-            self._start_cast(self.owner[madness], madness, "madness")
+            # Madness's trigger resolved and its owner casts the card (702.35a), or
+            # cascade's and its controller casts the exiled card without paying its mana
+            # cost (`free`, 702.85a): the resolution (a lower job) pushed this frame to
+            # begin the cast here.
+            self._start_cast(self.owner[madness], madness, "free" if free else "madness")
             return
         ctx = self.ctx
         assert isinstance(ctx, Targets | Announce)

@@ -249,6 +249,10 @@ class Stack(Targeting):
                 # resolved; the cast is the caster's job (priority), which this frame
                 # begins.
                 self.k.append((F_CAST_DONE, item.cid))
+            free = item.info.get("cast_free")
+            if free is not None:
+                # Cascade (702.85a): the exiled card, cast without paying its mana cost.
+                self.k.append((F_CAST_DONE, free, 1))
         if copier is not None and cd is not None:
             self._copy_spell(item, cd, copier)
 

@@ -221,6 +221,8 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
     m = re.fullmatch(r"bloodthirst ([0-9]+)", low)
     if m:
         return [], {"bloodthirst": int(m.group(1))}  # 702.54a: a card field, how it enters
+    if low == "cascade":
+        return [], {"cascade": True}  # 702.85a
     if low == "extort":
         return [], {"extort": True}  # 702.101a
     if low in ("persist", "undying"):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..engine.carddb import (
+    CASCADE,
     EXALTED,
     EXTORT,
     FLANKING,
@@ -399,8 +400,11 @@ class _Card:
             out.append(f"You may {sac} rather than pay this spell's mana cost.")
         if c.enchant is not None:
             out.append("Enchant " + _Ability(self, ()).target_phrase(c.enchant))
+        cascade = False
         for a in c.abilities:
-            if isinstance(a, TriggeredAbility) and a.event == "cast_self":
+            if isinstance(a, TriggeredAbility) and _same_ability(a, CASCADE):
+                cascade = True  # 702.85a: a keyword, after the others
+            elif isinstance(a, TriggeredAbility) and a.event == "cast_self":
                 # What happens as it is cast comes before what it is ("Reach").
                 out.append(self.ability(a))
         # Keywords that Oracle prints with reminder text each have a line of their own.
@@ -414,6 +418,8 @@ class _Card:
         if kws:
             out.append(_cap(self._keyword_line(kws)))
         out += [_cap(k) for k in own_line]
+        if cascade:
+            out.append("Cascade")
         if any(_is_prowess(a) for a in c.abilities):
             out.append("Prowess")  # a keyword with reminder text: a line of its own
         if c.enters_tapped and not land_first:
