@@ -681,10 +681,7 @@ def op_may_exile_card(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     v = res.vars
     seat = res.item.controller
     pile = g.graveyard[g.rules.pile_of[seat]]
-    names: dict[str, int] = {}
-    for c in pile:
-        if _card_of_types(g, c, a["types"]):
-            names.setdefault(g.cdef[c].name, c)
+    names = _one_of_each_name(g, pile, a["types"])
     if not names:
         return True  # nothing to exile: nothing is done, so nothing follows
     ans = v.pop("answer", None)
@@ -845,14 +842,11 @@ def _look(g: GameLike, res: Resolution, a: dict[str, Any], away: str) -> bool:
     v = res.vars
     seat = res.item.controller
     pile = g.library[g.rules.pile_of[seat]]
-    state = v.pop("look", None)
-    if state is None:
-        looking = _top_cards(pile, a["count"])
+    looking, first = _kept_or_top(res, pile, "look", a["count"])
+    if first:
         if not looking:
             return True
         g._log("scry" if away == "bottom" else "surveil", seat, len(looking))
-    else:
-        looking = list(state)
     ans = v.pop("answer", None)
     if ans is not None:
         c = looking.pop(ans // 2)
@@ -936,13 +930,19 @@ def op_look_take(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
             g._move(c, GRAVEYARD)
             g._log("look_graveyard", seat, c)
     else:
-        if a["random"]:
-            g.rng.for_seat(seat, SHUFFLE).shuffle(looking)
-        for c in looking:
-            g._move(c, LIBRARY, bottom=True)
-        if looking:
-            g._log("look_rest_bottom", seat, len(looking))
+        _to_bottom(g, seat, looking, a["random"])
     return True
+
+
+def _to_bottom(g: GameLike, seat: int, cards: list[int], shuffled: bool) -> None:
+    """`cards` put on the bottom of `seat`'s library, in a random order with `shuffled`
+    (else in the order given: the owner's choice of "any order", made for them)."""
+    if shuffled:
+        g.rng.for_seat(seat, SHUFFLE).shuffle(cards)
+    for c in cards:
+        g._move(c, LIBRARY, bottom=True)
+    if cards:
+        g._log("look_rest_bottom", seat, len(cards))
 
 
 def op_reveal_take(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
@@ -971,13 +971,11 @@ def op_reveal_take(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
             g._log("to_hand", c)
         else:
             rest.append(c)
-    for c in rest:
-        if a["rest"] == "graveyard":
+    if a["rest"] == "graveyard":
+        for c in rest:
             g._move(c, GRAVEYARD)
-        else:
-            g._move(c, LIBRARY, bottom=True)
-    if rest and a["rest"] == "bottom":
-        g._log("look_rest_bottom", seat, len(rest))
+    else:
+        _to_bottom(g, seat, rest, False)
     return True
 
 
@@ -1059,19 +1057,13 @@ def op_reveal_put(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     v = res.vars
     seat = res.item.controller
     pile = g.library[g.rules.pile_of[seat]]
-    state = v.pop("reveal_put", None)
-    if state is None:
-        revealed = _top_cards(pile, a["count"])
+    revealed, first = _kept_or_top(res, pile, "reveal_put", a["count"])
+    if first:
         for c in revealed:
             g._log("reveal_top", seat, c)
-    else:
-        revealed = list(state)
     # A copy whose hidden cards `resample_hidden` re-dealt may have moved a revealed card.
     revealed = [c for c in revealed if c in pile]
-    names: dict[str, int] = {}
-    for c in revealed:
-        if _card_of_types(g, c, a["types"]):
-            names.setdefault(g.cdef[c].name, c)
+    names = _one_of_each_name(g, revealed, a["types"])
     ans = v.pop("answer", None)
     if names and ans is None:
         v["reveal_put"] = tuple(revealed)
@@ -1092,6 +1084,26 @@ def op_reveal_put(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         g._etb(c)
     g.rng.for_seat(seat, SHUFFLE).shuffle(pile)
     return True
+
+
+def _one_of_each_name(g: GameLike, cards: list[int], types: list[str]) -> dict[str, int]:
+    """The first of `cards` of each name among those of one of `types` (any card with no
+    types): the options of a choice among public cards, where cards of one name are alike."""
+    names: dict[str, int] = {}
+    for c in cards:
+        if _card_of_types(g, c, types):
+            names.setdefault(g.cdef[c].name, c)
+    return names
+
+
+def _kept_or_top(res: Resolution, pile: list[int], key: str, count: int) -> tuple[list[int], bool]:
+    """The cards a resolving effect looks at or reveals: those kept in `res.vars[key]`
+    while a choice about them is asked (False), or the top `count` of `pile` the first
+    time (True)."""
+    state = res.vars.pop(key, None)
+    if state is None:
+        return _top_cards(pile, count), True
+    return list(state), False
 
 
 def _top_cards(pile: list[int], count: int) -> list[int]:
@@ -1814,12 +1826,7 @@ def op_cascade(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
         if v.pop("answer", None) == 0 and g.zone[hit] == EXILE:
             item.info["cast_free"] = hit
             exiled.remove(hit)
-    rest = [c for c in exiled if g.zone[c] == EXILE]
-    g.rng.for_seat(seat, SHUFFLE).shuffle(rest)
-    for c in rest:
-        g._move(c, LIBRARY, bottom=True)
-    if rest:
-        g._log("look_rest_bottom", seat, len(rest))
+    _to_bottom(g, seat, [c for c in exiled if g.zone[c] == EXILE], True)
     return True
 
 

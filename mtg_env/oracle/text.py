@@ -1610,6 +1610,8 @@ class _Ability:
         simple: dict[str, Callable[[str], str]] = {
             "destroy": lambda w: f"destroy {w}",
             "exile": lambda w: f"exile {w}",
+            "exile_linked": lambda w: f"exile {w}",  # linked to "return the exiled card"
+            "put_on_library": lambda w: f"put {w} on top of its owner's library",
             "sacrifice": lambda w: f"sacrifice {w}",
             "tap": lambda w: f"tap {w}",
             "untap": lambda w: f"untap {w}",
@@ -1641,12 +1643,8 @@ class _Ability:
             if up_to and self.targets[0].up_to > 1:
                 return f"return {w} to their owners' hands"
             return f"return {w} to its owner's hand"
-        if name == "exile_linked":
-            return f"exile {self.obj(a['what'])}"
         if name == "return_linked":
             return "return the exiled card to the battlefield under its owner's control"
-        if name == "put_on_library":
-            return f"put {self.obj(a['what'])} on top of its owner's library"
         if name == "return_to_battlefield":
             return f"return {self.obj(a['what'])} to the battlefield"
         if name == "return_self_from_graveyard":
