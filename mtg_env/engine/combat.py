@@ -258,9 +258,12 @@ def menace_completable(g: GameLike, blockers: dict[int, int], free: list[int]) -
     """Can every menace attacker with exactly one blocker get a second from `free`?"""
     needy = []
     for a in g.attackers:
-        if "menace" in g.chars(a).keywords:
+        ach = g.chars(a)
+        if "menace" in ach.keywords:
             n = sum(1 for x in blockers.values() if x == a)
             if n == 1:
+                if "max_one_blocker" in ach.rules:
+                    return False  # menace and "no more than one": it can't be blocked
                 needy.append(a)
     if not needy:
         return True
