@@ -1449,6 +1449,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         for c in every
         for e in ("cast_noncreature", "cast_instant_sorcery", "cast_spell")
     )
+    cast_spell = any(_has_event(c, "cast_spell") for c in every)
     cast_self = any(_has_event(c, "cast_self") for c in cards.values())
     landfall = any(_has_event(c, "landfall") for c in every)
     enters = any(_has_event(c, "permanent_enters") for c in every)
@@ -1506,6 +1507,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         undercity=rooms,
         bloodthirst=bloodthirst,
         linked_exile=linked,
+        cast_spell_triggers=cast_spell,
         prevent_next=prevent,
         exile_if_dies=exile_if_dies,
         skip_untap=skip_untap,

@@ -439,10 +439,22 @@ def op_return_to_battlefield(g: GameLike, res: Resolution, a: dict[str, Any]) ->
     seat = res.item.controller
     for c in _objects(g, res, a["what"]):
         if g.zone[c] == GRAVEYARD:
-            g._move(c, BATTLEFIELD, controller=seat)
-            g._log("to_battlefield", c)
-            g._etb(c)
+            _returned_to_battlefield(g, c, seat)
     return True
+
+
+def _returned_to_battlefield(
+    g: GameLike, c: int, controller: int, tapped: bool = False, counter: str = ""
+) -> None:
+    """Card `c` returns to the battlefield under `controller`'s control: tapped, or with a
+    `counter` counter on it, as it enters (614.1c), before its enters triggers."""
+    g._move(c, BATTLEFIELD, controller=controller)
+    if tapped:
+        g.perm[c].tapped = True
+    if counter:
+        _put_counters(g, c, counter, 1)
+    g._log("to_battlefield", c)
+    g._etb(c)
 
 
 def op_return_self_from_graveyard(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
@@ -453,11 +465,7 @@ def op_return_self_from_graveyard(g: GameLike, res: Resolution, a: dict[str, Any
     c = item.cid
     if g.zone[c] != GRAVEYARD or g.oid[c] != item.src_oid:
         return True
-    g._move(c, BATTLEFIELD, controller=item.controller)
-    if a.get("tapped"):
-        g.perm[c].tapped = True
-    g._log("to_battlefield", c)
-    g._etb(c)
+    _returned_to_battlefield(g, c, item.controller, tapped=bool(a.get("tapped")))
     return True
 
 
@@ -480,10 +488,7 @@ def op_return_dead(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
     cid, oid = res.item.info["card"]
     if g.zone[cid] != GRAVEYARD or g.oid[cid] != oid:
         return True
-    g._move(cid, BATTLEFIELD, controller=g.owner[cid])
-    _put_counters(g, cid, a["counter"], 1)
-    g._log("to_battlefield", cid)
-    g._etb(cid)
+    _returned_to_battlefield(g, cid, g.owner[cid], counter=a["counter"])
     return True
 
 
@@ -775,9 +780,7 @@ def op_return_linked(g: GameLike, res: Resolution, a: dict[str, Any]) -> bool:
             continue
         del linked[c]
         if g.zone[c] == EXILE and g.oid[c] == coid:
-            g._move(c, BATTLEFIELD, controller=g.owner[c])
-            g._log("to_battlefield", c)
-            g._etb(c)
+            _returned_to_battlefield(g, c, g.owner[c])
     return True
 
 

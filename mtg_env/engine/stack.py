@@ -293,18 +293,20 @@ class Stack(Targeting):
                 # 603.4: an intervening "if" is checked as it triggers, and on resolution.
                 if ab.condition and not self._condition_holds(ab, cid, ch.controller):
                     continue
-                if ab.filter is not None and event == "blocks" and not self._blocks_one(ab, cid):
+                if (
+                    ab.filter is not None
+                    and event == "blocks"
+                    and not self._blocks_one(ab, cid, ch.controller)
+                ):
                     continue
                 self._add_trigger(ch.controller, cid, ab, idx, dict(info) if info else {})
 
-    def _blocks_one(self, ab: TriggeredAbility, cid: int) -> bool:
-        """Whether blocker `cid` blocks a creature that `ab`'s filter names ("whenever this
-        creature blocks a creature with flying")."""
+    def _blocks_one(self, ab: TriggeredAbility, cid: int, you: int) -> bool:
+        """Whether blocker `cid` (controlled by `you`) blocks a creature that `ab`'s filter
+        names ("whenever this creature blocks a creature with flying")."""
         a = self.blockers.get(cid)
         assert ab.filter is not None
-        return a is not None and matches(
-            ab.filter, self.chars(a), a, cid, self.chars(cid).controller, self.owner[a]
-        )
+        return a is not None and matches(ab.filter, self.chars(a), a, cid, you, self.owner[a])
 
     def _fire_cast(self, seat: int, types: int) -> None:
         """`seat` cast a spell of card types `types`: the "whenever you cast a spell"
@@ -312,9 +314,11 @@ class Stack(Targeting):
         spell the "whenever you cast a noncreature spell" ones (prowess, 702.108a), for an
         instant or sorcery "whenever you cast an instant or sorcery spell" (603.2). Only a
         set with such a trigger looks."""
-        if not self.cardset.cast_triggers:
-            return
+        cs = self.cardset
         noncreature = not types & CREATURE
+        # A creature spell triggers only "whenever you cast a spell": no loop without one.
+        if not cs.cast_triggers or not (noncreature or cs.cast_spell_triggers):
+            return
         spell = types & (INSTANT | SORCERY)
         for cid in list(self.battlefield):
             if self.chars(cid).controller == seat:

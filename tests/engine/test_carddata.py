@@ -390,6 +390,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "undercity",
         "bloodthirst",
         "linked_exile",
+        "cast_spell_triggers",
     )
     expected = {
         "Highway Robbery": {"plot"},
@@ -409,7 +410,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Take into Custody": {"skip_untap"},
         "Avenging Hunter": {"undercity"},
         "Bloodrage Vampire": {"bloodthirst"},
-        "Syndic of Tithes": {"cast_triggers"},
+        "Syndic of Tithes": {"cast_triggers", "cast_spell_triggers"},
         "Journey to Nowhere": {"linked_exile", "leave_triggers"},
     }
     for name, want in expected.items():
