@@ -4,7 +4,7 @@ from a resolved spell or ability. Plain data, below every module that reads them
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -46,6 +46,7 @@ class Chars:
         "rules",
         "prot",
         "plain",
+        "memo",
     )
 
     def __init__(self, cdef: CardDef, controller: int) -> None:
@@ -70,6 +71,11 @@ class Chars:
         # Computed with no continuous effect in the game (see _compute_plain): such a
         # result depends only on the definition and controller, so it can be reused.
         self.plain = False
+        # What readers derived from these characteristics, kept with them because they
+        # never change once computed (the observation encoders' templates, mtg_env.env):
+        # a field read is cheaper than a table keyed by `id()`. Not part of the state: no
+        # copy, hash or comparison reads it.
+        self.memo: Any = None
 
     def copy(self) -> Chars:
         # Through the constructor and field by field: mypyc compiles neither __new__ nor a

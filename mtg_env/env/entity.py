@@ -17,6 +17,8 @@ Compiled with the engine where the engine is, like `spaces` (setup.py, docs/comp
 
 from __future__ import annotations
 
+import sys
+from array import array
 from dataclasses import dataclass
 from operator import index as _as_int
 from typing import Any, Final, SupportsIndex
@@ -25,7 +27,14 @@ import numpy as np
 from gymnasium import spaces
 
 from ..engine import Action, Game
-from ..engine.cards import ActivatedAbility, ManaAbility, StaticAbility, TriggeredAbility
+from ..engine.cards import (
+    ActivatedAbility,
+    CardDef,
+    ManaAbility,
+    StaticAbility,
+    TriggeredAbility,
+)
+from ..engine.chars import Chars
 from ..engine.constants import (
     ACTIVATE,
     ATTACK,
@@ -45,7 +54,7 @@ from ..engine.constants import (
 from ..engine.decisions import Announce, BlockTarget, Targets
 from ..engine.frozen import Frozen
 from ..engine.objects import ABILITY, SPELL
-from .spaces import KEYWORD_LIST, Layout, mana_counts
+from .spaces import KEYWORD_LIST, MEMO_ENTITY, Layout, mana_counts
 
 # Zones of an object row.
 Z_HAND: Final = 1
@@ -89,6 +98,8 @@ OBJECT_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("keywords3", "keyword bits 24-31"),
 )
 OBJECT_INDEX: Final = {name: i for i, (name, _) in enumerate(OBJECT_FIELDS)}
+_NF: Final = len(OBJECT_FIELDS)
+_ZERO_I16: Final = bytes(2)
 # Each field's column, as Final literals (a constant in the compiled encoder rather than a
 # module-dict lookup); tests/env/test_entity.py checks them against OBJECT_FIELDS.
 _ZONE: Final = 0
@@ -196,11 +207,17 @@ class EntityLayout:
         self.n_actions = lim.candidates
         self.card_names = flat.card_names  # `card` values index this tuple
         self.keyword_names = KEYWORD_LIST
-        # Row templates (`_table`): id(card definition) -> (it, its row off the battlefield
-        # with no effect on it, its card); id(characteristics) -> (them, the card
-        # definition, the battlefield row they give, its card).
-        self._printed: dict[int, tuple[Any, bytes, int]] = {}
-        self._on_bf: dict[int, tuple[Any, Any, bytes, int]] = {}
+        # Row templates of cards off the battlefield (`_off_row`): id(card definition) ->
+        # [it, its row with no effect on it, its card, its rows by zone and owner]. Those
+        # on the battlefield ride on their characteristics (`Chars.memo`, `_bf_memo`).
+        self._printed: dict[int, list[Any]] = {}
+        self._by_value: dict[tuple[Any, ...], list[Any]] = {}
+        self._cards_i16 = {
+            n: i.to_bytes(2, sys.byteorder, signed=True) for n, i in flat.ident.items()
+        }
+        # A mask of length k with n ones is self._ones[size - n : size - n + k].
+        self._size = size = max(lim.objects, lim.candidates)
+        self._ones = b"\x01" * size + b"\x00" * size
         n_cards = len(flat.card_names)
         self.observation_space = spaces.Dict(
             {
@@ -225,12 +242,27 @@ class EntityLayout:
     def candidates(self, g: Game, seat: SupportsIndex) -> tuple[list[int], dict[int, Action], int]:
         """The flat indices of the legal moves in ascending order (row i of the candidate
         table is `rows[i]`), index -> engine action, and legal actions without a row."""
-        _, amap, missing = self.flat.mask_and_map(g, seat)
+        amap, missing = self.flat.action_map(g, _as_int(seat))
         rows = sorted(amap)
         if len(rows) > self.limits.candidates:
             missing += len(rows) - self.limits.candidates
             rows = rows[: self.limits.candidates]
         return rows, amap, missing
+
+    def legal(
+        self, g: Game, seat: SupportsIndex, mask_out: np.ndarray | None = None
+    ) -> tuple[np.ndarray, dict[int, Action], int, tuple[list[int], dict[int, Action]]]:
+        """The candidate rows' int8 mask (written into `mask_out` if given), candidate
+        row -> engine action, legal actions without a row, and (`candidates`' rows, index
+        -> action) for `observe`."""
+        rows, flat_map, missing = self.candidates(g, seat)
+        m, k, z = len(rows), self.limits.candidates, self._size
+        mask = np.frombuffer(bytearray(self._ones[z - m : z - m + k]), np.int8)
+        if mask_out is not None:
+            mask_out[...] = mask
+            mask = mask_out
+        actions = {i: flat_map[fi] for i, fi in enumerate(rows)}
+        return mask, actions, missing, (rows, flat_map)
 
     def overflow(self, g: Game) -> str | None:
         reason = self.flat.overflow(g)
@@ -304,28 +336,18 @@ class EntityLayout:
         out: dict[str, np.ndarray] | None,
     ) -> dict[str, np.ndarray]:
         lim = self.limits
-        if out is None:
-            objs = np.zeros((lim.objects, len(OBJECT_FIELDS)), np.uint8)
-            card = np.zeros(lim.objects, np.int16)
-            omask = np.zeros(lim.objects, np.int8)
-            glob = np.zeros(len(GLOBAL_FIELDS), np.int16)
-            cands = np.zeros((lim.candidates, len(CANDIDATE_FIELDS)), np.int16)
-            amask = np.zeros(lim.candidates, np.int8)
-        else:
-            objs, card, omask = out["objects"], out["object_card"], out["object_mask"]
-            glob, cands, amask = out["global"], out["candidates"], out["action_mask"]
-            for arr in (objs, card, omask, glob, cands, amask):
-                arr.fill(0)
-        rows, index = self._rows(g, seat)
-        n = min(len(rows), lim.objects)
-        if n:
-            flat, cards = self._table(g, seat, rows[:n], index)
-            objs[:n] = np.frombuffer(flat, np.uint8).reshape(n, len(OBJECT_FIELDS))
-            card[:n] = cards
-            omask[:n] = 1
+        n_obj, n_cand, z = lim.objects, lim.candidates, self._size
+        # Each table is built whole as bytes (rows, then zeros) and read by numpy without a
+        # conversion: no zero fill, no element-by-element copy from a list.
+        flat, cardb, n, index = self._table(g, seat)
+        if n < n_obj:
+            flat += bytes((n_obj - n) * _NF)
+            cardb += bytes(2 * (n_obj - n))
+        objs = np.frombuffer(flat, np.uint8).reshape(n_obj, _NF)
+        card = np.frombuffer(cardb, np.int16)
+        omask = np.frombuffer(bytearray(self._ones[z - n : z - n + n_obj]), np.int8)
         G = GLOBAL_INDEX
         opp = 1 - seat
-        # Written into a list and stored at once (a numpy scalar store costs 0.1 us).
         gl = [0] * len(GLOBAL_FIELDS)
         gl[G["turn"]] = min(g.turn, 32767)
         gl[G["step"]] = g.step + 1
@@ -345,8 +367,9 @@ class EntityLayout:
         gl[G["mulligans_opp"]] = g.mull_count[opp]
         gl[G["land_played"]] = g.lands_played if g.active == seat else 0
         for mana, s in ((_MANA_ME, seat), (_MANA_OPP, opp)):
-            for col, n in zip(mana, mana_counts(g, s), strict=True):
-                gl[col] = n
+            counts = mana_counts(g, s)
+            for j in range(6):
+                gl[mana[j]] = counts[j]
         gl[G["stack_size"]] = len(g.stack)
         gl[G["attackers"]] = len(g.attackers)
         gl[G["options"]] = 0 if d is None else len(d.options)
@@ -361,22 +384,31 @@ class EntityLayout:
             gl[G["source_row"]] = 0 if r is None else r + 1
         if isinstance(ctx, BlockTarget) and ctx.blocker in index:
             gl[G["chosen_blocker_row"]] = index[ctx.blocker] + 1
-        if rows_actions is not None:
-            gl[G["candidates"]] = len(rows_actions[0])
-        glob[:] = gl
+        m = 0
+        described: list[int] = []
         if rows_actions is not None:
             flat_rows, amap = rows_actions
             m = len(flat_rows)
-            if m:
-                # Described into one list and stored at once, as the object table.
-                described: list[int] = []
-                for fi in flat_rows:
-                    a = amap[fi]
-                    row = [a.kind + 1, 0, 0, 0, 0]
-                    self._describe(g, seat, a, row, index, ctx)
-                    described.extend(row)
-                cands[:m] = np.array(described, np.int16).reshape(m, len(CANDIDATE_FIELDS))
-                amask[:m] = 1
+            gl[G["candidates"]] = m
+            for fi in flat_rows:
+                a = amap[fi]
+                row = [a.kind + 1, 0, 0, 0, 0]
+                self._describe(g, seat, a, row, index, ctx)
+                described.extend(row)
+        glob = np.array(gl, np.int16)
+        cb = array("h", described)
+        cb.frombytes(bytes(2 * len(CANDIDATE_FIELDS) * (n_cand - m)))
+        cands = np.frombuffer(cb, np.int16).reshape(n_cand, len(CANDIDATE_FIELDS))
+        amask = np.frombuffer(bytearray(self._ones[z - m : z - m + n_cand]), np.int8)
+        if out is not None:  # a batch row: the arrays are the caller's
+            out["objects"][...] = objs
+            out["object_card"][...] = card
+            out["object_mask"][...] = omask
+            out["global"][...] = glob
+            out["candidates"][...] = cands
+            out["action_mask"][...] = amask
+            glob, objs, card = out["global"], out["objects"], out["object_card"]
+            omask, cands, amask = out["object_mask"], out["candidates"], out["action_mask"]
         return {
             "global": glob,
             "objects": objs,
@@ -386,112 +418,201 @@ class EntityLayout:
             "action_mask": amask,
         }
 
-    def _table(
-        self, g: Game, seat: int, rows: list[tuple[int, Any]], index: dict[Any, int]
-    ) -> tuple[bytearray, list[int]]:
-        """The fields of `rows`, one row after the other, and each row's card.
+    def _table(self, g: Game, seat: int) -> tuple[bytearray, bytearray, int, dict[Any, int]]:
+        """The object table's rows one after the other (at most `limits.objects`), each
+        row's card as native int16 bytes, the number of rows, and the row of every visible
+        object (all of them, past the limit too): card id, or ("item", id) of an ability.
+        Rows are in the order of `rows()`.
 
-        A row starts as a copy of a template that depends only on what cannot change
-        without the object changing: on the battlefield its computed characteristics (one
-        `Chars` per object and layer state, never changed once computed), elsewhere its
-        printed card (when no effect reaches cards off the battlefield). What a move can
-        change (zone, controller, tapped, damage, combat, counters) is written on the copy.
-        Rows are bytes: numpy reads the table without converting an integer at a time.
+        A row is a template that depends only on what cannot change without the object
+        changing: on the battlefield its computed characteristics (one `Chars` per object
+        and layer state, never changed once computed; the templates ride on it as
+        `Chars.memo`, one per seat, tapped and sick), elsewhere its printed card (when no
+        effect reaches cards off the battlefield; one per zone and owner). What else a move
+        can change (combat, damage, counters, attachment) is written on the copy.
         """
-        nf = len(OBJECT_FIELDS)
+        limit = self.limits.objects
         flat = bytearray()
-        cards: list[int] = []
-        ident = self.flat.ident
-        cdef, owners, perm = g.cdef, g.owner, g.perm
+        cardb = bytearray()
+        index: dict[Any, int] = {}
+        r = 0
+        cdef, owners = g.cdef, g.owner
+        for cid in g.hand[seat]:
+            index[cid] = r
+            if r < limit:
+                self._off_row(g, seat, cid, Z_HAND, flat, cardb)
+            r += 1
+        for it in reversed(g.stack):
+            # A spell is its card; an ability is a row of its own (keyed by the item).
+            if it.kind == SPELL:
+                cid = it.cid
+                index[cid] = r
+                if r < limit:
+                    cd = cdef[cid]
+                    ch = g.chars(cid)
+                    t = _chars_row(cd, ch)
+                    t[_FLAGS] = 1 if cd.token else 0
+                    t[_ZONE] = Z_STACK
+                    t[_MINE] = int(ch.controller == seat)
+                    t[_OWNED] = int(owners[cid] == seat)
+                    t[_STACK_KIND] = 1
+                    flat += bytes(t)
+                    cardb += self._card_bytes(cd.name)
+            else:
+                index[("item", id(it))] = r
+                if r < limit:
+                    f = [0] * _NF
+                    f[_ZONE] = Z_STACK
+                    f[_STACK_KIND] = 2 if it.kind == ABILITY else 3
+                    f[_MINE] = f[_OWNED] = int(it.controller == seat)
+                    flat += bytes(f)
+                    cardb += self._card_bytes(cdef[it.cid].name)
+            r += 1
+        perm = g.perm
         attackers, blockers = g.attackers, g.blockers
-        offbf = g._offbf  # effects that reach cards off the battlefield, per player
-        printed, on_bf = self._printed, self._on_bf
+        combat = bool(attackers) or bool(blockers)
         sickness = g.rules.summoning_sickness
         last_start = g.last_turn_start
-        for z, key in rows:
-            b = len(flat)
-            if z == Z_STACK and not isinstance(key, int):
-                it = key
-                f = [0] * nf
-                f[_ZONE] = z
-                f[_STACK_KIND] = 2 if it.kind == ABILITY else 3
-                f[_MINE] = f[_OWNED] = int(it.controller == seat)
-                flat += bytes(f)
-                cards.append(ident.get(cdef[it.cid].name, 0))
-                continue
-            cid: int = key
-            cd = cdef[cid]
-            owner = owners[cid]
-            if z == Z_BATTLEFIELD:
-                ch = g.chars(cid)
-                hit = on_bf.get(id(ch))
-                if hit is None or hit[0] is not ch or hit[1] is not cd:
-                    t = _chars_row(cd, ch)
-                    t[_ZONE] = z
-                    flags = 1 if cd.token else 0
-                    if ch.name != cd.name:
-                        flags |= 2  # a copy: its characteristics are another card's
-                    if cd.name == FACE_DOWN:
-                        flags |= 4
-                    t[_FLAGS] = flags
-                    if len(on_bf) > 8192:
-                        on_bf.clear()
-                    # The entry holds `ch`, so no other object takes its id while it is here.
-                    hit = on_bf[id(ch)] = (ch, cd, bytes(t), ident.get(cd.name, 0))
-                flat += hit[2]
-                cards.append(hit[3])
+        # Blocks and attachments name rows that may come later: written once all are known.
+        later: list[tuple[int, int]] = []
+        for s in (seat, 1 - seat):
+            cids = g.controlled(s)
+            for cid, ch in zip(cids, g.chars_of(cids)):
+                index[cid] = r
+                r += 1
+                if r > limit:
+                    continue
+                cd = cdef[cid]
+                owner = owners[cid]
+                kept: list[Any] | None = ch.memo
+                if kept is None:
+                    kept = ch.memo = [None, None]
+                memo: list[Any] | None = kept[MEMO_ENTITY]
+                if memo is None or memo[0] is not self or memo[1] is not cd or memo[2] != owner:
+                    memo = kept[MEMO_ENTITY] = self._bf_memo(cd, ch, owner)
                 ctl = ch.controller
-                if ctl == seat:
-                    flat[b + _MINE] = 1
-                if owner == seat:
-                    flat[b + _OWNED] = 1
-                if ctl != owner:
-                    flat[b + _FLAGS] |= 8
                 p = perm[cid]
-                if p.tapped:
-                    flat[b + _TAPPED] = 1
                 # Summoning sickness as Game.sick computes it (CR 302.6), inlined.
-                if sickness and ch.types & CREATURE and p.control_since > last_start[ctl]:
-                    flat[b + _SICK] = 1
-                if cid in attackers:
-                    flat[b + _ATTACKING] = 1
-                blocked = blockers.get(cid)
-                if blocked is not None and blocked in index:
-                    flat[b + _BLOCKING] = index[blocked] + 1
+                sick = sickness and (ch.types & CREATURE) != 0 and p.control_since > last_start[ctl]
+                k = 6 + 4 * seat + (2 if p.tapped else 0) + (1 if sick else 0)
+                row = memo[k]
+                if row is None:
+                    row = memo[k] = _bf_variant(memo[4], ctl, owner, seat, p.tapped, sick)
+                b = len(flat)
+                flat += row
+                cardb += memo[3]
+                if combat:
+                    if cid in attackers:
+                        flat[b + _ATTACKING] = 1
+                    blocked = blockers.get(cid)
+                    if blocked is not None:
+                        later.append((b + _BLOCKING, blocked))
                 if p.damage:
                     flat[b + _DAMAGE] = min(255, p.damage)
                 if p.counters:
                     flat[b + _PLUS] = min(255, p.counters.get("+1/+1", 0))
                     flat[b + _MINUS] = min(255, p.counters.get("-1/-1", 0))
-                if p.attached >= 0 and p.attached in index:
-                    flat[b + _ATTACHED] = index[p.attached] + 1
-                continue
-            on_stack = z == Z_STACK
-            if not on_stack and not offbf[owner]:
-                known = printed.get(id(cd))
-                if known is not None:
-                    # A card off the battlefield without effects on it: its printed values.
-                    flat += known[1]
-                    cards.append(known[2])
-                    flat[b + _ZONE] = z
-                    if owner == seat:
-                        flat[b + _MINE] = flat[b + _OWNED] = 1
-                    continue
-            ch = g.chars(cid)
-            t = _chars_row(cd, ch)
-            t[_FLAGS] = 1 if cd.token else 0
-            card_i = ident.get(cd.name, 0)
-            if not on_stack and not offbf[owner] and not _has_cda(cd):
-                # The entry holds `cd` (card definitions live as long as their set anyway).
-                printed[id(cd)] = (cd, bytes(t), card_i)
-            t[_ZONE] = z
-            t[_MINE] = int((ch.controller if on_stack else owner) == seat)
-            t[_OWNED] = int(owner == seat)
-            if on_stack:
-                t[_STACK_KIND] = 1
-            flat += bytes(t)
-            cards.append(card_i)
-        return flat, cards
+                if p.attached >= 0:
+                    later.append((b + _ATTACHED, p.attached))
+        piles = [g.rules.pile(seat), g.rules.pile(1 - seat)]
+        for pile in dict.fromkeys(piles):
+            for cid in g.graveyard[pile]:
+                index[cid] = r
+                if r < limit:
+                    self._off_row(g, seat, cid, Z_GRAVEYARD, flat, cardb)
+                r += 1
+        for s in (seat, 1 - seat):
+            for cid in g.exile[s]:
+                index[cid] = r
+                if r < limit:
+                    self._off_row(g, seat, cid, Z_EXILE, flat, cardb)
+                r += 1
+        for pos, key in later:
+            j = index.get(key)
+            if j is not None:
+                flat[pos] = j + 1
+        return flat, cardb, min(r, limit), index
+
+    def _bf_memo(self, cd: CardDef, ch: Chars, owner: int) -> list[Any]:
+        """A battlefield object's templates: [this layout, its card definition, owner, card
+        bytes, the row of its characteristics, its abilities, then the rows by seat, tapped
+        and sick (built as asked)]. A layer recomputation makes new characteristics with mostly the
+        same values: objects with equal values share one list, looked up by value."""
+        abilities = ch.abilities
+        # By identity where hashing would read deep values (the definition, the abilities):
+        # the list holds both, so no other object takes their id while it is here.
+        key = (
+            id(cd),
+            owner,
+            ch.controller,
+            ch.name,
+            ch.types,
+            ch.colors,
+            ch.supertypes,
+            ch.power,
+            ch.toughness,
+            ch.keywords,
+            id(abilities),
+        )
+        memo = self._by_value.get(key)
+        if memo is not None:
+            return memo
+        t = _chars_row(cd, ch)
+        t[_ZONE] = Z_BATTLEFIELD
+        flags = 1 if cd.token else 0
+        if ch.name != cd.name:
+            flags |= 2  # a copy: its characteristics are another card's
+        if cd.name == FACE_DOWN:
+            flags |= 4
+        t[_FLAGS] = flags
+        memo = [self, cd, owner, self._card_bytes(cd.name), bytes(t), abilities]
+        memo.extend([None] * 8)
+        if len(self._by_value) > 8192:
+            self._by_value.clear()
+        self._by_value[key] = memo
+        return memo
+
+    def _off_row(
+        self, g: Game, seat: int, cid: int, z: int, flat: bytearray, cardb: bytearray
+    ) -> None:
+        """Append the row of card `cid` in hand, graveyard or exile (zone `z`)."""
+        cd = g.cdef[cid]
+        owner = g.owner[cid]
+        mine = owner == seat
+        if not g._offbf[owner]:
+            known = self._printed.get(id(cd))
+            if known is not None:
+                # A card off the battlefield without effects on it: its printed values.
+                k = 3 + 2 * z + (1 if mine else 0)
+                row = known[k]
+                if row is None:
+                    v = bytearray(known[1])
+                    v[_ZONE] = z
+                    if mine:
+                        v[_MINE] = v[_OWNED] = 1
+                    row = known[k] = bytes(v)
+                flat += row
+                cardb += known[2]
+                return
+        ch = g.chars(cid)
+        t = _chars_row(cd, ch)
+        t[_FLAGS] = 1 if cd.token else 0
+        cb = self._card_bytes(cd.name)
+        if not g._offbf[owner] and not _has_cda(cd):
+            # The entry holds `cd` (card definitions live as long as their set anyway):
+            # [it, its printed row, card bytes, then the rows by zone and owner].
+            entry: list[Any] = [cd, bytes(t), cb]
+            entry.extend([None] * 12)
+            self._printed[id(cd)] = entry
+        t[_ZONE] = z
+        t[_MINE] = int(mine)
+        t[_OWNED] = int(mine)
+        flat += bytes(t)
+        cardb += cb
+
+    def _card_bytes(self, name: str) -> bytes:
+        """The `card` column's value of a card name, as native int16 bytes."""
+        return self._cards_i16.get(name, _ZERO_I16)
 
     def _describe(
         self, g: Game, seat: int, a: Action, row: list[int], index: dict[Any, int], ctx: Any
@@ -525,13 +646,29 @@ class EntityLayout:
             row[_C_OPTION] = a.arg
 
 
+def _bf_variant(base: bytes, ctl: int, owner: int, seat: int, tapped: bool, sick: bool) -> bytes:
+    """A battlefield row template as `seat` sees it, tapped and sick or not."""
+    t = bytearray(base)
+    if ctl == seat:
+        t[_MINE] = 1
+    if owner == seat:
+        t[_OWNED] = 1
+    if ctl != owner:
+        t[_FLAGS] |= 8
+    if tapped:
+        t[_TAPPED] = 1
+    if sick:
+        t[_SICK] = 1
+    return bytes(t)
+
+
 def _row_of(index: dict[Any, int], key: Any) -> int:
     """Row + 1 of an object, 0 for none."""
     r = index.get(key)
     return 0 if r is None else r + 1
 
 
-def _chars_row(cd: Any, ch: Any) -> list[int]:
+def _chars_row(cd: CardDef, ch: Chars) -> list[int]:
     """An object row with the columns from types to abilities filled from `ch`."""
     f = [0] * len(OBJECT_FIELDS)
     f[_TYPES] = ch.types & 255
@@ -558,7 +695,7 @@ def _chars_row(cd: Any, ch: Any) -> list[int]:
     return f
 
 
-def _has_cda(cd: Any) -> bool:
+def _has_cda(cd: CardDef) -> bool:
     return any(type(a) is StaticAbility and a.cda is not None for a in cd.abilities)
 
 

@@ -324,15 +324,8 @@ class EntityObserver:
         return isinstance(space, spaces.Dict)
 
     def legal(self, g: Game, seat: int, mask_out: np.ndarray | None = None) -> Legal:
-        rows, flat_map, missing = self.entity.candidates(g, seat)
-        if mask_out is None:
-            mask = np.zeros(self.n_actions, np.int8)
-        else:
-            mask = mask_out
-            mask.fill(0)
-        mask[: len(rows)] = 1
-        actions = {i: flat_map[fi] for i, fi in enumerate(rows)}
-        return Legal(mask, actions, missing, (rows, flat_map))
+        mask, actions, missing, detail = self.entity.legal(g, seat, mask_out)
+        return Legal(mask, actions, missing, detail)
 
     def no_moves(self) -> Legal:
         return Legal(np.zeros(self.n_actions, np.int8), {}, 0, ([], {}))

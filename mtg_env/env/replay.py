@@ -126,7 +126,7 @@ class Recorder:
         g = self.game
         seat = g.current_player
         assert seat is not None
-        _, amap, _ = self.layout.mask_and_map(g, seat)
+        amap, _ = self.layout.action_map(g, seat)
         own, opp, stack = self.layout.slots(g, seat)
         i = self.layout.action_index(g, action, seat, own, opp, stack)
         if i < 0 or i not in amap:
@@ -141,7 +141,7 @@ class Recorder:
         if canon is None:
             seat = self.game.current_player
             assert seat is not None
-            _, amap, _ = self.layout.mask_and_map(self.game, seat)
+            amap, _ = self.layout.action_map(self.game, seat)
             canon = amap[i]
         self.game.apply(canon)
         self.record(i)
@@ -241,7 +241,7 @@ def replay_games(
             )
         seat = g.current_player
         assert seat is not None
-        _, amap, _ = lay.mask_and_map(g, seat)
+        amap, _ = lay.action_map(g, seat)
         a = amap.get(idx)
         if a is None:
             legal = ", ".join(str(i) for i in sorted(amap))

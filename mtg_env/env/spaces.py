@@ -76,6 +76,11 @@ TYPE_ORDER: Final = _TYPES  # the order of a permanent slot's "types" field
 # Mana observation: the count indices (colours 0-4, colourless-maker 5) of a source key.
 _BITS: Final = tuple(tuple(b for b in range(6) if key & (1 << b)) for key in range(64))
 SOURCE_COUNTS: Final = _BITS  # by public name (mtg_env.spellbench.entity_view counts too)
+# What the encoders keep on a computed characteristics object (`Chars.memo`: a list with one
+# place per encoder, each holding the layout that wrote it): they never change once computed,
+# and a field read is cheaper than a table keyed by `id()`.
+MEMO_FLAT: Final = 0  # (layout, the static permanent features)
+MEMO_ENTITY: Final = 1  # the v1 row templates (mtg_env.env.entity)
 
 
 def mana_counts(g: Game, seat: int) -> list[int]:
@@ -221,9 +226,7 @@ class Layout:
             n += size
         self.n_obs = n
         self._o0 = {k: s.start for k, s in self.obs_slices.items()}
-        # id(Chars) -> (that Chars, its static permanent features as float32 bytes); see
-        # _static_vec.
-        self._static: dict[int, tuple[Chars, bytes]] = {}
+        # The static permanent features (float32 bytes) by value; see _static_vec.
         self._by_value: dict[tuple, bytes] = {}
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -350,20 +353,26 @@ class Layout:
         else:
             mask = out
             mask.fill(0)
+        amap, missing = self.action_map(g, seat)
+        for i in amap:
+            mask[i] = 1
+        return mask, amap, missing
+
+    def action_map(self, g: Game, seat: int) -> tuple[dict[int, Action], int]:
+        """`mask_and_map` without the mask: index -> engine action, and the number of
+        legal actions without an index."""
         amap: dict[int, Action] = {}
         if g.is_over or g.current_player != seat:
-            return mask, amap, 0
+            return amap, 0
         own, opp, stack = self.slots(g, seat)
         missing = 0
         for a in g.legal_actions():
             i = self.action_index(g, a, seat, own, opp, stack)
             if i < 0:
                 missing += 1
-                continue
-            if i not in amap:
+            elif i not in amap:
                 amap[i] = a
-                mask[i] = 1
-        return mask, amap, missing
+        return amap, missing
 
     def describe_index(self, i: SupportsIndex) -> str:
         i = index(i)
@@ -463,7 +472,6 @@ class Layout:
         attackers, blockers = g.attackers, g.blockers
         sickness = g.rules.summoning_sickness
         last_start = g.last_turn_start
-        static = self._static
         for slots, key in ((own, "permanents_own"), (opp, "permanents_opp")):
             cids = [cid for cid, slot in slots.items() if slot < P]  # slot order
             if not cids:
@@ -471,8 +479,15 @@ class Layout:
             b = O[key]
             for cid, ch in zip(cids, g.chars_of(cids)):
                 # The static features, from the characteristics, then the per-state ones.
-                hit = static.get(id(ch))
-                enc = hit[1] if hit is not None and hit[0] is ch else self._static_vec(g, cid, ch)
+                memo = ch.memo
+                if memo is None:
+                    memo = ch.memo = [None, None]
+                hit = memo[MEMO_FLAT]
+                if hit is not None and hit[0] is self:
+                    enc = hit[1]
+                else:
+                    enc = self._static_vec(g, cid, ch)
+                    memo[MEMO_FLAT] = (self, enc)
                 wb[4 * b : 4 * (b + pf)] = enc
                 p = perm[cid]
                 # Summoning sickness as Game.sick computes it (CR 302.6), inlined.
@@ -545,33 +560,28 @@ class Layout:
 
     def _static_vec(self, g: Game, cid: int, ch: Chars) -> bytes:
         # The part that follows from the computed characteristics (and the card) is
-        # encoded once per characteristics object: those are immutable once computed
-        # and each belongs to one object of one layer state.
-        hit = self._static.get(id(ch))
-        if hit is None or hit[0] is not ch:
-            if len(self._static) > 8192:
-                self._static.clear()
-            # A layer recomputation makes new objects with mostly the same values: look
-            # the encoding up by value before encoding again.
-            key = (
-                ch.name,
-                ch.types,
-                ch.colors,
-                ch.power,
-                ch.toughness,
-                ch.keywords,
-                bool(ch.abilities),
-                g.cdef[cid].token,
-                ch.controller != g.owner[cid],
-                g.perm[cid].copy_def is not None,
-            )
-            v = self._by_value.get(key)
-            if v is None:
-                if len(self._by_value) > 8192:
-                    self._by_value.clear()
-                v = self._by_value[key] = self._encode_static(g, cid, ch).tobytes()
-            hit = self._static[id(ch)] = (ch, v)
-        return hit[1]
+        # encoded once per characteristics object (kept on it, `Chars.memo`): those are
+        # immutable once computed and each belongs to one object of one layer state. A
+        # layer recomputation makes new objects with mostly the same values: look the
+        # encoding up by value before encoding again.
+        key = (
+            ch.name,
+            ch.types,
+            ch.colors,
+            ch.power,
+            ch.toughness,
+            ch.keywords,
+            bool(ch.abilities),
+            g.cdef[cid].token,
+            ch.controller != g.owner[cid],
+            g.perm[cid].copy_def is not None,
+        )
+        v = self._by_value.get(key)
+        if v is None:
+            if len(self._by_value) > 8192:
+                self._by_value.clear()
+            v = self._by_value[key] = self._encode_static(g, cid, ch).tobytes()
+        return v
 
     def _encode_static(self, g: Game, cid: int, ch: Chars) -> np.ndarray:
         po = self._poff

@@ -203,8 +203,10 @@ def bench_observe(fmt: str, seconds: float) -> dict[str, float]:
     """Microseconds of one observation with its legal moves, as the PettingZoo env builds
     them for the acting seat (v0: the mask and the vector; v1: the candidates and the
     tables), over the states of seeded random games. Both are timed on the same state one
-    after the other in a shuffled order, after an untimed observation has computed the
-    state's characteristics, so that they share the machine's weather and the layer work."""
+    after the other in a shuffled order, so that they share the machine's weather. The
+    engine's own work for the state (its characteristics and legal actions) is done untimed
+    first, so that neither pays it for the other; what each encoder derives and keeps from
+    the characteristics, it computes in its own timed call, as it does in an env."""
     from ..env.observers import EntityObserver, FlatObserver
     from ..env.replay import layout_for
 
@@ -222,7 +224,8 @@ def bench_observe(fmt: str, seconds: float) -> dict[str, float]:
         while not g.is_over:
             seat = g.current_player
             assert seat is not None
-            layout.observe(g, seat)  # the characteristics, computed untimed
+            g.chars_of(g.battlefield)  # the engine's work, untimed (not the encoders')
+            g.legal_actions()
             r.shuffle(ways)
             for key, observer in ways:
                 t = clock()

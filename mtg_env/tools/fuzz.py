@@ -227,7 +227,7 @@ def fuzz_game(
                 check_actions(g)
             seat = g.current_player
             assert seat is not None
-            _, amap, _ = lay.mask_and_map(g, seat)
+            amap, _ = lay.action_map(g, seat)
             i = r.choice(sorted(amap))
             a = amap[i]
             c = g.clone()
@@ -332,7 +332,7 @@ def check_replay(path: str | Path) -> str | None:
             check_actions(g)
             seat = g.current_player
             assert seat is not None
-            _, amap, _ = lay.mask_and_map(g, seat)
+            amap, _ = lay.action_map(g, seat)
             g.apply(amap[i])
         check_state(g)
     except Exception as e:  # noqa: BLE001

@@ -337,3 +337,43 @@ def test_every_keyword_has_a_bit_ward_included() -> None:
     bit = KEYWORD_LIST.index("ward")
     column = OBJECT_INDEX[f"keywords{bit // 8}"]
     assert obs["objects"][0][column] == 1 << (bit % 8)
+
+
+def test_encoders_observing_one_game_keep_their_own_templates() -> None:
+    """The encoders keep row templates on the characteristics they read (`Chars.memo`),
+    which the games' copies share. A layout of another card set (other `card` numbers)
+    observing the same game must not read the templates another layout left there: each
+    layout's tables equal those of the same game played again apart (its own
+    characteristics) and observed by that layout alone."""
+    classic = EntityLayout(Layout(load_cards("classic")))
+    other = EntityLayout(Layout(load_cards("pauper")))
+    refs = [EntityLayout(Layout(load_cards("classic"))), EntityLayout(Layout(load_cards("pauper")))]
+    decks = (DECKS[NAMES[1]], DECKS[NAMES[4]])
+    g = Game.new(decks, seed=5)
+    apart = [Game.new(decks, seed=5), Game.new(decks, seed=5)]
+    r = random.Random(5)
+    differ = 0
+    while not g.is_over and g.n_decisions < 200:
+        seat = g.current_player
+        order = (classic, other) if g.n_decisions % 2 else (other, classic)
+        views = {id(lay): lay.observe(g, seat, None) for lay in order}
+        for lay, ref, h in zip((classic, other), refs, apart, strict=True):
+            assert _same(views[id(lay)], ref.observe(h, seat, None))
+        cards = [views[id(lay)]["object_card"] for lay in (classic, other)]
+        differ += not np.array_equal(*cards)
+        a = r.choice(g.legal_actions())
+        for game in (g, *apart):
+            game.apply(a)
+    assert differ > 100  # the two layouts do number the cards differently
+
+
+def test_the_action_map_is_the_mask_and_map_without_the_mask() -> None:
+    flat = Layout(load_cards("classic"))
+    g = Game.new((DECKS[NAMES[0]], DECKS[NAMES[5]]), seed=3)
+    r = random.Random(3)
+    while not g.is_over and g.n_decisions < 200:
+        for seat in (0, 1):
+            mask, amap, missing = flat.mask_and_map(g, seat)
+            assert flat.action_map(g, seat) == (amap, missing)
+            assert sorted(amap) == list(np.flatnonzero(mask))
+        g.apply(r.choice(g.legal_actions()))
