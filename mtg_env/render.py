@@ -112,13 +112,15 @@ def header_line(g: Game) -> str:
 
 
 def player_line(g: Game, s: int) -> str:
-    """A player's public counts: life, library, graveyard and hand sizes, pool mana, the
-    initiative and their room of Undercity (CR 725: public)."""
+    """A player's public counts: life, library, graveyard and hand sizes, pool mana, poison
+    counters (CR 122.1f), the initiative and their room of Undercity (CR 725: public)."""
     line = (
         f"Player {s}: life {g.life[s]}, library {len(g.library[s])}, "
         f"graveyard {len(g.graveyard[s])}, hand {len(g.hand[s])}"
         + (f", mana {mt}" if (mt := g.rules.mana_text(g, s)) else "")
     )
+    if g.poison is not None and g.poison[s]:
+        line += f", poison {g.poison[s]}"
     ini = g.initiative
     if ini is not None:
         if ini[0] == s:

@@ -611,6 +611,8 @@ class CardModel(_Strict):
     extort: bool = False
     # Cascade (CR 702.85a): the "when you cast this spell" ability it gives the card.
     cascade: bool = False
+    # Infect (CR 702.90a): the static ability it gives the card.
+    infect: bool = False
     # Bloodthirst N (CR 702.54a): +1/+1 counters it enters with after damage to an opponent.
     bloodthirst: int | None = Field(default=None, ge=1, le=20)
     # Fabricate N (CR 702.123a) and the set's Servo token it creates.
@@ -1070,6 +1072,12 @@ def fabricate_ability(n: int, token: str) -> TriggeredAbility:
 # without paying its mana cost. Put the exiled cards on the bottom in a random order."
 CASCADE: Final = TriggeredAbility("cast_self", effects=(Op("cascade", {}),), text="Cascade")
 
+# Infect (CR 702.90a): a static ability of the permanent, read where damage is dealt
+# (702.90b-c: poison counters to a player, -1/-1 counters to a creature). Written as a rule
+# of the permanent's own (`Chars.rules`), so that an effect removing its abilities removes
+# it; a card field, not a keyword, so the observations' keyword columns stay as they are.
+INFECT: Final = StaticAbility(Filter(relation="self"), rules=frozenset({"infect"}), text="Infect")
+
 
 # Extort (CR 702.101a): "Whenever you cast a spell, you may pay {W/B}. If you do, each
 # opponent loses 1 life and you gain that much life" (with two players, 1 life).
@@ -1160,7 +1168,8 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
             m.spell.one_or_both,
         )
     abilities = (
-        tuple(compile_ability(a) for a in m.abilities)
+        ((INFECT,) if m.infect else ())  # printed first among its abilities
+        + tuple(compile_ability(a) for a in m.abilities)
         + ((ward_ability(m.ward),) if m.ward is not None else ())
         + ((echo_ability(m.echo),) if m.echo is not None else ())
         + ((EXALTED,) if "exalted" in m.keywords else ())
@@ -1475,6 +1484,9 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         isinstance(a, StaticAbility) and a.condition for c in every for a in c.abilities
     )
     bloodthirst = any(c.bloodthirst for c in cards.values())
+    poison = any(
+        type(a) is StaticAbility and "infect" in a.rules for c in every for a in c.abilities
+    )
     linked = any(op.name == "exile_linked" for c in every for op in _all_ops(c))
     rooms: tuple[Room, ...] = ()
     taker = next((c for c in every for op in _all_ops(c) if op.name == "take_initiative"), None)
@@ -1506,6 +1518,7 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
         conditional_statics=conditional,
         undercity=rooms,
         bloodthirst=bloodthirst,
+        poison=poison,
         linked_exile=linked,
         cast_spell_triggers=cast_spell,
         prevent_next=prevent,

@@ -694,6 +694,9 @@ class CardSet(Frozen):
     # Whether some card of the set has "whenever you cast a spell" (extort): only then does
     # casting a creature spell look for cast triggers.
     cast_spell_triggers: bool = False
+    # Whether some card of the set has infect: only then does a game keep each player's
+    # poison counters (`Game.poison`).
+    poison: bool = False
     # Whether some card of the set has bloodthirst: only then does a game keep which
     # players were dealt damage this turn (`Game.damaged_turn`).
     bloodthirst: bool = False

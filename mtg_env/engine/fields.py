@@ -227,6 +227,16 @@ FIELDS: Final[tuple[Field, ...]] = (
         None,
         "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
     ),
+    # Each player's poison counters (CR 122.1f): infect's damage to a player (702.90b).
+    # Kept only in a card set with infect (`CardSet.poison`).
+    Field(
+        "poison",
+        "list[int] | None",
+        "[0, 0] if cardset.poison else None",
+        "None if {0} is None else {0}[:]",
+        None,
+        "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
+    ),
     # The initiative (CR 725): [the player who has it (-1: nobody yet), the card and the
     # object id its abilities are named after, player 0's and player 1's room of Undercity
     # (-1: not in it)]. Kept only in a card set where some card takes the initiative

@@ -322,6 +322,8 @@ class Game(Setup):
             parts += (("damaged_turn", tuple(self.damaged_turn)),)
         if self.initiative is not None:
             parts += (("initiative", tuple(self.initiative)),)
+        if self.poison is not None:
+            parts += (("poison", tuple(self.poison)),)
         if self.cardset.bestowed:
             # An Aura form has its card's name: which cards are in theirs (702.103a).
             parts += (("bestowed", tuple(i for i, c in enumerate(self.cdef) if c.bestowed)),)

@@ -164,6 +164,8 @@ def render_event(g: GameLike, e: tuple) -> str | None:
         return f"  {n(e[1])} deals {e[3]} damage to {n(e[2])}"
     if k == "lifelink":
         return f"  player {e[1]} gains {e[2]} life (lifelink)"
+    if k == "poison":
+        return f"  player {e[1]} gets {e[2]} poison counter{'s' if e[2] != 1 else ''} (infect)"
     if k == "gain_life":
         return f"  player {e[1]} gains {e[2]} life"
     if k == "lose_life":

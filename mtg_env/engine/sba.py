@@ -41,6 +41,8 @@ class StateBasedActions(GameLike):
                 acts.append(("lose", seat, "life 0 or less (CR 704.5a)"))
             elif self.drew_from_empty[seat]:
                 acts.append(("lose", seat, "drew from an empty library (CR 704.5b)"))
+            elif self.poison is not None and self.poison[seat] >= 10:
+                acts.append(("lose", seat, "ten or more poison counters (CR 704.5c)"))
         # Only tokens that left the battlefield can be in another zone (noted in _move).
         for cid in self.stray_tokens:
             if self.zone[cid] not in (BATTLEFIELD, NOWHERE, STACK):

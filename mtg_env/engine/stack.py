@@ -355,11 +355,19 @@ class Stack(Targeting):
                 if not amount:
                     return 0
             seat = ref_player(target)
-            self.life[seat] -= amount
+            # 702.90b: damage from a source with infect to a player is dealt as that many
+            # poison counters (122.1f), not as life loss.
+            poison = self.poison if "infect" in src_ch.rules else None
+            if poison is None:
+                self.life[seat] -= amount
+            else:
+                poison[seat] += amount
             self._sba_ok = None
             if self.damaged_turn is not None:
                 self.damaged_turn[seat] = True
             self._log("damage", src, target, amount)
+            if poison is not None:
+                self._log("poison", seat, amount)
             if seat != src_ch.controller:
                 ini = self.initiative
                 if ini is not None and combat and ini[0] == seat:
@@ -381,9 +389,9 @@ class Stack(Targeting):
                 if not amount:
                     return 0
             p = self.perm[target]
-            if "wither" in src_ch.keywords:
-                # 702.80c: damage from a source with wither to a creature is dealt as that
-                # many -1/-1 counters, not marked damage.
+            if "wither" in src_ch.keywords or "infect" in src_ch.rules:
+                # 702.80c, 702.90c: damage from a source with wither or infect to a
+                # creature is dealt as that many -1/-1 counters, not marked damage.
                 if p.counters is None:
                     p.counters = {}
                 p.counters["-1/-1"] = p.counters.get("-1/-1", 0) + amount

@@ -80,6 +80,7 @@ class GameFields:
         "exile_if_dies",
         "linked_exile",
         "damaged_turn",
+        "poison",
         "initiative",
         "format_state",
         "cardset",
@@ -156,6 +157,7 @@ class GameFields:
     exile_if_dies: list[int] | None
     linked_exile: dict[int, tuple[int, int, int]] | None
     damaged_turn: list[bool] | None
+    poison: list[int] | None
     initiative: list[int] | None
     format_state: FormatState
     cardset: CardSet
@@ -241,6 +243,7 @@ def init_state(
     g.exile_if_dies = [] if cardset.exile_if_dies else None
     g.linked_exile = {} if cardset.linked_exile else None
     g.damaged_turn = [False, False] if cardset.bloodthirst else None
+    g.poison = [0, 0] if cardset.poison else None
     g.initiative = [-1, -1, -1, -1, -1] if cardset.undercity else None
     g.format_state = rules.new_state()
     g.cardset = cardset
@@ -319,6 +322,7 @@ def clone_state(s: GameFields, g: GameFields) -> None:
     g.exile_if_dies = None if s.exile_if_dies is None else s.exile_if_dies[:]
     g.linked_exile = None if s.linked_exile is None else dict(s.linked_exile)
     g.damaged_turn = None if s.damaged_turn is None else s.damaged_turn[:]
+    g.poison = None if s.poison is None else s.poison[:]
     g.initiative = None if s.initiative is None else s.initiative[:]
     g.format_state = s.format_state.copy()
     g.cardset = s.cardset

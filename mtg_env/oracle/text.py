@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from ..engine.carddb import (
@@ -23,6 +23,7 @@ from ..engine.carddb import (
     EXALTED,
     EXTORT,
     FLANKING,
+    INFECT,
     OP_MODELS,
     CardModel,
     backup_ability,
@@ -487,6 +488,8 @@ class _Card:
                 out.append(f"Echo {a.effects[0].args['cost']}")
             elif isinstance(a, TriggeredAbility) and _same_ability(a, EXTORT):
                 out.append("Extort")  # 702.101a
+            elif isinstance(a, StaticAbility) and replace(a, text="") == _INFECT:
+                out.append("Infect")  # 702.90a
             elif isinstance(a, TriggeredAbility) and a.effects and a.effects[0].name == "fabricate":
                 out.append(f"Fabricate {a.effects[0].args['count']}")  # 702.123a
             elif (kw := _dies_return(a)) is not None:
@@ -747,6 +750,9 @@ def _is_clue(t: CardDef) -> bool:
 
 def _is_flanking(a: Any) -> bool:
     return _is_keyword_trigger(a, FLANKING)
+
+
+_INFECT: Final = replace(INFECT, text="")  # infect whatever its stored text
 
 
 def _same_ability(a: TriggeredAbility, ref: TriggeredAbility) -> bool:

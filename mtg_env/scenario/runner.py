@@ -78,7 +78,7 @@ def build(sc: Scenario, auto_pass: bool = False) -> tuple[Game, dict[str, int]]:
             ]
         players.append(d)
     try:
-        return Game.setup(
+        g, labels = Game.setup(
             players,
             format=m.format,
             seed=m.setup.seed,
@@ -89,6 +89,15 @@ def build(sc: Scenario, auto_pass: bool = False) -> tuple[Game, dict[str, int]]:
         )
     except ValueError as e:
         raise ScenarioError(f"{sc.path}: setup: {e}") from None
+    for p, pm in enumerate(m.setup.players):
+        if pm.poison:
+            if g.poison is None:
+                raise ScenarioError(
+                    f"{sc.path}: setup: players[{p}]: field poison: the {m.format} card set "
+                    "has no card with infect, so its games keep no poison counters"
+                )
+            g.poison[p] = pm.poison
+    return g, labels
 
 
 def _stack_entry(e: StackEntryModel) -> dict[str, Any]:
@@ -508,6 +517,7 @@ class Runner:
                     # The initiative (CR 725): whether they have it, and their room of
                     # Undercity (null: not in it).
                     "initiative": ini is not None and ini[0] == p,
+                    "poison": 0 if g.poison is None else g.poison[p],  # CR 122.1f
                     "room": (None if ini is None or ini[3 + p] < 0 else rooms[ini[3 + p]].name),
                 }[k]
                 if got != want:

@@ -56,6 +56,7 @@ Entry = str | EntryModel
 
 class PlayerModel(_Strict):
     life: int | None = None  # default: the format's starting life
+    poison: int = Field(default=0, ge=0)  # poison counters (CR 122.1f), in a set with infect
     # Pool formats (adventure): the mana left this turn and the pool's size (default: mana).
     mana: int | None = Field(default=None, ge=0)
     mana_max: int | None = Field(default=None, ge=0)
@@ -294,6 +295,7 @@ _PLAYER_TYPES: dict[str, tuple[Any, str]] = {
         'mana symbols, e.g. "{R}{G}" ("" for none)',
     ),
     "initiative": (_is_bool, "true or false"),
+    "poison": (_nonneg, "an integer, 0 or more"),
     "room": (lambda x: x is None or _is_str(x), "a room of Undercity or null"),
 }
 _STATE_TYPES: dict[str, tuple[Any, str]] = {

@@ -391,6 +391,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "bloodthirst",
         "linked_exile",
         "cast_spell_triggers",
+        "poison",
     )
     expected = {
         "Highway Robbery": {"plot"},
@@ -412,6 +413,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Bloodrage Vampire": {"bloodthirst"},
         "Syndic of Tithes": {"cast_triggers", "cast_spell_triggers"},
         "Journey to Nowhere": {"linked_exile", "leave_triggers"},
+        "Glistener Elf": {"poison"},
     }
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")

@@ -186,6 +186,22 @@ def test_a_stack_entry_the_game_cannot_set_up_is_one_error(entry: dict, message:
         run_scenario(parse_scenario(raw, "s.yaml"))
 
 
+def test_poison_counters_in_a_set_without_infect_are_one_error() -> None:
+    """A classic game keeps no poison counters (no card of the set has infect, CR 702.90):
+    setting some up names the player and the field; a count of them is checked as loaded."""
+    raw = scenario()
+    raw["setup"]["players"][1]["poison"] = 3
+    with pytest.raises(
+        ScenarioError,
+        match=r"^s\.yaml: setup: players\[1\]: field poison: the classic card set has no card "
+        r"with infect",
+    ):
+        run_scenario(parse_scenario(raw, "s.yaml"))
+    raw["setup"]["players"][1]["poison"] = -1
+    with pytest.raises(ScenarioError, match=r"poison"):
+        parse_scenario(raw, "s.yaml")
+
+
 def test_a_pocket_scenario_with_a_huge_pass_is_refused_before_running() -> None:
     raw = {
         "name": "pocket pass",

@@ -260,8 +260,9 @@ def _v1_digest() -> str:
 # when the object table gained `keywords3` (ward had no bit: entity env v1), and when the
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
-# each time the pauper set gained cards since (Treasures, Food, landcycling of a type, ...).
-V1_DIGEST = "08bdc0a95b3b42766ef8480f34f48b7f366a3f0effbfd846aa956943111e5589"
+# each time the pauper set gained cards since (Treasures, Food, landcycling of a type,
+# infect, ...).
+V1_DIGEST = "0bca6dde88fbdcc27f1bfb58f3f21484149fd77019b7874a4512cd9dedb4b480"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
