@@ -611,8 +611,9 @@ class CardModel(_Strict):
     extort: bool = False
     # Cascade (CR 702.85a): the "when you cast this spell" ability it gives the card.
     cascade: bool = False
-    # Infect (CR 702.90a): the static ability it gives the card.
+    # Infect (CR 702.90a) and intimidate (702.13a): the static ability each gives the card.
     infect: bool = False
+    intimidate: bool = False
     # Bloodthirst N (CR 702.54a): +1/+1 counters it enters with after damage to an opponent.
     bloodthirst: int | None = Field(default=None, ge=1, le=20)
     # Fabricate N (CR 702.123a) and the set's Servo token it creates.
@@ -1077,6 +1078,11 @@ CASCADE: Final = TriggeredAbility("cast_self", effects=(Op("cascade", {}),), tex
 # of the permanent's own (`Chars.rules`), so that an effect removing its abilities removes
 # it; a card field, not a keyword, so the observations' keyword columns stay as they are.
 INFECT: Final = StaticAbility(Filter(relation="self"), rules=frozenset({"infect"}), text="Infect")
+# Intimidate (CR 702.13a): evasion, read where a block is checked (702.13b), a rule of the
+# permanent's own as infect is.
+INTIMIDATE: Final = StaticAbility(
+    Filter(relation="self"), rules=frozenset({"intimidate"}), text="Intimidate"
+)
 
 
 # Extort (CR 702.101a): "Whenever you cast a spell, you may pay {W/B}. If you do, each
@@ -1169,6 +1175,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         )
     abilities = (
         ((INFECT,) if m.infect else ())  # printed first among its abilities
+        + ((INTIMIDATE,) if m.intimidate else ())
         + tuple(compile_ability(a) for a in m.abilities)
         + ((ward_ability(m.ward),) if m.ward is not None else ())
         + ((echo_ability(m.echo),) if m.echo is not None else ())

@@ -205,6 +205,11 @@ def block_problem(g: GameLike, b: int, a: int) -> str | None:
             f"{ach.name} has fear and can be blocked only by artifact creatures and/or black "
             "creatures (CR 702.36b)"
         )
+    if "intimidate" in ach.rules and not (bch.types & ARTIFACT or bch.colors & ach.colors):
+        return (
+            f"{ach.name} has intimidate and can be blocked only by artifact creatures and/or "
+            "creatures that share a color with it (CR 702.13b)"
+        )
     if "horsemanship" in akw and "horsemanship" not in bkw:
         return (
             f"{ach.name} has horsemanship and can be blocked only by creatures with "

@@ -225,8 +225,8 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
         return [], {"cascade": True}  # 702.85a
     if low == "extort":
         return [], {"extort": True}  # 702.101a
-    if low == "infect":
-        return [], {"infect": True}  # 702.90a: a card field, its static ability
+    if low in ("infect", "intimidate"):
+        return [], {low: True}  # 702.90a, 702.13a: card fields, the static ability of each
     if low in ("persist", "undying"):
         return [], {low: True}  # 702.79a, 702.93a: card fields, the "dies" ability each gives
     if low == "job select":

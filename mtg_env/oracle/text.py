@@ -24,6 +24,7 @@ from ..engine.carddb import (
     EXTORT,
     FLANKING,
     INFECT,
+    INTIMIDATE,
     OP_MODELS,
     CardModel,
     backup_ability,
@@ -488,8 +489,8 @@ class _Card:
                 out.append(f"Echo {a.effects[0].args['cost']}")
             elif isinstance(a, TriggeredAbility) and _same_ability(a, EXTORT):
                 out.append("Extort")  # 702.101a
-            elif isinstance(a, StaticAbility) and replace(a, text="") == _INFECT:
-                out.append("Infect")  # 702.90a
+            elif isinstance(a, StaticAbility) and replace(a, text="") in _RULE_KEYWORDS:
+                out.append(_RULE_KEYWORDS[replace(a, text="")])  # 702.90a, 702.13a
             elif isinstance(a, TriggeredAbility) and a.effects and a.effects[0].name == "fabricate":
                 out.append(f"Fabricate {a.effects[0].args['count']}")  # 702.123a
             elif (kw := _dies_return(a)) is not None:
@@ -752,7 +753,11 @@ def _is_flanking(a: Any) -> bool:
     return _is_keyword_trigger(a, FLANKING)
 
 
-_INFECT: Final = replace(INFECT, text="")  # infect whatever its stored text
+# The keywords that are a static ability's rule (card fields), whatever its stored text.
+_RULE_KEYWORDS: Final = {
+    replace(INFECT, text=""): "Infect",
+    replace(INTIMIDATE, text=""): "Intimidate",
+}
 
 
 def _same_ability(a: TriggeredAbility, ref: TriggeredAbility) -> bool:

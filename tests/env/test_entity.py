@@ -261,8 +261,8 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type,
-# infect, ...).
-V1_DIGEST = "0bca6dde88fbdcc27f1bfb58f3f21484149fd77019b7874a4512cd9dedb4b480"
+# infect, intimidate, ...).
+V1_DIGEST = "983c498bcd265a8cbbb3e4c9c3a8c0ae9e0a8ddfe400501ca726c19b40eeeb06"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
