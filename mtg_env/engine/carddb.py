@@ -614,6 +614,8 @@ class CardModel(_Strict):
     # Infect (CR 702.90a) and intimidate (702.13a): the static ability each gives the card.
     infect: bool = False
     intimidate: bool = False
+    # Toxic N (CR 702.164a): the static ability it gives the card, and N.
+    toxic: int | None = Field(default=None, ge=1, le=20)
     # Bloodthirst N (CR 702.54a): +1/+1 counters it enters with after damage to an opponent.
     bloodthirst: int | None = Field(default=None, ge=1, le=20)
     # Fabricate N (CR 702.123a) and the set's Servo token it creates.
@@ -1078,6 +1080,15 @@ CASCADE: Final = TriggeredAbility("cast_self", effects=(Op("cascade", {}),), tex
 # of the permanent's own (`Chars.rules`), so that an effect removing its abilities removes
 # it; a card field, not a keyword, so the observations' keyword columns stay as they are.
 INFECT: Final = StaticAbility(Filter(relation="self"), rules=frozenset({"infect"}), text="Infect")
+
+
+def toxic_ability(n: int) -> StaticAbility:
+    """Toxic N (CR 702.164a): "Players dealt combat damage by this creature also get N
+    poison counters", read where combat damage is dealt (702.164c) as the rule `toxic` of
+    the permanent's own, with N from its card (`CardDef.toxic`)."""
+    return StaticAbility(Filter(relation="self"), rules=frozenset({"toxic"}), text=f"Toxic {n}")
+
+
 # Intimidate (CR 702.13a): evasion, read where a block is checked (702.13b), a rule of the
 # permanent's own as infect is.
 INTIMIDATE: Final = StaticAbility(
@@ -1176,6 +1187,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
     abilities = (
         ((INFECT,) if m.infect else ())  # printed first among its abilities
         + ((INTIMIDATE,) if m.intimidate else ())
+        + ((toxic_ability(m.toxic),) if m.toxic else ())
         + tuple(compile_ability(a) for a in m.abilities)
         + ((ward_ability(m.ward),) if m.ward is not None else ())
         + ((echo_ability(m.echo),) if m.echo is not None else ())
@@ -1233,6 +1245,7 @@ def compile_card(m: CardModel, set_name: str, index: int, token: bool = False) -
         bestow=parse_mana_cost(m.bestow) if m.bestow is not None else None,
         changeling=m.changeling,
         bloodthirst=m.bloodthirst or 0,
+        toxic=m.toxic or 0,
         sacrifice_types=(
             bit_mask(m.additional_cost.sacrifice, TYPE_BITS) if m.additional_cost is not None else 0
         ),
@@ -1492,7 +1505,9 @@ def parse_card_set(raw: Any, path: str, parts: Sequence[tuple[str, Any]] = ()) -
     )
     bloodthirst = any(c.bloodthirst for c in cards.values())
     poison = any(
-        type(a) is StaticAbility and "infect" in a.rules for c in every for a in c.abilities
+        type(a) is StaticAbility and a.rules & {"infect", "toxic"}
+        for c in every
+        for a in c.abilities
     )
     linked = any(op.name == "exile_linked" for c in every for op in _all_ops(c))
     rooms: tuple[Room, ...] = ()

@@ -565,6 +565,8 @@ class CardDef(Frozen):
     # Bloodthirst N (CR 702.54a): "If an opponent was dealt damage this turn, this permanent
     # enters with N +1/+1 counters on it" (0: none).
     bloodthirst: int = 0
+    # Toxic N (CR 702.164a): N, which its static ability (the rule "toxic") reads.
+    toxic: int = 0
 
     @property
     def mv(self) -> int:
@@ -694,8 +696,8 @@ class CardSet(Frozen):
     # Whether some card of the set has "whenever you cast a spell" (extort): only then does
     # casting a creature spell look for cast triggers.
     cast_spell_triggers: bool = False
-    # Whether some card of the set has infect: only then does a game keep each player's
-    # poison counters (`Game.poison`).
+    # Whether some card of the set has infect or toxic: only then does a game keep each
+    # player's poison counters (`Game.poison`).
     poison: bool = False
     # Whether some card of the set has bloodthirst: only then does a game keep which
     # players were dealt damage this turn (`Game.damaged_turn`).

@@ -165,7 +165,7 @@ def render_event(g: GameLike, e: tuple) -> str | None:
     if k == "lifelink":
         return f"  player {e[1]} gains {e[2]} life (lifelink)"
     if k == "poison":
-        return f"  player {e[1]} gets {e[2]} poison counter{'s' if e[2] != 1 else ''} (infect)"
+        return f"  player {e[1]} gets {e[2]} poison counter{'s' if e[2] != 1 else ''}"
     if k == "gain_life":
         return f"  player {e[1]} gains {e[2]} life"
     if k == "lose_life":

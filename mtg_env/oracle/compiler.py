@@ -225,6 +225,9 @@ def keyword_line(line: str) -> tuple[list[str], dict[str, Any]] | None:
         return [], {"cascade": True}  # 702.85a
     if low == "extort":
         return [], {"extort": True}  # 702.101a
+    m = re.fullmatch(r"toxic ([0-9]+)", low)
+    if m:
+        return [], {"toxic": int(m.group(1))}  # 702.164a: a card field, its static ability
     if low in ("infect", "intimidate"):
         return [], {low: True}  # 702.90a, 702.13a: card fields, the static ability of each
     if low in ("persist", "undying"):

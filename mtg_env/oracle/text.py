@@ -32,6 +32,7 @@ from ..engine.carddb import (
     compile_card,
     sacrifice_text,
     soulshift_ability,
+    toxic_ability,
 )
 from ..engine.cards import (
     HYBRID_SYMBOLS,
@@ -489,6 +490,12 @@ class _Card:
                 out.append(f"Echo {a.effects[0].args['cost']}")
             elif isinstance(a, TriggeredAbility) and _same_ability(a, EXTORT):
                 out.append("Extort")  # 702.101a
+            elif (
+                isinstance(a, StaticAbility)
+                and c.toxic
+                and replace(a, text="") == replace(toxic_ability(c.toxic), text="")
+            ):
+                out.append(f"Toxic {c.toxic}")  # 702.164a
             elif isinstance(a, StaticAbility) and replace(a, text="") in _RULE_KEYWORDS:
                 out.append(_RULE_KEYWORDS[replace(a, text="")])  # 702.90a, 702.13a
             elif isinstance(a, TriggeredAbility) and a.effects and a.effects[0].name == "fabricate":

@@ -94,7 +94,7 @@ def build(sc: Scenario, auto_pass: bool = False) -> tuple[Game, dict[str, int]]:
             if g.poison is None:
                 raise ScenarioError(
                     f"{sc.path}: setup: players[{p}]: field poison: the {m.format} card set "
-                    "has no card with infect, so its games keep no poison counters"
+                    "has no card with infect or toxic, so its games keep no poison counters"
                 )
             g.poison[p] = pm.poison
     return g, labels

@@ -414,6 +414,7 @@ def test_each_set_flag_says_what_its_cards_have() -> None:
         "Syndic of Tithes": {"cast_triggers", "cast_spell_triggers"},
         "Journey to Nowhere": {"linked_exile", "leave_triggers"},
         "Glistener Elf": {"poison"},
+        "Pestilent Syphoner": {"poison"},
     }
     for name, want in expected.items():
         cs = parse_card_set({"set": "x", "tokens": tokens, "cards": [cards[name]]}, "<x>")

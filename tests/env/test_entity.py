@@ -261,8 +261,8 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type,
-# infect, intimidate, ...).
-V1_DIGEST = "983c498bcd265a8cbbb3e4c9c3a8c0ae9e0a8ddfe400501ca726c19b40eeeb06"
+# infect, intimidate, toxic, ...).
+V1_DIGEST = "136dfb22ecbef5b1d76c573154f35da412af52a5bb7d0e9f61cea7786b0c3cec"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
