@@ -358,8 +358,11 @@ grant: group_obj ("gains" | "gain") keywords until_eot
 set_base_pt: obj "has" "base" "power" "and" "toughness" PT until_eot
 investigate: "investigate"
 attach: "attach" obj "to" obj
-create_token: "create" count PT colors? subtypes "creature" _token_s token_keywords? token_has?
+create_token: "create" count PT colors? subtypes _token_type _token_s token_keywords? token_has?
     | "create" count PREDEFINED _token_s -> create_predefined
+// "a 1/1 colorless Thopter artifact creature token"
+_token_type: token_artifact? "creature"
+token_artifact: ANIM_TYPE
 _token_s: "token" | "tokens"
 // A token's quoted ability, after "with" or in a sentence of its own ("It has ...").
 token_has: "with" GRANTED | "." ("it" "has" | "they" "have") GRANTED
@@ -1583,7 +1586,8 @@ class ToData(Transformer[Any, Any]):
             elif isinstance(r, tuple) and r[0] == "kws":
                 kws = r[1]
         token: dict[str, Any] = {
-            "types": ["creature"],
+            # "a 1/1 colorless Thopter artifact creature token" (111.4: its types as said)
+            "types": ["artifact", "creature"] if ("artifact", True) in rest else ["creature"],
             "subtypes": subtypes,
             "colors": colors,
             "power": p,
@@ -1605,6 +1609,9 @@ class ToData(Transformer[Any, Any]):
         except UnexpectedInput:
             raise Unsupported("a token's quoted ability that is not a mana ability") from None
         return ("abilities", [{"mana": ToData(self.known).transform(tree)}])
+
+    def token_artifact(self, _word: Token) -> tuple[str, bool]:
+        return ("artifact", True)
 
     def colorless(self) -> tuple[str, list[str]]:
         return ("colors", [])

@@ -261,8 +261,8 @@ def _v1_digest() -> str:
 # pauper set gained its kicker, landfall, changeling and once-a-turn cards (the other
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type,
-# infect, intimidate, toxic, ...).
-V1_DIGEST = "136dfb22ecbef5b1d76c573154f35da412af52a5bb7d0e9f61cea7786b0c3cec"
+# infect, intimidate, toxic, an artifact creature token, ...).
+V1_DIGEST = "ae54a7dc8260ca7d21ddaee8dfb21d16635084e06f85e3eebe839dc521e8a64d"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
