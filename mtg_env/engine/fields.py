@@ -227,8 +227,8 @@ FIELDS: Final[tuple[Field, ...]] = (
         None,
         "hashed by state_hash where it is kept, so that other sets' hashes stay as they were",
     ),
-    # Each player's poison counters (CR 122.1f): infect's damage to a player (702.90b).
-    # Kept only in a card set with infect (`CardSet.poison`).
+    # Each player's poison counters (CR 122.1f): infect's damage to a player (702.90b) and
+    # toxic's (702.164c). Kept only in a card set with infect or toxic (`CardSet.poison`).
     Field(
         "poison",
         "list[int] | None",

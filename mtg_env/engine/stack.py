@@ -368,11 +368,12 @@ class Stack(Targeting):
             self._log("damage", src, target, amount)
             if poison is not None:
                 self._log("poison", seat, amount)
-            if combat and "toxic" in src_ch.rules and self.poison is not None:
+            toxic = src_ch.cdef.toxic if combat and "toxic" in src_ch.rules else 0
+            if toxic and self.poison is not None:
                 # 702.164c: combat damage from a creature with toxic also gives the player
                 # poison counters, its total toxic value.
-                self.poison[seat] += src_ch.cdef.toxic
-                self._log("poison", seat, src_ch.cdef.toxic)
+                self.poison[seat] += toxic
+                self._log("poison", seat, toxic)
             if seat != src_ch.controller:
                 ini = self.initiative
                 if ini is not None and combat and ini[0] == seat:
