@@ -215,6 +215,10 @@ def refs(g: GameLike, res: Resolution, what: str) -> list[int]:
             for c in g.battlefield
             if (ch := g.chars(c)).types & CREATURE and "flying" not in ch.keywords
         ]
+    if what == "all_enchantments":  # "Destroy all enchantments."
+        return [c for c in g.battlefield if g.chars(c).types & ENCHANTMENT]
+    if what == "attacking_creatures":  # "Attacking creatures get +1/+1", as it begins (611.2c)
+        return [c for c in g.battlefield if c in g.attackers]
     raise AssertionError(what)  # pragma: no cover - validated when loading
 
 

@@ -73,6 +73,8 @@ REFS = Literal[
     "this_card",
     "creatures_without_flying",
     "targets",
+    "all_enchantments",
+    "attacking_creatures",
 ]
 
 

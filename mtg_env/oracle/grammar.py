@@ -437,6 +437,8 @@ group: (adjective ","?)* noun_plural controlled?
     | "creatures" "you" "control" -> your_creatures_ref
     | "creatures" "without" "flying" -> no_flying_ref
     | "creatures" "your" "opponents" "control" -> opponent_creatures_ref
+    | "all" "enchantments" -> all_enchantments_ref
+    | "attacking" "creatures" -> attacking_creatures_ref
 it_ref: "it" | "that" "creature" | "that" "permanent"
 target: "target" tfilter
     | "another" "target" tfilter -> target_another
@@ -1878,6 +1880,12 @@ class ToData(Transformer[Any, Any]):
 
     def opponent_creatures_ref(self) -> str:
         return "opponent_creatures"
+
+    def all_enchantments_ref(self) -> str:
+        return "all_enchantments"
+
+    def attacking_creatures_ref(self) -> str:
+        return "attacking_creatures"
 
     def target(self, spec: Any) -> str:
         return self.scope.add_target(spec)

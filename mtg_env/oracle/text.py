@@ -115,7 +115,15 @@ _PLAYER_OPS: Final = frozenset({"damage", "draw", "discard", "gain_life", "lose_
 _TARGET_REFS: Final = ("target", "target1", "target2")
 # Group references a P/T change or keyword grant covers, with the plural verb ("get").
 _PLURAL_REFS: Final = frozenset(
-    {"all_creatures", "your_creatures", "opponent_creatures", "creatures_without_flying", "targets"}
+    {
+        "all_creatures",
+        "your_creatures",
+        "opponent_creatures",
+        "creatures_without_flying",
+        "targets",
+        "all_enchantments",
+        "attacking_creatures",
+    }
 )
 
 
@@ -1251,6 +1259,8 @@ class _Ability:
             "your_creatures": "creatures you control",
             "opponent_creatures": "creatures your opponents control",
             "creatures_without_flying": "creatures without flying",
+            "all_enchantments": "all enchantments",
+            "attacking_creatures": "attacking creatures",
             "each_opponent": "each opponent",
             "you": "you",
             "that_player": "that player",

@@ -262,7 +262,7 @@ def _v1_digest() -> str:
 # formats' tables unchanged: tests/data/identity/envs.json changed for pauper only), and
 # each time the pauper set gained cards since (Treasures, Food, landcycling of a type,
 # infect, intimidate, toxic, an artifact creature token, ...).
-V1_DIGEST = "ae54a7dc8260ca7d21ddaee8dfb21d16635084e06f85e3eebe839dc521e8a64d"
+V1_DIGEST = "f4687ee59062d76a199c2ac542a72aabba10b790c9c9d73df5d16893c392491f"
 
 
 def test_v1_observation_encoding_is_pinned() -> None:
