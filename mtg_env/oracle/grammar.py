@@ -385,7 +385,8 @@ search: _search_for "," "reveal" "it" "," "put" "it" "into" _your_hand _shuffle 
     | player _may_search search_what "card" "," _onto_bf_tapped _shuffle -> search_may_to_bf
 _may_search: "may" "search" "their" "library" "for"
 _then_on_top: "then" "shuffle" "and" "put" "that" "card" "on" "top"
-_onto_bf_tapped: "put" "it" "onto" "the" "battlefield" "tapped"
+// "put it" in older Oracle wording, "put that card" in newer: the same instruction
+_onto_bf_tapped: "put" ("it" | "that" "card") "onto" "the" "battlefield" "tapped"
 _your_hand: "your" "hand"
 _search_for: "search" "your" "library" "for" search_what "card"
 search_what: "a" "basic" "land" -> sw_basic

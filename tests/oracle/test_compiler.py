@@ -431,6 +431,21 @@ def test_templates_of_the_rules_added_for_commons() -> None:
     assert devoid.ok and devoid.entry["colors"] == [] and devoid.entry["keywords"] == ["trample"]
 
 
+def test_put_it_and_put_that_card_onto_the_battlefield_are_one_instruction() -> None:
+    """Oracle's older "put it onto the battlefield tapped" and newer "put that card onto
+    the battlefield tapped" compile to the same search (the text view writes the first)."""
+    old, new = (
+        compiled(
+            f"Search your library for a basic land card, put {it} onto the battlefield tapped, "
+            "then shuffle."
+        )
+        for it in ("it", "that card")
+    )
+    assert old.ok and new.ok, (old.problems, new.problems)
+    assert new.entry["spell"] == old.entry["spell"]
+    assert "search_basic_land" in repr(new.entry["spell"])
+
+
 def test_kicker_templates() -> None:
     """Kicker (CR 702.33): a card field for its cost; "if this spell was kicked" an effect
     that adds to the sentences before or replaces the one before ("instead", the damage
