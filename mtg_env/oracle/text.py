@@ -498,14 +498,9 @@ class _Card:
                 out.append(f"Echo {a.effects[0].args['cost']}")
             elif isinstance(a, TriggeredAbility) and _same_ability(a, EXTORT):
                 out.append("Extort")  # 702.101a
-            elif (
-                isinstance(a, StaticAbility)
-                and c.toxic
-                and replace(a, text="") == replace(toxic_ability(c.toxic), text="")
-            ):
-                out.append(f"Toxic {c.toxic}")  # 702.164a
             elif isinstance(a, StaticAbility) and replace(a, text="") in _RULE_KEYWORDS:
-                out.append(_RULE_KEYWORDS[replace(a, text="")])  # 702.90a, 702.13a
+                word = _RULE_KEYWORDS[replace(a, text="")]  # 702.90a, 702.13a, 702.164a
+                out.append(f"{word} {c.toxic}" if word == "Toxic" else word)
             elif isinstance(a, TriggeredAbility) and a.effects and a.effects[0].name == "fabricate":
                 out.append(f"Fabricate {a.effects[0].args['count']}")  # 702.123a
             elif (kw := _dies_return(a)) is not None:
@@ -772,6 +767,8 @@ def _is_flanking(a: Any) -> bool:
 _RULE_KEYWORDS: Final = {
     replace(INFECT, text=""): "Infect",
     replace(INTIMIDATE, text=""): "Intimidate",
+    # Toxic's N is on the card (`CardDef.toxic`): the abilities of every N are alike.
+    replace(toxic_ability(1), text=""): "Toxic",
 }
 
 
